@@ -1,0 +1,46 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease;
+
+import java.time.Duration;
+
+/**
+ * Argument guards for the atom, which imports nothing but the JDK and JSpecify.
+ *
+ * @author Lease contributors
+ */
+final class Checks {
+
+	private Checks() {
+	}
+
+	static <T> T notNull(T value, String name) {
+		if (value == null) {
+			throw new IllegalArgumentException("'" + name + "' must not be null");
+		}
+		return value;
+	}
+
+	static Duration notNegative(Duration value, String name) {
+		notNull(value, name);
+		if (value.isNegative()) {
+			throw new IllegalArgumentException("'" + name + "' must not be negative, but was " + value);
+		}
+		return value;
+	}
+
+}

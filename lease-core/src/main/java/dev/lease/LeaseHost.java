@@ -1,0 +1,103 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The host of leases: holds exactly one lease state per key, free or held by one holder
+ * until one instant on the host's own clock (State 1), and answers the four questions of
+ * the lease atom against it. A passed instant is read as free at the moment a question is
+ * asked; nothing sweeps and nothing records an expiry (State 2, 3).
+ * <p>
+ * A grant ends at exactly one of its holder's release and its instant, and at no other
+ * event: not the holder's death, a partition, a restart, or anyone's judgement (Invariant
+ * 2, 3). There is no extend, renew or forced release.
+ * <p>
+ * Every host checks its arguments before touching its store: keys and holders are never
+ * null, durations positive and representable ({@link LeaseDurations}); otherwise
+ * {@link IllegalArgumentException} and nothing is taken. A failure of the host itself is
+ * a {@link LeaseHostException} and leaves no half-written state.
+ *
+ * @author Lease contributors
+ * @since 0.1.0
+ */
+public interface LeaseHost {
+
+	/**
+	 * Take the key, waiting for it to become free (Operation 1) but no longer than the
+	 * arrival term: the remaining term of the grant that stood when the caller arrived,
+	 * fixed then and never extended (Operation 3, 5; Invariant 4). Waiters are admitted
+	 * in arrival order (Non-goal 3); the key goes to a waiter at the instant it becomes
+	 * free (Operation 2).
+	 * @param key the key
+	 * @param holder the holder asking
+	 * @param duration the term asked for, chosen by the caller (Non-goal 10)
+	 * @return {@link Taken} with the grant's {@code expiresAt} on the host's clock (Fence
+	 * 1), or {@link Unavailable} when the waiting term exceeded the arrival term
+	 * (Operation 4)
+	 * @throws ReentrantTakeException if the holder already holds or waits for the key
+	 * (Non-goal 1); the grant is left untouched
+	 * @throws InterruptedException if the calling thread was interrupted while waiting;
+	 * the waiter is withdrawn, and a grant handed to it at that moment is released
+	 */
+	TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException;
+
+	/**
+	 * Take the key if it is free now, never waiting (Operation 6).
+	 * @param key the key
+	 * @param holder the holder asking
+	 * @param duration the term asked for, chosen by the caller (Non-goal 10)
+	 * @return exactly one of {@link Taken} and {@link Held} (Operation 7)
+	 * @throws ReentrantTakeException if the holder already holds or waits for the key
+	 * (Non-goal 1); the grant is left untouched
+	 */
+	TryTakeResult tryTake(LeaseKey key, LeaseHolder holder, Duration duration);
+
+	/**
+	 * Answer the remaining term of the asking holder's grant, as the host reads it
+	 * (Operation 8). A caller never computes this from a remembered {@code expiresAt} and
+	 * its own clock (Operation 10). Writes nothing (Check 5.2).
+	 * @param key the key
+	 * @param holder the asking party
+	 * @return the remaining term, or empty when the asking party is not the holder, a
+	 * former holder whose term passed included (Operation 9, Invariant 5)
+	 */
+	Optional<Duration> remaining(LeaseKey key, LeaseHolder holder);
+
+	/**
+	 * End the asking holder's grant (Operation 11), handing the key to the first waiter
+	 * whose bound has not passed in the same atomic step. Never reaches another holder's
+	 * grant (Operation 13).
+	 * @param key the key
+	 * @param holder the asking party
+	 * @return {@link Released}, or {@link NotHeld} when the asking party is not the
+	 * holder, which is an answer, never a failure, and writes nothing (Operation 12, 14;
+	 * Check 5.2)
+	 */
+	ReleaseResult release(LeaseKey key, LeaseHolder holder);
+
+	/**
+	 * List the grants that stand now, as the host reads them.
+	 * @param limit the most grants to list, positive
+	 * @return at most {@code limit} standing grants, in no particular order
+	 */
+	List<Lease> grants(int limit);
+
+}
