@@ -1,0 +1,80 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.benchmarks;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Measures operations per second of a pair (a take and a release, or their floor) run in
+ * a loop on a number of threads, each on its own keys, after a warm-up.
+ *
+ * @author Lease contributors
+ */
+final class PairThroughput {
+
+	private PairThroughput() {
+	}
+
+	static double pairsPerSecond(int threads, long warmupMillis, long measureMillis, Pair pair)
+			throws InterruptedException {
+		LongAdder count = new LongAdder();
+		CountDownLatch done = new CountDownLatch(threads);
+		long start = System.nanoTime();
+		long measureFrom = start + warmupMillis * 1_000_000L;
+		long end = measureFrom + measureMillis * 1_000_000L;
+		List<Thread> workers = new ArrayList<>();
+		for (int t = 0; t < threads; t++) {
+			int thread = t;
+			Thread worker = new Thread(() -> {
+				try {
+					long index = 0;
+					long now;
+					while ((now = System.nanoTime()) < end) {
+						pair.run(thread, index++);
+						if (now >= measureFrom) {
+							count.increment();
+						}
+					}
+				}
+				catch (Exception ex) {
+					throw new IllegalStateException(ex);
+				}
+				finally {
+					done.countDown();
+				}
+			});
+			worker.start();
+			workers.add(worker);
+		}
+		done.await();
+		return count.sum() / (measureMillis / 1000.0);
+	}
+
+	/**
+	 * One pair, run by one thread; {@code index} counts that thread's pairs so a pair can
+	 * pick its key.
+	 */
+	interface Pair {
+
+		void run(int thread, long index) throws Exception;
+
+	}
+
+}
