@@ -1,0 +1,117 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.autoconfigure;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+
+import org.springframework.aop.config.AopConfigUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
+import org.springframework.core.type.AnnotationMetadata;
+import org.springframework.util.StringUtils;
+
+import dev.lease.LeaseHost;
+import dev.lease.aop.LeasedAdvisor;
+import dev.lease.aop.LeasedMethodInterceptor;
+
+/**
+ * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
+ * Auto-configuration} for leases: checks that exactly one {@link LeaseHost} was chosen
+ * and logs it, and applies {@link dev.lease.annotation.Leased @Leased}.
+ * <p>
+ * The host is chosen by the host auto-configurations that run before this one: a user's
+ * own {@link LeaseHost} bean wins; else the one named by {@code lease.host}; else the
+ * first available of Redis, JDBC and memory.
+ *
+ * @author Lease contributors
+ * @since 0.1.0
+ */
+@AutoConfiguration(afterName = { "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+		"org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration" })
+@EnableConfigurationProperties(LeaseProperties.class)
+@Import(LeaseAutoConfiguration.AutoProxyRegistrar.class)
+public final class LeaseAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	LeaseHostSelection leaseHostSelection(ObjectProvider<LeaseHost> hosts, LeaseProperties properties) {
+		return new LeaseHostSelection(hosts, properties);
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean
+	static LeasedAdvisor leasedAdvisor(ObjectProvider<LeaseHostSelection> selection,
+			ObjectProvider<LeaseHostDecorator> decorators, ObjectProvider<LeaseProperties> properties,
+			Environment environment, BeanFactory beanFactory) {
+		LeaseProperties settings = properties.getObject();
+		String holderPrefix = StringUtils.hasText(settings.getHolderPrefix()) ? settings.getHolderPrefix()
+				: defaultHolderPrefix(environment);
+		LeasedMethodInterceptor interceptor = new LeasedMethodInterceptor(() -> {
+			LeaseHost host = selection.getObject().host();
+			for (LeaseHostDecorator decorator : decorators.orderedStream().toList()) {
+				host = decorator.decorate(host);
+			}
+			return host;
+		}, holderPrefix, settings.getOnOverrun(), beanFactory);
+		return new LeasedAdvisor(interceptor);
+	}
+
+	static String defaultHolderPrefix(Environment environment) {
+		String application = environment.getProperty("spring.application.name", "application");
+		return application + "@" + hostName() + ":" + ProcessHandle.current().pid();
+	}
+
+	private static String hostName() {
+		String name = System.getenv("HOSTNAME");
+		if (StringUtils.hasText(name)) {
+			return name;
+		}
+		try {
+			return InetAddress.getLocalHost().getHostName();
+		}
+		catch (UnknownHostException ex) {
+			return "localhost";
+		}
+	}
+
+	/**
+	 * Registers the infrastructure auto-proxy creator that applies the
+	 * {@link LeasedAdvisor}, as {@code @EnableTransactionManagement} does; Boot's own AOP
+	 * auto-configuration may escalate it.
+	 */
+	static class AutoProxyRegistrar implements ImportBeanDefinitionRegistrar {
+
+		@Override
+		public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
+			AopConfigUtils.registerAutoProxyCreatorIfNecessary(registry);
+		}
+
+	}
+
+}

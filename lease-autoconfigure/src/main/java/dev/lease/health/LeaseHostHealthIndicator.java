@@ -1,0 +1,66 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.health;
+
+import java.util.UUID;
+
+import org.springframework.boot.health.contributor.AbstractHealthIndicator;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.util.Assert;
+
+import dev.lease.LeaseHolder;
+import dev.lease.LeaseHost;
+import dev.lease.LeaseKey;
+
+/**
+ * Health of a lease host: up when the host answers a question that writes nothing
+ * ({@code remaining} for a probe key and holder, Check 5.2), down with the failure
+ * otherwise.
+ *
+ * @author Lease contributors
+ * @since 0.1.0
+ */
+public class LeaseHostHealthIndicator extends AbstractHealthIndicator {
+
+	private static final LeaseKey PROBE_KEY = LeaseKey.of("lease:health-probe");
+
+	private final LeaseHost host;
+
+	private final String hostName;
+
+	private final LeaseHolder probe = LeaseHolder.of("health-probe/" + UUID.randomUUID());
+
+	/**
+	 * Create an indicator for the given host.
+	 * @param host the host
+	 * @param hostName the host's name, shown as the {@code host} detail
+	 */
+	public LeaseHostHealthIndicator(LeaseHost host, String hostName) {
+		super("Lease host health check failed");
+		Assert.notNull(host, "'host' must not be null");
+		Assert.hasText(hostName, "'hostName' must not be empty");
+		this.host = host;
+		this.hostName = hostName;
+	}
+
+	@Override
+	protected void doHealthCheck(Health.Builder builder) {
+		this.host.remaining(PROBE_KEY, this.probe);
+		builder.up().withDetail("host", this.hostName);
+	}
+
+}

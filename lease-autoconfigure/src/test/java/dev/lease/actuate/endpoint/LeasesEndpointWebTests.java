@@ -1,0 +1,185 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.actuate.endpoint;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.UUID;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
+
+import dev.lease.LeaseHolder;
+import dev.lease.LeaseHost;
+import dev.lease.LeaseKey;
+import dev.lease.Taken;
+import dev.lease.autoconfigure.LeasedJobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link LeasesEndpoint}, the {@code lease} health contributor and the lease
+ * meters, through real HTTP calls to an application on a random port.
+ *
+ * @author Lease contributors
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "management.endpoints.web.exposure.include=leases,health",
+				"management.endpoint.leases.show-values=always", "management.endpoint.health.show-details=always",
+				"lease.host=memory" })
+class LeasesEndpointWebTests {
+
+	private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+	@LocalServerPort
+	private int port;
+
+	@Autowired
+	private LeaseHost host;
+
+	@Autowired
+	private LeasedJobs jobs;
+
+	@Autowired
+	private MeterRegistry meters;
+
+	@Test
+	@DisplayName("Operation 8: GET /actuator/leases lists a standing grant with its holder, expiresAt and remaining")
+	void getLeasesListsStandingGrants() throws Exception {
+		String key = fresh();
+		String holder = "worker-" + fresh();
+		take(key, holder);
+		HttpResponse<String> response = get("/actuator/leases");
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.body()).contains("\"key\":\"" + key + "\"")
+			.contains("\"holder\":\"" + holder + "\"")
+			.contains("\"expiresAt\"")
+			.contains("\"remaining\"");
+	}
+
+	@Test
+	void getLeasesIsBoundedByLimit() throws Exception {
+		take(fresh(), fresh());
+		take(fresh(), fresh());
+		HttpResponse<String> response = get("/actuator/leases?limit=1");
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.body().split("\"key\"", -1)).hasSize(2);
+	}
+
+	@Test
+	void getLeaseByKeyAnswersTheGrant() throws Exception {
+		String key = fresh();
+		take(key, fresh());
+		HttpResponse<String> response = get("/actuator/leases/" + key);
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.body()).contains("\"key\":\"" + key + "\"");
+	}
+
+	@Test
+	@DisplayName("Identity 2: a binary key is printed and selected as Base64 with a marker")
+	void getLeaseByBase64KeyAnswersTheGrant() throws Exception {
+		byte[] key = { (byte) 0xc3, 0x28 };
+		assertThat(this.host.tryTake(LeaseKey.of(key), LeaseHolder.of(fresh()), Duration.ofSeconds(30)))
+			.isInstanceOf(Taken.class);
+		HttpResponse<String> response = get("/actuator/leases/base64:wyg=");
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.body()).contains("\"key\":\"base64:wyg=\"");
+	}
+
+	@Test
+	@DisplayName("State 2: GET /actuator/leases/{key} on a key with no standing grant is 404")
+	void getLeaseOfAFreeKeyIsNotFound() throws Exception {
+		assertThat(get("/actuator/leases/" + fresh()).statusCode()).isEqualTo(404);
+	}
+
+	@Test
+	@DisplayName("Invariant 2.2: the endpoint has no write or delete operation")
+	void writeAndDeleteAreNotAllowed() throws Exception {
+		String key = fresh();
+		take(key, fresh());
+		HttpResponse<String> post = send(HttpRequest.newBuilder(uri("/actuator/leases/" + key))
+			.POST(HttpRequest.BodyPublishers.ofString("{}"))
+			.header("Content-Type", "application/json")
+			.build());
+		HttpResponse<String> delete = send(HttpRequest.newBuilder(uri("/actuator/leases/" + key)).DELETE().build());
+		assertThat(post.statusCode()).isEqualTo(405);
+		assertThat(delete.statusCode()).isEqualTo(405);
+		assertThat(get("/actuator/leases/" + key).statusCode()).isEqualTo(200);
+	}
+
+	@Test
+	void healthReportsTheLeaseHost() throws Exception {
+		HttpResponse<String> response = get("/actuator/health/lease");
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.body()).contains("\"status\":\"UP\"").contains("\"host\":\"memory\"");
+	}
+
+	@Test
+	void leasedCallsAreMetered() {
+		Timer taken = this.meters.find("lease.take").tags("host", "memory", "outcome", "taken").timer();
+		long before = (taken != null) ? taken.count() : 0;
+		this.jobs.standing(fresh());
+		assertThat(this.meters.get("lease.take").tags("host", "memory", "outcome", "taken").timer().count())
+			.isEqualTo(before + 1);
+	}
+
+	private void take(String key, String holder) {
+		assertThat(this.host.tryTake(LeaseKey.of(key), LeaseHolder.of(holder), Duration.ofSeconds(30)))
+			.isInstanceOf(Taken.class);
+	}
+
+	private HttpResponse<String> get(String path) throws IOException, InterruptedException {
+		return send(HttpRequest.newBuilder(uri(path)).GET().build());
+	}
+
+	private HttpResponse<String> send(HttpRequest request) throws IOException, InterruptedException {
+		return this.client.send(request, HttpResponse.BodyHandlers.ofString());
+	}
+
+	private URI uri(String path) {
+		return URI.create("http://localhost:" + this.port + path);
+	}
+
+	private static String fresh() {
+		return UUID.randomUUID().toString();
+	}
+
+	@SpringBootConfiguration(proxyBeanMethods = false)
+	@EnableAutoConfiguration
+	static class Application {
+
+		@Bean
+		LeasedJobs leasedJobs(LeaseHost host) {
+			return new LeasedJobs(host);
+		}
+
+	}
+
+}

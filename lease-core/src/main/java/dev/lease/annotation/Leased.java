@@ -1,0 +1,81 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.annotation;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Run a method under a lease: take the key on entry, release it when the method completes
+ * (on return or throw; for a {@code CompletionStage}, or a Reactor {@code Mono} or
+ * {@code Flux}, when the returned value completes).
+ * <p>
+ * A lease is not reentrant: a nested {@code @Leased} call on a key the current thread
+ * already holds fails with {@link dev.lease.ReentrantTakeException} before the host is
+ * asked. Different keys nest, and are released innermost first.
+ * <p>
+ * The lease encloses any {@code @Transactional} on the same method: the transaction
+ * commits (or rolls back) before the key is released.
+ *
+ * @author Lease contributors
+ * @since 0.1.0
+ */
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface Leased {
+
+	/**
+	 * SpEL expression over the method's arguments ({@code #orderId}, {@code #p0}, beans
+	 * as {@code @bean}) that yields the key as a {@code String} or {@code byte[]}. A
+	 * constant key is a quoted literal: {@code "'nightly-report'"}.
+	 * @return the key expression
+	 */
+	String key();
+
+	/**
+	 * The term to ask for, as a duration string ({@code 30s}, {@code 500ms},
+	 * {@code PT1M}) or a {@code ${…}} placeholder resolving to one. Required: there is no
+	 * default term (Non-goal 10).
+	 * @return the duration
+	 */
+	String duration();
+
+	/**
+	 * Whether to wait for the key ({@link LeaseMode#TAKE}) or never wait
+	 * ({@link LeaseMode#TRY_TAKE}).
+	 * @return the mode
+	 */
+	LeaseMode mode() default LeaseMode.TAKE;
+
+	/**
+	 * What to do when the key was not taken.
+	 * @return the reaction
+	 */
+	OnUnavailable onUnavailable() default OnUnavailable.THROW;
+
+	/**
+	 * Optional SpEL expression yielding the holder as a {@code String} or {@code byte[]}.
+	 * Empty: a fresh readable holder per invocation, {@code <prefix>/<uuid>}.
+	 * @return the holder expression
+	 */
+	String holder() default "";
+
+}

@@ -1,0 +1,225 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.aop;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.context.expression.MethodBasedEvaluationContext;
+import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.expression.BeanResolver;
+import org.springframework.expression.EvaluationException;
+import org.springframework.expression.Expression;
+import org.springframework.expression.ParseException;
+import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.util.StringValueResolver;
+
+import dev.lease.LeaseHolder;
+import dev.lease.LeaseKey;
+import dev.lease.annotation.LeaseMode;
+import dev.lease.annotation.Leased;
+import dev.lease.annotation.OnUnavailable;
+
+/**
+ * One {@code @Leased} method, read once: its expressions parsed, its duration resolved
+ * and checked, its result's kind known. Every call evaluates the parsed expressions only.
+ *
+ * @author Lease contributors
+ */
+final class LeasedOperation {
+
+	private static final SpelExpressionParser PARSER = new SpelExpressionParser();
+
+	private static final ParameterNameDiscoverer PARAMETER_NAMES = new DefaultParameterNameDiscoverer();
+
+	private final Method method;
+
+	private final String description;
+
+	private final Expression key;
+
+	private final @Nullable Expression holder;
+
+	private final Duration duration;
+
+	private final LeaseMode mode;
+
+	private final OnUnavailable onUnavailable;
+
+	private final ReturnKind kind;
+
+	private LeasedOperation(Method method, Expression key, @Nullable Expression holder, Duration duration,
+			Leased leased) {
+		this.method = method;
+		this.description = describe(method);
+		this.key = key;
+		this.holder = holder;
+		this.duration = duration;
+		this.mode = leased.mode();
+		this.onUnavailable = leased.onUnavailable();
+		this.kind = ReturnKind.of(method);
+	}
+
+	static LeasedOperation of(Method method, Leased leased, @Nullable StringValueResolver placeholders) {
+		String description = describe(method);
+		Expression key = parse(leased.key(), "key", description);
+		Expression holder = (leased.holder().isBlank()) ? null : parse(leased.holder(), "holder", description);
+		Duration duration = duration(leased.duration(), placeholders, description);
+		if (leased.onUnavailable() == OnUnavailable.SKIP && method.getReturnType().isPrimitive()
+				&& method.getReturnType() != void.class) {
+			throw new IllegalStateException("@Leased on " + description
+					+ " has onUnavailable = SKIP, but a skipped call" + " cannot return a "
+					+ method.getReturnType().getName()
+					+ ": return void, an object, an Optional, a CompletionStage, a Mono or a Flux, or use THROW");
+		}
+		return new LeasedOperation(method, key, holder, duration, leased);
+	}
+
+	private static Expression parse(String text, String element, String description) {
+		if (text.isBlank()) {
+			throw new IllegalStateException("@Leased on " + description + " has an empty '" + element
+					+ "': give a SpEL expression, e.g. \"'order:' + #orderId\"");
+		}
+		try {
+			return PARSER.parseExpression(text);
+		}
+		catch (ParseException ex) {
+			throw new IllegalStateException(
+					"@Leased on " + description + " has a malformed '" + element + "' expression '" + text + "'", ex);
+		}
+	}
+
+	private static Duration duration(String text, @Nullable StringValueResolver placeholders, String description) {
+		String resolved = text;
+		try {
+			if (placeholders != null) {
+				String value = placeholders.resolveStringValue(text);
+				resolved = (value != null) ? value : text;
+			}
+			if (resolved.isBlank()) {
+				throw new IllegalArgumentException("it is empty; there is no default term");
+			}
+			Duration duration = LeaseDurationParser.parse(resolved);
+			if (duration.isZero() || duration.isNegative()) {
+				throw new IllegalArgumentException("it must be positive");
+			}
+			return duration;
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalStateException("@Leased on " + description + " has an invalid duration '" + text + "'"
+					+ ((resolved.equals(text)) ? "" : " (resolved to '" + resolved + "')") + ": " + ex.getMessage(),
+					ex);
+		}
+	}
+
+	private static String describe(Method method) {
+		return method.getDeclaringClass().getName() + "." + method.getName() + "()";
+	}
+
+	LeaseKey key(Object target, @Nullable Object[] arguments, @Nullable BeanResolver beans) {
+		Object value = evaluate(this.key, target, arguments, beans, "key");
+		if (value instanceof byte[] bytes && bytes.length > 0) {
+			return LeaseKey.of(bytes);
+		}
+		if (value instanceof String text && !text.isEmpty()) {
+			return LeaseKey.of(text);
+		}
+		throw new IllegalArgumentException(
+				"@Leased on " + this.description + ": 'key' expression '" + this.key.getExpressionString()
+						+ "' yielded " + found(value) + "; it must yield a non-empty String" + " or byte[]");
+	}
+
+	@Nullable LeaseHolder holder(Object target, @Nullable Object[] arguments, @Nullable BeanResolver beans) {
+		if (this.holder == null) {
+			return null;
+		}
+		Object value = evaluate(this.holder, target, arguments, beans, "holder");
+		if (value instanceof byte[] bytes && bytes.length > 0) {
+			return LeaseHolder.of(bytes);
+		}
+		if (value instanceof String text && !text.isEmpty()) {
+			return LeaseHolder.of(text);
+		}
+		throw new IllegalArgumentException(
+				"@Leased on " + this.description + ": 'holder' expression '" + this.holder.getExpressionString()
+						+ "' yielded " + found(value) + "; it must yield a non-empty String" + " or byte[]");
+	}
+
+	private @Nullable Object evaluate(Expression expression, Object target, @Nullable Object[] arguments,
+			@Nullable BeanResolver beans, String element) {
+		MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(target, this.method,
+				(arguments != null) ? arguments : new Object[0], PARAMETER_NAMES);
+		if (beans != null) {
+			context.setBeanResolver(beans);
+		}
+		try {
+			return expression.getValue(context);
+		}
+		catch (EvaluationException ex) {
+			throw new IllegalArgumentException("@Leased on " + this.description + ": '" + element + "' expression '"
+					+ expression.getExpressionString() + "' could not be evaluated: " + ex.getMessage(), ex);
+		}
+	}
+
+	private static String found(@Nullable Object value) {
+		if (value == null) {
+			return "null";
+		}
+		if (value instanceof String || value instanceof byte[]) {
+			return "an empty value";
+		}
+		return "a " + value.getClass().getName();
+	}
+
+	@Nullable Object skipped() {
+		return switch (this.kind) {
+			case OPTIONAL -> Optional.empty();
+			case COMPLETION_STAGE -> CompletableFuture.completedFuture(null);
+			case MONO, FLUX -> ReactiveLeasedCalls.empty(this.kind);
+			default -> null;
+		};
+	}
+
+	Method method() {
+		return this.method;
+	}
+
+	String description() {
+		return this.description;
+	}
+
+	Duration duration() {
+		return this.duration;
+	}
+
+	LeaseMode mode() {
+		return this.mode;
+	}
+
+	OnUnavailable onUnavailable() {
+		return this.onUnavailable;
+	}
+
+	ReturnKind kind() {
+		return this.kind;
+	}
+
+}
