@@ -60,7 +60,9 @@ abstract class FencedJdbcTemplateScenarios extends FencedStoreScenarios {
 
 	@AfterEach
 	void dropTable() {
-		template().getJdbcOperations().execute("DROP TABLE " + this.table);
+		if (this.template != null) {
+			this.template.getJdbcOperations().execute("DROP TABLE " + this.table);
+		}
 	}
 
 	@Override

@@ -19,7 +19,6 @@ package dev.lease.fence;
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 
 /**
  * Tests for {@link FencedJdbcTemplate} on MariaDB: the server named by
@@ -31,11 +30,6 @@ class MariaDbFencedJdbcTemplateIntegrationTests extends FencedJdbcTemplateScenar
 
 	private static FenceTestServers.Database database;
 
-	@BeforeAll
-	static void connect() {
-		database = FenceTestServers.mariaDb();
-	}
-
 	@AfterAll
 	static void disconnect() throws Exception {
 		if (database != null) {
@@ -43,8 +37,13 @@ class MariaDbFencedJdbcTemplateIntegrationTests extends FencedJdbcTemplateScenar
 		}
 	}
 
+	// Called first in each test's set-up: without the variable, each test is skipped
+	// with a message naming it.
 	@Override
 	protected DataSource dataSource() {
+		if (database == null) {
+			database = FenceTestServers.mariaDb();
+		}
 		return database.dataSource();
 	}
 
