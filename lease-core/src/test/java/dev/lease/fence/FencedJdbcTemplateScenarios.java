@@ -26,6 +26,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.lease.Allowance;
 import dev.lease.Fence;
@@ -108,6 +110,32 @@ abstract class FencedJdbcTemplateScenarios extends FencedStoreScenarios {
 		java.time.Instant before = java.time.Instant.now().minusSeconds(2);
 		java.time.Instant reading = JdbcFenceClock.of(dataSource()).read(template().getJdbcOperations());
 		assertThat(reading).isAfter(before).isBefore(java.time.Instant.now().plusSeconds(2));
+	}
+
+	@Test
+	@DisplayName("Fence 3, 4: joined to a longer transaction, the check runs again last, before that transaction commits")
+	void joinedTransactionIsCheckedAgainBeforeItCommits() {
+		Lease lease = new Lease(LeaseKey.of("fence-" + UUID.randomUUID()), LeaseHolder.of("holder"),
+				java.time.Instant.now().plusMillis(700));
+		Fence fence = Fence.mint(lease, ALLOWANCE);
+		String id = UUID.randomUUID().toString();
+		TransactionTemplate outer = new TransactionTemplate(new DataSourceTransactionManager(dataSource()));
+		assertThatExceptionOfType(FenceExpiredException.class).isThrownBy(() -> outer.executeWithoutResult((status) -> {
+			template().update(fence, "INSERT INTO " + this.table + " (id, val) VALUES (?, ?)", id, "joined");
+			// The holder pauses on purpose inside its own transaction, past the fence.
+			sleep(java.time.Duration.ofMillis(900));
+		}));
+		assertThat(read(id)).isNull();
+	}
+
+	private static void sleep(java.time.Duration pause) {
+		try {
+			Thread.sleep(pause.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	private FencedJdbcTemplate template() {
