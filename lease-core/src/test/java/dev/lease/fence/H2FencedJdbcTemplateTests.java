@@ -16,9 +16,17 @@
 
 package dev.lease.fence;
 
+import java.time.Duration;
+import java.time.Instant;
+
 import javax.sql.DataSource;
 
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.SimpleDriverDataSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests for {@link FencedJdbcTemplate} on H2.
@@ -33,6 +41,17 @@ class H2FencedJdbcTemplateTests extends FencedJdbcTemplateScenarios {
 	@Override
 	protected DataSource dataSource() {
 		return this.dataSource;
+	}
+
+	@Test
+	@DisplayName("Fence 4: the store's clock is read as an instant, whatever the session's time zone")
+	void clockReadingDoesNotDependOnTheTimeZone() {
+		for (String zone : new String[] { "UTC", "America/New_York", "Asia/Kolkata" }) {
+			DataSource zoned = new SimpleDriverDataSource(new org.h2.Driver(),
+					"jdbc:h2:mem:fence-zone-" + System.nanoTime() + ";TIME ZONE=" + zone);
+			Instant reading = JdbcFenceClock.H2.read(new JdbcTemplate(zoned));
+			assertThat(Duration.between(reading, Instant.now()).abs()).as(zone).isLessThan(Duration.ofSeconds(2));
+		}
 	}
 
 }
