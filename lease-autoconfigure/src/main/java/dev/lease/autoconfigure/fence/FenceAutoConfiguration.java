@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.aop.Advisor;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -30,17 +31,22 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
 
 import dev.lease.Allowance;
 import dev.lease.aop.FencedAdvisor;
 import dev.lease.fence.FenceAllowances;
+import dev.lease.fence.FenceRefusalListener;
+import dev.lease.fence.MeterRegistryFenceRefusalListener;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} for fences: binds each fenced
  * party's allowance from {@code lease.fences.<party>.allowance}, applies {@code @Fenced}
  * through {@link FencedAdvisor}, and fails start-up when a party named in code has no
- * declared allowance.
+ * declared allowance. The {@link FenceRefusalListener} bean it provides counts
+ * {@code lease.fence.refused} per party when Micrometer is present: hand it to the fenced
+ * parties ({@code FencedJdbcTemplate}, {@code FencedRedisWrites}, the HTTP filters).
  *
  * @author Lease contributors
  * @since 0.1.0
@@ -71,8 +77,27 @@ public final class FenceAutoConfiguration {
 	}
 
 	@Bean
+	@ConditionalOnMissingBean
+	FenceRefusalListener leaseFenceRefusalListener() {
+		return FenceRefusalListener.NONE;
+	}
+
+	@Bean
 	static FencedPartiesCheck fencedPartiesCheck(ObjectProvider<FenceAllowances> allowances) {
 		return new FencedPartiesCheck(allowances);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(MeterRegistry.class)
+	static class MicrometerRefusalConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		FenceRefusalListener leaseFenceRefusalListener(ObjectProvider<MeterRegistry> registry) {
+			return (refusal) -> registry
+				.ifAvailable((meters) -> new MeterRegistryFenceRefusalListener(meters).refused(refusal));
+		}
+
 	}
 
 }

@@ -17,11 +17,15 @@
 package dev.lease.autoconfigure.fence;
 
 import java.time.Duration;
+import java.time.Instant;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -30,6 +34,8 @@ import dev.lease.Allowance;
 import dev.lease.annotation.Fenced;
 import dev.lease.aop.FencedAdvisor;
 import dev.lease.fence.FenceAllowances;
+import dev.lease.fence.FenceRefusal;
+import dev.lease.fence.FenceRefusalListener;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
@@ -93,6 +99,28 @@ class FenceAutoConfigurationTests {
 				assertThat(context.getBean(FenceAllowances.class).find("orders-db"))
 					.isEqualTo(Allowance.of(Duration.ofSeconds(1)));
 			});
+	}
+
+	@Test
+	@DisplayName("Fence 3: the refusal listener counts lease.fence.refused per party in the application's registry")
+	void refusalListenerCountsInTheMeterRegistry() {
+		this.contextRunner.withBean(SimpleMeterRegistry.class).run((context) -> {
+			FenceRefusalListener listener = context.getBean(FenceRefusalListener.class);
+			listener.refused(new FenceRefusal("orders-db", null, Instant.EPOCH, null, null));
+			assertThat(context.getBean(SimpleMeterRegistry.class)
+				.get("lease.fence.refused")
+				.tag("party", "orders-db")
+				.counter()
+				.count()).isEqualTo(1);
+		});
+	}
+
+	@Test
+	@DisplayName("Fence 3: without Micrometer the refusal listener does nothing")
+	void refusalListenerWithoutMicrometerDoesNothing() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(MeterRegistry.class))
+			.run((context) -> assertThat(context.getBean(FenceRefusalListener.class))
+				.isSameAs(FenceRefusalListener.NONE));
 	}
 
 	@Configuration(proxyBeanMethods = false)
