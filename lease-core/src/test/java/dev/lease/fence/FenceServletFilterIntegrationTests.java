@@ -36,7 +36,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.springframework.web.client.NoOpResponseErrorHandler;
 import org.springframework.web.client.RestClient;
+import org.springframework.web.client.RestTemplate;
 
 import dev.lease.Allowance;
 import dev.lease.Fence;
@@ -140,6 +142,28 @@ class FenceServletFilterIntegrationTests {
 			assertThat(refusal.fence()).isEqualTo(fence.instant());
 			assertThat(refusal.late()).isPositive();
 		});
+	}
+
+	@Test
+	@DisplayName("Fence 3, 4: RestTemplate sends the fence too: early admitted, late refused with 409")
+	void restTemplateSendsTheFence() throws Exception {
+		RestTemplate template = new RestTemplate();
+		template.getInterceptors().add(new FenceClientHttpRequestInterceptor(PARTY));
+		template.setErrorHandler(new NoOpResponseErrorHandler());
+		String url = "http://127.0.0.1:" + this.tomcat.getConnector().getLocalPort() + "/work";
+		Lease early = take(Duration.ofSeconds(30));
+		Fence earlyFence = Fence.mint(early, ALLOWANCE);
+		assertThat(withFence(early, earlyFence,
+				() -> template.postForEntity(url, null, String.class).getStatusCode().value()))
+			.isEqualTo(200);
+		Lease late = take(Duration.ofMillis(300));
+		Fence lateFence = Fence.mint(late, ALLOWANCE);
+		// The holder pauses on purpose, past its term.
+		Thread.sleep(500);
+		assertThat(withFence(late, lateFence,
+				() -> template.postForEntity(url, null, String.class).getStatusCode().value()))
+			.isEqualTo(409);
+		assertThat(this.admitted).containsExactly(earlyFence.instant().toString());
 	}
 
 	@Test

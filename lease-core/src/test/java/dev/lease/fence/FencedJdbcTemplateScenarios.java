@@ -38,6 +38,7 @@ import dev.lease.LeaseKey;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * The fenced-store scenarios for {@link FencedJdbcTemplate} on one database, plus the
@@ -125,6 +126,21 @@ abstract class FencedJdbcTemplateScenarios extends FencedStoreScenarios {
 			// The holder pauses on purpose inside its own transaction, past the fence.
 			sleep(java.time.Duration.ofMillis(900));
 		}));
+		assertThat(read(id)).isNull();
+	}
+
+	@Test
+	@DisplayName("Fence 8: a template for one party never writes under another party's fence")
+	void anotherPartysFenceIsNeverUsed() {
+		Lease lease = new Lease(LeaseKey.of("fence-" + UUID.randomUUID()), LeaseHolder.of("holder"),
+				java.time.Instant.now().plusSeconds(60));
+		String id = UUID.randomUUID().toString();
+		try (FenceBinding.Scope scope = FenceBinding
+			.bind(new BoundFence("journal", lease.key(), Fence.mint(lease, ALLOWANCE)))) {
+			assertThatIllegalStateException()
+				.isThrownBy(() -> template().update("INSERT INTO " + this.table + " (id, val) VALUES (?, ?)", id, "x"))
+				.withMessageContaining("'" + PARTY + "'");
+		}
 		assertThat(read(id)).isNull();
 	}
 
