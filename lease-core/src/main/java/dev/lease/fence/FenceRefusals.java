@@ -35,12 +35,17 @@ final class FenceRefusals {
 	private FenceRefusals() {
 	}
 
+	static String describe(FenceRefusal refusal) {
+		return "Fence refused: party '" + refusal.party() + "', key "
+				+ ((refusal.key() != null) ? refusal.key() : "unknown") + ", margin "
+				+ ((refusal.margin() != null) ? refusal.margin() : "unknown") + ", fence " + refusal.fence()
+				+ ", reading " + ((refusal.reading() != null) ? refusal.reading() : "unknown") + ", late by "
+				+ ((refusal.late() != null) ? refusal.late() : "unknown");
+	}
+
 	static FenceExpiredException refused(FenceRefusal refusal, FenceRefusalListener listener) {
 		if (logger.isDebugEnabled()) {
-			logger.debug("Fence refused: party '" + refusal.party() + "', key "
-					+ ((refusal.key() != null) ? refusal.key() : "unknown") + ", fence " + refusal.fence() + ", margin "
-					+ ((refusal.margin() != null) ? refusal.margin() : "unknown") + ", reading " + refusal.reading()
-					+ ", late by " + refusal.late());
+			logger.debug(describe(refusal));
 		}
 		try {
 			listener.refused(refusal);

@@ -55,4 +55,16 @@ class MeterRegistryFenceRefusalListenerTests {
 		assertThat(refused).hasMessageContaining("late by PT0.25S");
 	}
 
+	@Test
+	@DisplayName("Fence 3: the debug line of a refusal names its key, party and margin")
+	void refusalLogLineNamesKeyPartyAndMargin() {
+		Instant fence = Instant.parse("2026-11-30T08:00:00Z");
+		String line = FenceRefusals.describe(new FenceRefusal("orders-db", LeaseKey.of("order-1"), fence,
+				Duration.ofMillis(100), fence.plusMillis(250)));
+		assertThat(line).contains("party 'orders-db'")
+			.contains("key order-1")
+			.contains("margin PT0.1S")
+			.contains("late by PT0.25S");
+	}
+
 }
