@@ -24,6 +24,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.Assert;
+import org.springframework.util.ClassUtils;
 
 import dev.lease.Allowance;
 import dev.lease.Fence;
@@ -32,12 +33,14 @@ import dev.lease.annotation.Fenced;
 import dev.lease.fence.BoundFence;
 import dev.lease.fence.FenceAllowances;
 import dev.lease.fence.FenceBinding;
+import dev.lease.fence.ReactorFences;
 
 /**
  * Applies {@link Fenced @Fenced}: mints the party's fence from the innermost grant the
  * current thread holds, with the party's declared allowance (Fence 5, 8: each party from
  * {@code expiresAt}, never from another fence), fills each {@link Fence} parameter passed
- * as {@code null}, and binds the fence to the thread for the call.
+ * as {@code null}, and binds the fence to the thread for the call; a {@code Mono} or
+ * {@code Flux} result carries it in its subscriber context.
  * <p>
  * Outside any lease, or for a party with no declared allowance, the method does not run
  * and an {@link IllegalStateException} says why.
@@ -46,6 +49,9 @@ import dev.lease.fence.FenceBinding;
  * @since 0.1.0
  */
 public final class FencedMethodInterceptor implements MethodInterceptor {
+
+	private static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Mono",
+			FencedMethodInterceptor.class.getClassLoader());
 
 	private final FenceAllowances allowances;
 
@@ -79,8 +85,10 @@ public final class FencedMethodInterceptor implements MethodInterceptor {
 		}
 		Fence fence = Fence.mint(lease, allowance);
 		fillFenceParameters(method, invocation.getArguments(), fence);
-		try (FenceBinding.Scope scope = FenceBinding.bind(new BoundFence(party, lease.key(), fence))) {
-			return invocation.proceed();
+		BoundFence bound = new BoundFence(party, lease.key(), fence);
+		try (FenceBinding.Scope scope = FenceBinding.bind(bound)) {
+			Object result = invocation.proceed();
+			return (REACTOR_PRESENT) ? ReactorFences.carry(result, bound) : result;
 		}
 	}
 

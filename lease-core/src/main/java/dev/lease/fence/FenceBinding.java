@@ -84,11 +84,14 @@ public final class FenceBinding {
 	public static BoundFence required(String party) {
 		BoundFence fence = current(party);
 		if (fence == null) {
-			throw new IllegalStateException("No fence is bound for fenced party '" + party
-					+ "' on this thread: call the write from a @Fenced(\"" + party
-					+ "\") method inside a leased call, or pass the Fence explicitly");
+			throw new IllegalStateException(missing(party));
 		}
 		return fence;
+	}
+
+	static String missing(String party) {
+		return "No fence is bound for fenced party '" + party + "' on this thread: call the write from a @Fenced(\""
+				+ party + "\") method inside a leased call, or pass the Fence explicitly";
 	}
 
 	private static void unbind(BoundFence fence) {

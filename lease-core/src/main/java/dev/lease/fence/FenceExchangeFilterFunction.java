@@ -49,11 +49,18 @@ public class FenceExchangeFilterFunction implements ExchangeFilterFunction {
 
 	@Override
 	public Mono<ClientResponse> filter(ClientRequest request, ExchangeFunction next) {
-		BoundFence fence = FenceBinding.required(this.party);
-		ClientRequest fenced = ClientRequest.from(request)
-			.header(LeaseFenceHeader.NAME, LeaseFenceHeader.format(fence.fence()))
-			.build();
-		return next.exchange(fenced);
+		BoundFence bound = FenceBinding.current(this.party);
+		return Mono.deferContextual((context) -> {
+			BoundFence carried = ReactorFences.find(context, this.party);
+			BoundFence fence = (carried != null) ? carried : bound;
+			if (fence == null) {
+				return Mono.error(() -> new IllegalStateException(FenceBinding.missing(this.party)));
+			}
+			ClientRequest fenced = ClientRequest.from(request)
+				.header(LeaseFenceHeader.NAME, LeaseFenceHeader.format(fence.fence()))
+				.build();
+			return next.exchange(fenced);
+		});
 	}
 
 }

@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -28,11 +29,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.http.server.reactive.HttpHandler;
 import org.springframework.http.server.reactive.ReactorHttpHandlerAdapter;
 import org.springframework.web.reactive.function.client.WebClient;
 import org.springframework.web.server.adapter.WebHttpHandlerBuilder;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
 
@@ -42,9 +45,13 @@ import dev.lease.Lease;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
 import dev.lease.Taken;
+import dev.lease.annotation.Fenced;
+import dev.lease.aop.FencedAdvisor;
+import dev.lease.aop.LeasedCalls;
 import dev.lease.host.inmemory.InMemoryLeaseHost;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * Tests for {@link FenceWebFilter} and {@link FenceExchangeFilterFunction}: a real
@@ -119,6 +126,32 @@ class FenceWebFilterIntegrationTests {
 		assertThat(this.refusals).singleElement().satisfies((refusal) -> assertThat(refusal.party()).isEqualTo(PARTY));
 	}
 
+	@Test
+	@DisplayName("Fence 2, 8: a reactive @Fenced method carries its fence in the pipeline, subscribed on another "
+			+ "thread after the call returned")
+	void reactiveFencedMethodCarriesItsFenceIntoThePipeline() throws Exception {
+		ProxyFactory factory = new ProxyFactory(new LedgerClient(this.client));
+		factory.addInterface(Ledger.class);
+		factory.addAdvisor(new FencedAdvisor(FenceAllowances.of(Map.of(PARTY, ALLOWANCE))));
+		Ledger ledger = (Ledger) factory.getProxy();
+		Lease lease = take(Duration.ofSeconds(30));
+		Mono<String> call = LeasedCalls.within(lease, ledger::post);
+		assertThat(FenceBinding.current()).isNull();
+		String answer = call.subscribeOn(Schedulers.boundedElastic()).block(Duration.ofSeconds(10));
+		assertThat(answer).isEqualTo("200 done");
+		assertThat(this.admitted).containsExactly(Fence.mint(lease, ALLOWANCE).instant().toString());
+	}
+
+	@Test
+	@DisplayName("Fence 2: with no fence for the party the WebClient request is not sent")
+	void requestWithoutFenceIsNotSent() {
+		assertThatIllegalStateException()
+			.isThrownBy(
+					() -> this.client.post().uri("/work").retrieve().toBodilessEntity().block(Duration.ofSeconds(10)))
+			.withMessageContaining(PARTY);
+		assertThat(this.admitted).isEmpty();
+	}
+
 	private String post(Lease lease, Fence fence) {
 		try (FenceBinding.Scope scope = FenceBinding.bind(new BoundFence(PARTY, lease.key(), fence))) {
 			return this.client.post()
@@ -133,6 +166,32 @@ class FenceWebFilterIntegrationTests {
 	private Lease take(Duration duration) {
 		LeaseKey key = LeaseKey.of("fence-" + UUID.randomUUID());
 		return ((Taken) this.host.tryTake(key, LeaseHolder.of("holder-" + UUID.randomUUID()), duration)).lease();
+	}
+
+	interface Ledger {
+
+		Mono<String> post();
+
+	}
+
+	@Fenced(PARTY)
+	static final class LedgerClient implements Ledger {
+
+		private final WebClient client;
+
+		LedgerClient(WebClient client) {
+			this.client = client;
+		}
+
+		@Override
+		public Mono<String> post() {
+			return this.client.post()
+				.uri("/work")
+				.exchangeToMono((response) -> response.bodyToMono(String.class)
+					.defaultIfEmpty("")
+					.map((body) -> response.statusCode().value() + " " + body));
+		}
+
 	}
 
 }
