@@ -1,0 +1,126 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.fence;
+
+import java.util.ArrayDeque;
+import java.util.Iterator;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The fences bound to the current thread by {@code @Fenced} calls, innermost last. Fenced
+ * parties ({@link FencedJdbcTemplate}, {@link FencedRedisWrites}, the HTTP client
+ * interceptors) read their party's fence here.
+ *
+ * @author Lease contributors
+ * @since 0.1.0
+ */
+public final class FenceBinding {
+
+	private static final ThreadLocal<ArrayDeque<BoundFence>> BOUND = ThreadLocal.withInitial(ArrayDeque::new);
+
+	private FenceBinding() {
+	}
+
+	/**
+	 * Bind a fence to the current thread until the returned scope is closed.
+	 * @param fence the fence to bind
+	 * @return the scope to close when the call ends
+	 */
+	public static Scope bind(BoundFence fence) {
+		if (fence == null) {
+			throw new IllegalArgumentException("'fence' must not be null");
+		}
+		BOUND.get().addLast(fence);
+		return new Scope(fence);
+	}
+
+	/**
+	 * Return the innermost fence bound to the current thread, for any party.
+	 * @return the fence, or {@code null} outside any fenced call
+	 */
+	public static @Nullable BoundFence current() {
+		return BOUND.get().peekLast();
+	}
+
+	/**
+	 * Return the innermost fence bound to the current thread for the given party.
+	 * @param party the fenced party
+	 * @return the fence, or {@code null} when none is bound for that party
+	 */
+	public static @Nullable BoundFence current(String party) {
+		Iterator<BoundFence> fences = BOUND.get().descendingIterator();
+		while (fences.hasNext()) {
+			BoundFence fence = fences.next();
+			if (fence.party().equals(party)) {
+				return fence;
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Return the innermost fence bound to the current thread for the given party, or
+	 * fail.
+	 * @param party the fenced party
+	 * @return the fence
+	 * @throws IllegalStateException when no fence is bound for the party: the write is
+	 * not attempted
+	 */
+	public static BoundFence required(String party) {
+		BoundFence fence = current(party);
+		if (fence == null) {
+			throw new IllegalStateException(missing(party));
+		}
+		return fence;
+	}
+
+	static String missing(String party) {
+		return "No fence is bound for fenced party '" + party + "' on this thread: call the write from a @Fenced(\""
+				+ party + "\") method inside a leased call, or pass the Fence explicitly";
+	}
+
+	private static void unbind(BoundFence fence) {
+		ArrayDeque<BoundFence> bound = BOUND.get();
+		bound.removeLastOccurrence(fence);
+		if (bound.isEmpty()) {
+			BOUND.remove();
+		}
+	}
+
+	/**
+	 * The binding of one fence, ended by {@link #close()}.
+	 */
+	public static final class Scope implements AutoCloseable {
+
+		private final BoundFence fence;
+
+		private Scope(BoundFence fence) {
+			this.fence = fence;
+		}
+
+		/**
+		 * Unbind the fence from the current thread.
+		 */
+		@Override
+		public void close() {
+			unbind(this.fence);
+		}
+
+	}
+
+}
