@@ -1,0 +1,5 @@
+CREATE TABLE IF NOT EXISTS sample_orders (
+	id VARCHAR(64) PRIMARY KEY,
+	state VARCHAR(32) NOT NULL,
+	settled_by VARCHAR(64)
+);
