@@ -55,7 +55,13 @@ final class RedisWakeups implements MessageListener, AutoCloseable {
 	RedisWakeups(RedisConnectionFactory connectionFactory, String channel) {
 		this.container = new RedisMessageListenerContainer();
 		this.container.setConnectionFactory(connectionFactory);
-		// Signalling is cheap: do it on the subscription's own thread.
+		// A blocking client (Jedis) holds a thread for the subscription; signalling is
+		// cheap, so it runs on that thread.
+		this.container.setSubscriptionExecutor((task) -> {
+			Thread thread = new Thread(task, "lease-redis-subscription");
+			thread.setDaemon(true);
+			thread.start();
+		});
 		this.container.setTaskExecutor(Runnable::run);
 		this.container.addMessageListener(this, new ChannelTopic(channel));
 		this.container.afterPropertiesSet();
