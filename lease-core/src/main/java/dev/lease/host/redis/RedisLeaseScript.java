@@ -55,8 +55,15 @@ final class RedisLeaseScript {
 		return this.sha;
 	}
 
+	// Load once at start; best effort, since some clients cannot send SCRIPT LOAD to a
+	// cluster: the first call then falls back to EVAL, which caches the script too.
 	void load(RedisConnection connection) {
-		connection.scriptingCommands().scriptLoad(this.source);
+		try {
+			connection.scriptingCommands().scriptLoad(this.source);
+		}
+		catch (RuntimeException ex) {
+			// NOSCRIPT fallback covers it
+		}
 	}
 
 	// One round trip: EVALSHA; only after NOSCRIPT (a restarted or flushed server) is the
