@@ -37,6 +37,7 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.Cursor;
 import org.springframework.data.redis.core.ScanOptions;
+import org.springframework.util.ClassUtils;
 
 import dev.lease.Held;
 import dev.lease.Lease;
@@ -112,6 +113,9 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 	private static final byte[] NO = ascii("0");
 
 	private static final SecureRandom random = new SecureRandom();
+
+	private static final boolean lettucePresent = ClassUtils.isPresent("io.lettuce.core.RedisClient",
+			RedisLeaseHost.class.getClassLoader());
 
 	private final RedisConnectionFactory connectionFactory;
 
@@ -345,8 +349,11 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 			if (ticket != null) {
 				this.script.run(connection, redisKey, SETTLE, ticket, NO, this.channel);
 			}
-			return (Object) connection.execute("WAIT", ascii(Integer.toString(this.replicasToAck)),
-					ascii(Long.toString(Math.max(1, this.replicaTimeout.toMillis()))));
+			byte[] replicas = ascii(Integer.toString(this.replicasToAck));
+			byte[] timeout = ascii(Long.toString(Math.max(1, this.replicaTimeout.toMillis())));
+			return (lettucePresent && LettuceReplicaWait.handles(connection))
+					? LettuceReplicaWait.await(connection, replicas, timeout)
+					: (Object) connection.execute("WAIT", replicas, timeout);
 		});
 		if (acknowledged instanceof Number number && number.longValue() >= this.replicasToAck) {
 			return lease;

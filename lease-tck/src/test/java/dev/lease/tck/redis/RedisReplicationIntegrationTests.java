@@ -72,7 +72,9 @@ class RedisReplicationIntegrationTests {
 				assertThat(host.tryTake(key, holder, TERM)).isInstanceOf(Taken.class);
 				Future<TakeResult> waiting = executor.submit(() -> host.take(key, waiter, TERM));
 				int grantOnly = stateLength(factory, key);
-				await().atMost(Duration.ofSeconds(5)).until(() -> stateLength(factory, key) > grantOnly);
+				await().atMost(Duration.ofSeconds(5))
+					.until(() -> waiting.isDone() || stateLength(factory, key) > grantOnly);
+				assertThat(waiting.isDone()).as(() -> describe(waiting)).isFalse();
 				assertThat(host.release(key, holder)).isInstanceOf(Released.class);
 				assertThat(waiting.get(10, TimeUnit.SECONDS)).isInstanceOf(Taken.class);
 				assertThat(host.release(key, waiter)).isInstanceOf(Released.class);
@@ -99,6 +101,15 @@ class RedisReplicationIntegrationTests {
 				.get(("lease:{" + Base64.getUrlEncoder().withoutPadding().encodeToString(key.bytes()) + "}")
 					.getBytes(StandardCharsets.US_ASCII));
 			return (state != null) ? state.length : 0;
+		}
+	}
+
+	private static String describe(Future<TakeResult> future) {
+		try {
+			return String.valueOf(future.get());
+		}
+		catch (Exception ex) {
+			return String.valueOf(ex.getCause());
 		}
 	}
 
