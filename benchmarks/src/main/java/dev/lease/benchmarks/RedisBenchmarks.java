@@ -136,14 +136,18 @@ final class RedisBenchmarks {
 					floorKeys[t][i] = (prefix + "floor:" + t + ":" + i).getBytes(StandardCharsets.UTF_8);
 				}
 			}
-			// Floor first, then the host, then the floor again: the better floor counts.
-			double floor = floor(factory, floorSha, threads, floorKeys, holderBytes);
-			double pairs = PairThroughput.pairsPerSecond(threads, 1000, 3000, (thread, index) -> {
-				LeaseKey key = keys[thread][(int) (index & 1023)];
-				host.tryTake(key, holder, TERM);
-				host.release(key, holder);
-			});
-			floor = Math.max(floor, floor(factory, floorSha, threads, floorKeys, holderBytes));
+			// Floor and host in turn, twice each, on a shared machine: the better of each
+			// counts.
+			double floor = 0;
+			double pairs = 0;
+			for (int round = 0; round < 2; round++) {
+				floor = Math.max(floor, floor(factory, floorSha, threads, floorKeys, holderBytes));
+				pairs = Math.max(pairs, PairThroughput.pairsPerSecond(threads, 1000, 3000, (thread, index) -> {
+					LeaseKey key = keys[thread][(int) (index & 1023)];
+					host.tryTake(key, holder, TERM);
+					host.release(key, holder);
+				}));
+			}
 			table.add("redis try_take+release, " + threads + " thread(s)", "pairs/s", pairs, floor);
 		}
 	}

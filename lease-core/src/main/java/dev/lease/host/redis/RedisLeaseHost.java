@@ -223,6 +223,11 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 				settle(redisKey, ticket, true);
 				throw ex;
 			}
+			long handed = signal.handedTo(new String(ticket, StandardCharsets.US_ASCII));
+			if (handed >= 0) {
+				// The release published that it handed the key to us: no need to ask.
+				return new Taken(confirm(redisKey, new Lease(key, holder, instant(handed)), ticket));
+			}
 			boolean atBound = (System.nanoTime() - asked) / 1000 > toBound;
 			List<Object> answer;
 			try {

@@ -23,6 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -91,14 +92,27 @@ final class RedisWakeups implements MessageListener, AutoCloseable {
 
 	@Override
 	public void onMessage(Message message, byte[] pattern) {
-		String key = new String(message.getBody(), StandardCharsets.US_ASCII);
-		if (key.equals(this.probe)) {
+		String body = new String(message.getBody(), StandardCharsets.US_ASCII);
+		if (body.equals(this.probe)) {
 			this.probed.release();
 			return;
 		}
-		Set<Signal> signals = this.waiting.get(key);
+		// "<redis key> <ticket> <expiresAt>": the key was handed to that ticket.
+		String[] parts = body.split(" ");
+		Set<Signal> signals = this.waiting.get(parts[0]);
 		if (signals != null) {
-			signals.forEach(Signal::signal);
+			Handed handed = null;
+			if (parts.length == 3) {
+				try {
+					handed = new Handed(parts[1], Long.parseLong(parts[2]));
+				}
+				catch (NumberFormatException ex) {
+					// a malformed message only wakes the waiters; they ask
+				}
+			}
+			for (Signal signal : signals) {
+				signal.signal(handed);
+			}
 		}
 	}
 
@@ -136,8 +150,19 @@ final class RedisWakeups implements MessageListener, AutoCloseable {
 
 		private final Semaphore semaphore = new Semaphore(0);
 
-		void signal() {
+		private volatile @Nullable Handed handed;
+
+		void signal(@Nullable Handed handed) {
+			if (handed != null) {
+				this.handed = handed;
+			}
 			this.semaphore.release();
+		}
+
+		// The expiresAt of a grant the host published as handed to this ticket, or -1.
+		long handedTo(String ticket) {
+			Handed handed = this.handed;
+			return (handed != null && handed.ticket().equals(ticket)) ? handed.expiresAt() : -1;
 		}
 
 		// Sleep until signalled or the time is up; a signal that came while awake counts.
@@ -146,6 +171,16 @@ final class RedisWakeups implements MessageListener, AutoCloseable {
 				this.semaphore.drainPermits();
 			}
 		}
+
+	}
+
+	/**
+	 * A handoff as published: the ticket the key went to and the grant's expiresAt.
+	 *
+	 * @param ticket the waiter's ticket
+	 * @param expiresAt the grant's instant in microseconds since the epoch
+	 */
+	record Handed(String ticket, long expiresAt) {
 
 	}
 

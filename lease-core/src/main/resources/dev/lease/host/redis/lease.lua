@@ -124,6 +124,14 @@ local function find(list, ticket)
 	return nil, nil
 end
 
+-- Tell the waiters of this key, through the host's one channel, that the key was handed
+-- on: the message is the Redis key, the ticket it went to and its expiresAt, so that the
+-- waiter it went to can answer without asking again.
+local function publish(channel)
+	local handed = state.handed[#state.handed]
+	redis.call('PUBLISH', channel, key .. ' ' .. handed[1] .. ' ' .. string.format('%.0f', handed[3]))
+end
+
 local function standing_remaining()
 	return state.expires - now
 end
@@ -159,7 +167,7 @@ elseif op == 'ask' or op == 'settle' then
 			if ARGV[3] == '1' and state.holder == record[2] and state.expires == expires then
 				-- interrupted at the moment it was granted: give the grant back
 				if hand_on(now) then
-					redis.call('PUBLISH', ARGV[4], key)
+					publish(ARGV[4])
 				end
 			end
 			persist()
@@ -193,7 +201,7 @@ elseif op == 'release' then
 	end
 	state.handed = handed
 	if hand_on(now) then
-		redis.call('PUBLISH', ARGV[3], key)
+		publish(ARGV[3])
 	end
 	persist()
 	return { 1 }
