@@ -70,8 +70,8 @@ class RedisReplicationIntegrationTests {
 				LeaseHolder holder = LeaseHolder.of("holder");
 				LeaseHolder waiter = LeaseHolder.of("waiter");
 				assertThat(host.tryTake(key, holder, TERM)).isInstanceOf(Taken.class);
-				Future<TakeResult> waiting = executor.submit(() -> host.take(key, waiter, TERM));
 				int grantOnly = stateLength(factory, key);
+				Future<TakeResult> waiting = executor.submit(() -> host.take(key, waiter, TERM));
 				await().atMost(Duration.ofSeconds(5))
 					.until(() -> waiting.isDone() || stateLength(factory, key) > grantOnly);
 				assertThat(waiting.isDone()).as(() -> describe(waiting)).isFalse();
