@@ -140,6 +140,11 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 		this.replicasToAck = builder.replicasToAck;
 		this.replicaTimeout = builder.replicaTimeout;
 		this.durability = call("start", (connection) -> {
+			if (this.replicasToAck > 0 && connection instanceof RedisClusterConnection) {
+				// WAIT must go to the primary that wrote the grant; not wired for
+				// clusters.
+				throw new LeaseHostException("replicasToAck is not supported on a Redis Cluster");
+			}
 			this.script.load(connection);
 			return checkDurability(connection);
 		});
@@ -551,7 +556,9 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 		/**
 		 * Confirm every grant with {@code WAIT replicas timeout} before answering
 		 * {@link Taken}; a grant fewer replicas acknowledged is given back and the take
-		 * fails with {@link LeaseHostException}.
+		 * fails with {@link LeaseHostException}. Single node and Sentinel only; a cluster
+		 * connection fails the start. With Lettuce's shared connection, the {@code WAIT}
+		 * holds that connection for up to the timeout.
 		 * @param replicas the replicas that must acknowledge, 0 for none
 		 * @param timeout the longest wait for them
 		 * @return this builder
