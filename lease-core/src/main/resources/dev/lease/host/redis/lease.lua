@@ -1,0 +1,214 @@
+-- The one state model of DESIGN section 4, written once for Redis.
+--
+-- KEYS[1] is the lease's only Redis key; ARGV[1] names the operation, ARGV[2..] are its
+-- arguments. Every instant is read here from Redis TIME, in microseconds, and never
+-- goes back for a key: the latest reading is stored with the key's state. The state is
+-- one MessagePack array:
+--   { latest, holder or false, expiresAt, queue, handed }
+--   queue:  { { ticket, holder, duration, bound }, ... }   in arrival order
+--   handed: { { ticket, holder, expiresAt, duration }, ... } grants handed to waiters
+-- A key whose grant is absent or passed and that has no waiters is deleted; PEXPIRE is
+-- garbage collection only, set past every grant the stored state can still produce.
+--
+-- Answers (integers): try/take 1 expiresAt = taken, 0 = held (take: 0 timeToBound
+-- standingRemaining = queued), -1 = reentrant; ask/settle 1 expiresAt = granted,
+-- 0 timeToBound standingRemaining = queued, 2 = gone (unavailable); remaining 1 term or
+-- 0; release 1 or 0; grant 1 holder expiresAt or 0.
+
+if redis.replicate_commands then
+	redis.replicate_commands()
+end
+
+local key = KEYS[1]
+local op = ARGV[1]
+local time = redis.call('TIME')
+local clock = tonumber(time[1]) * 1000000 + tonumber(time[2])
+
+local state
+local raw = redis.call('GET', key)
+if raw then
+	local s = cmsgpack.unpack(raw)
+	state = { latest = s[1], holder = s[2], expires = s[3], queue = s[4], handed = s[5] }
+else
+	state = { latest = clock, holder = false, expires = 0, queue = {}, handed = {} }
+end
+local now = clock
+if state.latest > now then
+	now = state.latest
+end
+
+-- End the standing grant at freedAt and hand the key to the first waiter, in arrival
+-- order, whose bound has not passed; waiters whose bound passed are dropped.
+local function hand_on(freed_at)
+	local kept = {}
+	local next = nil
+	for _, w in ipairs(state.queue) do
+		if w[4] >= freed_at then
+			if next == nil then
+				next = w
+			else
+				kept[#kept + 1] = w
+			end
+		end
+	end
+	state.queue = kept
+	if next == nil then
+		state.holder = false
+		state.expires = 0
+		return false
+	end
+	state.holder = next[2]
+	state.expires = freed_at + next[3]
+	state.handed[#state.handed + 1] = { next[1], next[2], state.expires, next[3] }
+	return true
+end
+
+-- Derive the state at now: each passed grant hands the key on as of its instant.
+local function resolve()
+	while state.holder and state.expires <= now do
+		hand_on(state.expires)
+	end
+end
+
+local function persist()
+	local queue = {}
+	local gc = 0
+	for _, w in ipairs(state.queue) do
+		if w[4] >= now then
+			queue[#queue + 1] = w
+			-- granted at the latest at its bound, for its duration, kept one more duration
+			local until_ = w[4] + 2 * w[3]
+			if until_ > gc then
+				gc = until_
+			end
+		end
+	end
+	local handed = {}
+	for _, r in ipairs(state.handed) do
+		if r[3] + r[4] > now then
+			handed[#handed + 1] = r
+			if r[3] + r[4] > gc then
+				gc = r[3] + r[4]
+			end
+		end
+	end
+	if state.holder and state.expires > gc then
+		gc = state.expires
+	end
+	if gc <= now then
+		redis.call('DEL', key)
+		return
+	end
+	local ttl = math.floor((gc - now) / 1000) + 1000
+	redis.call('SET', key, cmsgpack.pack({ now, state.holder, state.expires, queue, handed }), 'PX', ttl)
+end
+
+local function reentrant(holder)
+	if state.holder == holder then
+		return true
+	end
+	for _, w in ipairs(state.queue) do
+		if w[2] == holder and w[4] >= now then
+			return true
+		end
+	end
+	return false
+end
+
+local function find(list, ticket)
+	for i, entry in ipairs(list) do
+		if entry[1] == ticket then
+			return i, entry
+		end
+	end
+	return nil, nil
+end
+
+-- Tell the waiters of this key, through the host's one channel, that the key was handed
+-- on: the message is the Redis key, the ticket it went to and its expiresAt, so that the
+-- waiter it went to can answer without asking again.
+local function publish(channel)
+	local handed = state.handed[#state.handed]
+	redis.call('PUBLISH', channel, key .. ' ' .. handed[1] .. ' ' .. string.format('%.0f', handed[3]))
+end
+
+local function standing_remaining()
+	return state.expires - now
+end
+
+resolve()
+
+if op == 'try' or op == 'take' then
+	local holder = ARGV[2]
+	local duration = tonumber(ARGV[3])
+	if not state.holder then
+		state.holder = holder
+		state.expires = now + duration
+		persist()
+		return { 1, state.expires }
+	end
+	if reentrant(holder) then
+		return { -1 }
+	end
+	if op == 'try' then
+		return { 0 }
+	end
+	local bound = state.expires
+	state.queue[#state.queue + 1] = { ARGV[4], holder, duration, bound }
+	persist()
+	return { 0, bound - now, standing_remaining() }
+elseif op == 'ask' or op == 'settle' then
+	local ticket = ARGV[2]
+	local h, record = find(state.handed, ticket)
+	if record then
+		local expires = record[3]
+		if op == 'settle' then
+			table.remove(state.handed, h)
+			if ARGV[3] == '1' and state.holder == record[2] and state.expires == expires then
+				-- interrupted at the moment it was granted: give the grant back
+				if hand_on(now) then
+					publish(ARGV[4])
+				end
+			end
+			persist()
+		end
+		return { 1, expires }
+	end
+	local q, waiter = find(state.queue, ticket)
+	if waiter and waiter[4] >= now and not (op == 'settle' and ARGV[3] == '1') then
+		return { 0, waiter[4] - now, standing_remaining() }
+	end
+	if waiter and op == 'settle' then
+		table.remove(state.queue, q)
+		persist()
+	end
+	return { 2 }
+elseif op == 'remaining' then
+	if state.holder and state.holder == ARGV[2] then
+		return { 1, state.expires - now }
+	end
+	return { 0 }
+elseif op == 'release' then
+	local holder = ARGV[2]
+	if not state.holder or state.holder ~= holder then
+		return { 0 }
+	end
+	local handed = {}
+	for _, r in ipairs(state.handed) do
+		if r[2] ~= holder then
+			handed[#handed + 1] = r
+		end
+	end
+	state.handed = handed
+	if hand_on(now) then
+		publish(ARGV[3])
+	end
+	persist()
+	return { 1 }
+elseif op == 'grant' then
+	if state.holder then
+		return { 1, state.holder, state.expires }
+	end
+	return { 0 }
+end
+return redis.error_reply('unknown lease operation ' .. tostring(op))

@@ -1,0 +1,80 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.tck.redis;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.TestInstance;
+
+import dev.lease.LeaseHost;
+import dev.lease.host.redis.RedisLeaseHost;
+import dev.lease.tck.LeaseHostConformanceKit;
+
+/**
+ * Tests for {@link RedisLeaseHost}: the whole conformance kit, through Lettuce and
+ * through Jedis, on the server named by {@code LEASE_TEST_REDIS_URL} or an embedded one.
+ *
+ * @author Lease contributors
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RedisLeaseHostConformanceIntegrationTests {
+
+	private RedisTestServer server;
+
+	private RedisLeaseHost lettuce;
+
+	private RedisLeaseHost jedis;
+
+	@BeforeAll
+	void startHosts() {
+		this.server = RedisTestServer.start();
+		this.lettuce = RedisLeaseHost.builder(this.server.lettuce()).build();
+		this.jedis = RedisLeaseHost.builder(this.server.jedis()).build();
+	}
+
+	@AfterAll
+	void stopHosts() {
+		this.lettuce.close();
+		this.jedis.close();
+		this.server.close();
+	}
+
+	@Nested
+	@DisplayName("Lettuce")
+	class Lettuce extends LeaseHostConformanceKit {
+
+		@Override
+		protected LeaseHost host() {
+			return RedisLeaseHostConformanceIntegrationTests.this.lettuce;
+		}
+
+	}
+
+	@Nested
+	@DisplayName("Jedis")
+	class Jedis extends LeaseHostConformanceKit {
+
+		@Override
+		protected LeaseHost host() {
+			return RedisLeaseHostConformanceIntegrationTests.this.jedis;
+		}
+
+	}
+
+}

@@ -1,0 +1,168 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.tck.redis;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.IntStream;
+
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import redis.clients.jedis.Jedis;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A three-master Redis Cluster started from the redis-server binary the embedded-redis
+ * artifact ships: cluster mode on three free ports, slots assigned by the test, stopped
+ * (processes and files) by {@link #close()}.
+ *
+ * @author Lease contributors
+ */
+final class RedisTestCluster implements AutoCloseable {
+
+	private static final int SLOTS = 16384;
+
+	private final List<Integer> ports = new ArrayList<>();
+
+	private final List<Process> processes = new ArrayList<>();
+
+	private final List<Object> factories = new ArrayList<>();
+
+	private final Path directory;
+
+	RedisTestCluster() {
+		try {
+			this.directory = Files.createTempDirectory("lease-redis-cluster");
+			File binary = RedisTestServer.binary();
+			for (int i = 0; i < 3; i++) {
+				int port = RedisTestServer.freePort();
+				Path dir = Files.createDirectories(this.directory.resolve(Integer.toString(port)));
+				this.processes.add(new ProcessBuilder(binary.getAbsolutePath(), "--port", Integer.toString(port),
+						"--bind", "127.0.0.1", "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+						"--dir", dir.toString(), "--save", "", "--appendonly", "no")
+					.redirectErrorStream(true)
+					.redirectOutput(dir.resolve("redis.log").toFile())
+					.start());
+				this.ports.add(port);
+			}
+			for (int i = 0; i < 3; i++) {
+				int port = this.ports.get(i);
+				await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> ping(port));
+				int from = i * SLOTS / 3;
+				int to = (i + 1) * SLOTS / 3;
+				try (Jedis jedis = new Jedis("127.0.0.1", port)) {
+					jedis.clusterAddSlots(IntStream.range(from, to).toArray());
+				}
+			}
+			try (Jedis jedis = new Jedis("127.0.0.1", this.ports.get(0))) {
+				for (int i = 1; i < 3; i++) {
+					jedis.clusterMeet("127.0.0.1", this.ports.get(i));
+				}
+			}
+			for (int port : this.ports) {
+				await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> clusterOk(port));
+			}
+		}
+		catch (IOException ex) {
+			close();
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	private static boolean ping(int port) {
+		try (Jedis jedis = new Jedis("127.0.0.1", port)) {
+			return "PONG".equals(jedis.ping());
+		}
+	}
+
+	private static boolean clusterOk(int port) {
+		try (Jedis jedis = new Jedis("127.0.0.1", port)) {
+			String info = jedis.clusterInfo();
+			return info.contains("cluster_state:ok") && info.contains("cluster_known_nodes:3");
+		}
+	}
+
+	List<Integer> ports() {
+		return this.ports;
+	}
+
+	long keysOn(int port) {
+		try (Jedis jedis = new Jedis("127.0.0.1", port)) {
+			return jedis.dbSize();
+		}
+	}
+
+	private RedisClusterConfiguration configuration() {
+		return new RedisClusterConfiguration(this.ports.stream().map((port) -> "127.0.0.1:" + port).toList());
+	}
+
+	RedisConnectionFactory lettuce() {
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(configuration());
+		factory.afterPropertiesSet();
+		factory.start();
+		this.factories.add(factory);
+		return factory;
+	}
+
+	RedisConnectionFactory jedis() {
+		JedisConnectionFactory factory = new JedisConnectionFactory(configuration());
+		factory.afterPropertiesSet();
+		factory.start();
+		this.factories.add(factory);
+		return factory;
+	}
+
+	@Override
+	public void close() {
+		for (Object factory : this.factories) {
+			if (factory instanceof LettuceConnectionFactory lettuce) {
+				lettuce.destroy();
+			}
+			else if (factory instanceof JedisConnectionFactory jedis) {
+				jedis.destroy();
+			}
+		}
+		for (Process process : this.processes) {
+			process.destroyForcibly();
+			try {
+				process.waitFor();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+		if (this.directory != null) {
+			try (var paths = Files.walk(this.directory)) {
+				paths.sorted(Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
+			}
+			catch (IOException ex) {
+				// best effort
+			}
+		}
+	}
+
+}
