@@ -27,8 +27,10 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
@@ -594,7 +596,7 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 		SQLException failure = null;
 		for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
 			try {
-				Transaction tx = new Transaction(this.statements.selectNow);
+				Transaction tx = new Transaction(this.statements.selectNow, this.dialect == JdbcLeaseDialect.MYSQL);
 				T result = Transaction.run(this.dataSource, tx, autoCommit, work);
 				if (tx.handedOff && key != null) {
 					this.wakeups.wake(key);
@@ -606,12 +608,20 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 				if (!Transaction.isTransient(ex)) {
 					break;
 				}
+				pauseBeforeRetry(attempt);
 			}
 		}
 		String message = "Could not " + what + ((key != null) ? " for key '" + key + "'" : "") + " on "
 				+ this.dialect.displayName();
 		throw (failure != null) ? new LeaseHostException(message + ": " + failure.getMessage(), failure)
 				: new LeaseHostException(message);
+	}
+
+	// A deadlock or lock timeout undid the whole transaction: try again after a short,
+	// random pause so that the racers do not meet again in the same order.
+	private static void pauseBeforeRetry(int attempt) {
+		long micros = ThreadLocalRandom.current().nextLong(100, 1_000L << Math.min(attempt, 6));
+		LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(micros));
 	}
 
 	private static TakeResult taken(LeaseKey key, LeaseHolder holder, long expiresAt) {

@@ -48,8 +48,11 @@ final class Transaction {
 	/** Set when the work handed a grant to a waiter, to wake this host's waiters. */
 	boolean handedOff;
 
-	Transaction(String nowQuery) {
+	private final boolean readCommitted;
+
+	Transaction(String nowQuery, boolean readCommitted) {
 		this.now = nowQuery;
+		this.readCommitted = readCommitted;
 	}
 
 	static <T> T run(DataSource dataSource, Transaction tx, boolean autoCommit, Work<T> work) throws SQLException {
@@ -67,6 +70,14 @@ final class Transaction {
 					restore(connection, wasAutoCommit, true);
 				}
 			}
+			// InnoDB's default REPEATABLE READ takes gap locks that make racing inserts
+			// of
+			// one key deadlock; READ COMMITTED does not, and is all the host needs.
+			int isolation = tx.readCommitted ? connection.getTransactionIsolation() : Connection.TRANSACTION_NONE;
+			boolean setIsolation = tx.readCommitted && isolation != Connection.TRANSACTION_READ_COMMITTED;
+			if (setIsolation) {
+				connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+			}
 			if (wasAutoCommit) {
 				connection.setAutoCommit(false);
 			}
@@ -81,6 +92,14 @@ final class Transaction {
 			}
 			finally {
 				restore(connection, wasAutoCommit, false);
+				if (setIsolation) {
+					try {
+						connection.setTransactionIsolation(isolation);
+					}
+					catch (SQLException ex) {
+						// the pool resets the connection, or discards it
+					}
+				}
 			}
 		}
 	}
