@@ -106,7 +106,14 @@ final class JdbcTestServers {
 	}
 
 	static HikariDataSource pool(String url, String platform) {
+		return pool(url, platform, null);
+	}
+
+	static HikariDataSource pool(String url, String platform, @Nullable String applicationName) {
 		HikariConfig config = new HikariConfig();
+		if (applicationName != null) {
+			config.addDataSourceProperty("ApplicationName", applicationName);
+		}
 		config.setJdbcUrl(url);
 		config.setMaximumPoolSize(24);
 		config.setPoolName("lease-test-" + platform + "-" + UUID.randomUUID().toString().substring(0, 8));

@@ -19,6 +19,7 @@ package dev.lease.tck.jdbc;
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 
 import dev.lease.LeaseHost;
 import dev.lease.host.jdbc.JdbcLeaseHost;
@@ -30,6 +31,8 @@ import dev.lease.tck.LeaseHostConformanceKit;
  *
  * @author Lease contributors
  */
+@EnabledIfEnvironmentVariable(named = JdbcTestServers.MARIADB_VARIABLE, matches = ".+",
+		disabledReason = "MariaDB tests skipped: set LEASE_TEST_MARIADB_URL (e.g. jdbc:mariadb://127.0.0.1:3306/test?user=root)")
 class MariadbJdbcLeaseHostConformanceIntegrationTests extends LeaseHostConformanceKit {
 
 	private static HikariDataSource dataSource;
