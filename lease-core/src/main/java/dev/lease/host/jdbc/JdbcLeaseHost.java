@@ -420,12 +420,28 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 				ask(key, holder, queued, true);
 				throw ex;
 			}
-			Object answer = ask(key, holder, queued, false);
+			Object answer = pickUp(key, holder, queued);
+			if (answer == null) {
+				answer = ask(key, holder, queued, false);
+			}
 			if (answer instanceof TakeResult result) {
 				return result;
 			}
 			queued = (Queued) answer;
 		}
+	}
+
+	// The common case after a release handed us the key: our row holds the grant, and
+	// only we remove it. Two short statements, no lock on the key.
+	private @Nullable TakeResult pickUp(LeaseKey key, LeaseHolder holder, Queued queued) {
+		Object[] mine = statement("ask after a waiter", key,
+				(tx) -> tx.queryRow(this.statements.selectWaiter, queued.id));
+		if (mine == null || mine[1] == null) {
+			return null;
+		}
+		long grantedExpiresAt = ((Number) mine[1]).longValue();
+		statement("ask after a waiter", key, (tx) -> tx.update(this.statements.deleteWaiter, queued.id));
+		return taken(key, holder, grantedExpiresAt);
 	}
 
 	// "Where do I stand?": granted, queued (saving nothing), or at the bound or on

@@ -20,7 +20,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.SQLTransientException;
+import java.sql.SQLTransactionRollbackException;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
@@ -105,10 +105,12 @@ final class Transaction {
 	}
 
 	// Deadlocks, serialization failures and lock timeouts: the transaction was undone
-	// whole and may be run again.
+	// whole and may be run again. A connection that cannot be had is not retried here:
+	// the
+	// pool has already waited for it.
 	static boolean isTransient(SQLException ex) {
 		String state = ex.getSQLState();
-		return ex instanceof SQLTransientException || "40001".equals(state) || "40P01".equals(state)
+		return ex instanceof SQLTransactionRollbackException || "40001".equals(state) || "40P01".equals(state)
 				|| "HYT00".equals(state) || ex.getErrorCode() == 1205 || ex.getErrorCode() == 1213;
 	}
 
