@@ -76,6 +76,15 @@ public abstract class LeaseHostConformanceKit {
 		Thread.sleep(duration.toMillis(), duration.toNanosPart() % 1_000_000);
 	}
 
+	/**
+	 * Return the most the host's clock may differ from this JVM's; histories compare host
+	 * instants with JVM readings only across it.
+	 * @return the clock skew
+	 */
+	protected Duration clockSkew() {
+		return Duration.ofMillis(10);
+	}
+
 	@Nested
 	@DisplayName("Take")
 	class Take extends TakeChecks {
@@ -167,6 +176,17 @@ public abstract class LeaseHostConformanceKit {
 	@Nested
 	@DisplayName("Fence")
 	class Fence extends FenceChecks {
+
+		@Override
+		LeaseHostConformanceKit kit() {
+			return LeaseHostConformanceKit.this;
+		}
+
+	}
+
+	@Nested
+	@DisplayName("History")
+	class History extends HistoryChecks {
 
 		@Override
 		LeaseHostConformanceKit kit() {
