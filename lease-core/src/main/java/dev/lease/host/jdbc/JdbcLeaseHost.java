@@ -434,6 +434,15 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 	// The common case after a release handed us the key: our row holds the grant, and
 	// only we remove it. Two short statements, no lock on the key.
 	private @Nullable TakeResult pickUp(LeaseKey key, LeaseHolder holder, Queued queued) {
+		if (this.dialect == JdbcLeaseDialect.POSTGRESQL) {
+			// The grant itself was made durable by the release; losing this delete in a
+			// crash only leaves the row to the clean-up, so it need not wait for a flush.
+			Object[] picked = transaction("ask after a waiter", key, (tx) -> {
+				tx.update(this.statements.asynchronousCommit);
+				return tx.queryRow(this.statements.pickUpGrant, queued.id);
+			});
+			return (picked != null) ? taken(key, holder, ((Number) picked[0]).longValue()) : null;
+		}
 		Object[] mine = statement("ask after a waiter", key,
 				(tx) -> tx.queryRow(this.statements.selectWaiter, queued.id));
 		if (mine == null || mine[1] == null) {

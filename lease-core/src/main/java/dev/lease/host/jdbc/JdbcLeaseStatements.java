@@ -61,6 +61,10 @@ final class JdbcLeaseStatements {
 
 	final String notify;
 
+	final String pickUpGrant;
+
+	final String asynchronousCommit;
+
 	JdbcLeaseStatements(JdbcLeaseDialect dialect, String tablePrefix) {
 		this.selectKeyForUpdate = sql("""
 				SELECT HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS FROM %PREFIX%KEYS
@@ -114,6 +118,12 @@ final class JdbcLeaseStatements {
 				DELETE FROM %PREFIX%KEYS WHERE LEASE_KEY = ? AND HOLDER = ? AND QUEUED = 0
 				AND EXPIRES_AT > GREATEST(LATEST, %NOW%)""", dialect, tablePrefix);
 		this.notify = "SELECT PG_NOTIFY(?, ?)";
+		// PostgreSQL only: a waiter takes the grant a release handed it, in one
+		// statement.
+		this.pickUpGrant = sql("""
+				DELETE FROM %PREFIX%WAITERS WHERE WAITER_ID = ? AND GRANTED_EXPIRES_AT IS NOT NULL
+				RETURNING GRANTED_EXPIRES_AT""", dialect, tablePrefix);
+		this.asynchronousCommit = "SET LOCAL SYNCHRONOUS_COMMIT TO OFF";
 	}
 
 	private static String sql(String template, JdbcLeaseDialect dialect, String tablePrefix) {
