@@ -18,7 +18,9 @@ package dev.lease.tck.jdbc;
 
 import java.io.BufferedReader;
 import java.io.File;
+import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
@@ -273,10 +275,19 @@ abstract class JdbcLeaseHostChecks {
 		try {
 			BufferedReader output = new BufferedReader(
 					new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
-			String line;
-			while ((line = output.readLine()) != null && !line.startsWith("TAKEN ")) {
-				// the child's start-up output
-			}
+			CompletableFuture<String> answer = CompletableFuture.supplyAsync(() -> {
+				try {
+					String line;
+					while ((line = output.readLine()) != null && !line.startsWith("TAKEN ")) {
+						// the child's start-up output
+					}
+					return line;
+				}
+				catch (IOException ex) {
+					throw new UncheckedIOException(ex);
+				}
+			}, this.threads);
+			String line = answer.get(60, TimeUnit.SECONDS);
 			assertThat(line).as("the child's answer").isNotNull();
 			childExpiresAt = Instant.parse(line.substring("TAKEN ".length()).trim());
 		}
