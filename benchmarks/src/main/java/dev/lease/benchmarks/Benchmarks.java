@@ -42,6 +42,7 @@ public final class Benchmarks {
 		Map<String, Consumer<BenchmarkTable>> suites = new LinkedHashMap<>();
 		suites.put("memory", InMemoryBenchmarks::run);
 		suites.put("redis", RedisBenchmarks::run);
+		suites.put("jdbc", JdbcBenchmarks::run);
 		String selection = (args.length > 0) ? args[0] : "all";
 		List<String> names = selection.equals("all") ? List.copyOf(suites.keySet())
 				: Arrays.asList(selection.split(","));

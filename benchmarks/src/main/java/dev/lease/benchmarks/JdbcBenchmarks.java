@@ -1,0 +1,169 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.benchmarks;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
+
+import dev.lease.LeaseHolder;
+import dev.lease.LeaseKey;
+import dev.lease.host.jdbc.JdbcLeaseHost;
+
+/**
+ * The JDBC host on PostgreSQL ({@code LEASE_TEST_POSTGRES_URL}, else the local server):
+ * try_take + release pairs beside the floor of one upsert and one delete through the same
+ * pool on the same table, and the handoff latency from a release to the waiter's take
+ * returning, on the same instance and on another one woken by {@code LISTEN/NOTIFY}.
+ *
+ * @author Lease contributors
+ */
+final class JdbcBenchmarks {
+
+	private static final String DEFAULT_URL = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
+
+	private static final Duration TERM = Duration.ofSeconds(30);
+
+	private static final int HANDOFFS = 200;
+
+	private static final String FLOOR_UPSERT = """
+			INSERT INTO LEASE_KEYS (LEASE_KEY, HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS) VALUES (?, ?, ?, ?, 0, 0)
+			ON CONFLICT (LEASE_KEY) DO UPDATE SET HOLDER = EXCLUDED.HOLDER, EXPIRES_AT = EXCLUDED.EXPIRES_AT
+			WHERE LEASE_KEYS.EXPIRES_AT <= EXCLUDED.LATEST""";
+
+	private static final String FLOOR_DELETE = "DELETE FROM LEASE_KEYS WHERE LEASE_KEY = ? AND HOLDER = ?";
+
+	private JdbcBenchmarks() {
+	}
+
+	static void run(BenchmarkTable table) {
+		String url = System.getenv("LEASE_TEST_POSTGRES_URL");
+		url = (url != null && !url.isBlank()) ? url : DEFAULT_URL;
+		try (HikariDataSource pool = pool(url);
+				HikariDataSource otherPool = pool(url);
+				JdbcLeaseHost host = new JdbcLeaseHost(pool);
+				JdbcLeaseHost other = new JdbcLeaseHost(otherPool)) {
+			new ResourceDatabasePopulator(new ClassPathResource("dev/lease/host/jdbc/schema-postgresql.sql"))
+				.execute(pool);
+			pairs(table, pool, host);
+			handoff(table, "jdbc handoff, same instance", host, host);
+			handoff(table, "jdbc handoff, other instance (LISTEN/NOTIFY)", host, other);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException("JDBC benchmarks failed on " + url, ex);
+		}
+	}
+
+	private static void pairs(BenchmarkTable table, HikariDataSource pool, JdbcLeaseHost host)
+			throws InterruptedException {
+		JdbcTemplate jdbc = new JdbcTemplate(pool);
+		LeaseHolder holder = LeaseHolder.of("benchmark");
+		byte[] holderBytes = holder.bytes();
+		for (int threads : new int[] { 1, 8 }) {
+			LeaseKey[][] keys = keys("bench:jdbc:", threads);
+			LeaseKey[][] floorKeys = keys("bench:floor:", threads);
+			// Alternate floor and host, best of two each, so that a burst of load on a
+			// shared machine does not land on one side only.
+			double floor = 0;
+			double pairs = 0;
+			for (int round = 0; round < 2; round++) {
+				floor = Math.max(floor, PairThroughput.pairsPerSecond(threads, 1000, 3000, (thread, index) -> {
+					byte[] key = floorKeys[thread][(int) (index & 1023)].bytes();
+					long now = System.currentTimeMillis() * 1000;
+					jdbc.update(FLOOR_UPSERT, key, holderBytes, now + TERM.toNanos() / 1000, now);
+					jdbc.update(FLOOR_DELETE, key, holderBytes);
+				}));
+				pairs = Math.max(pairs, PairThroughput.pairsPerSecond(threads, 1000, 3000, (thread, index) -> {
+					LeaseKey key = keys[thread][(int) (index & 1023)];
+					host.tryTake(key, holder, TERM);
+					host.release(key, holder);
+				}));
+			}
+			table.add("jdbc (PostgreSQL) try_take+release, " + threads + " thread(s)", "pairs/s", pairs, floor);
+		}
+	}
+
+	// Release on one host while a waiter stands on the other: the time from the release
+	// call to the waiter's take returning.
+	private static void handoff(BenchmarkTable table, String name, JdbcLeaseHost releasing, JdbcLeaseHost waiting)
+			throws Exception {
+		JdbcTemplate jdbc = new JdbcTemplate(
+				pool(System.getenv().getOrDefault("LEASE_TEST_POSTGRES_URL", DEFAULT_URL)));
+		List<Double> millis = new ArrayList<>();
+		LeaseHolder holder = LeaseHolder.of("bench:holder");
+		LeaseHolder waiter = LeaseHolder.of("bench:waiter");
+		for (int i = 0; i < HANDOFFS + 20; i++) {
+			LeaseKey key = LeaseKey.of("bench:handoff:" + System.nanoTime() + ":" + i);
+			releasing.tryTake(key, holder, TERM);
+			long[] returned = new long[1];
+			CompletableFuture<Void> take = CompletableFuture.runAsync(() -> {
+				try {
+					waiting.take(key, waiter, TERM);
+					returned[0] = System.nanoTime();
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			});
+			while (jdbc.queryForObject("SELECT COUNT(*) FROM LEASE_WAITERS WHERE LEASE_KEY = ?", Integer.class,
+					(Object) key.bytes()) == 0) {
+				Thread.onSpinWait();
+			}
+			long released = System.nanoTime();
+			releasing.release(key, holder);
+			take.get(30, TimeUnit.SECONDS);
+			if (i >= 20) {
+				millis.add((returned[0] - released) / 1_000_000.0);
+			}
+			waiting.release(key, waiter);
+		}
+		((HikariDataSource) jdbc.getDataSource()).close();
+		Collections.sort(millis);
+		table.add(name + ", p50", "ms", millis.get(millis.size() / 2), Double.NaN);
+		table.add(name + ", p99", "ms", millis.get((int) Math.ceil(millis.size() * 0.99) - 1), Double.NaN);
+	}
+
+	private static HikariDataSource pool(String url) {
+		HikariConfig config = new HikariConfig();
+		config.setJdbcUrl(url);
+		config.setMaximumPoolSize(10);
+		return new HikariDataSource(config);
+	}
+
+	private static LeaseKey[][] keys(String prefix, int threads) {
+		LeaseKey[][] keys = new LeaseKey[threads][1024];
+		for (int t = 0; t < threads; t++) {
+			for (int i = 0; i < 1024; i++) {
+				keys[t][i] = LeaseKey.of(prefix + t + ":" + i);
+			}
+		}
+		return keys;
+	}
+
+}

@@ -1,0 +1,133 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.host.jdbc;
+
+/**
+ * The SQL the JDBC host runs, with one table-name placeholder, {@code %PREFIX%}, and
+ * {@code %NOW%} for the dialect's reading of the database clock. DDL lives only in the
+ * schema scripts beside this class.
+ *
+ * @author Lease contributors
+ */
+final class JdbcLeaseStatements {
+
+	final String selectKeyForUpdate;
+
+	final String selectKeyAndNow;
+
+	final String selectNow;
+
+	final String selectQueue;
+
+	final String selectWaiter;
+
+	final String insertGrantIfAbsent;
+
+	final String updateKey;
+
+	final String deleteKey;
+
+	final String insertWaiter;
+
+	final String handWaiter;
+
+	final String deleteWaiter;
+
+	final String selectGrants;
+
+	final String deleteFreeKeys;
+
+	final String deleteStaleHandedWaiters;
+
+	final String selectKeysToResolve;
+
+	final String tryTakeInOneStatement;
+
+	final String releaseInOneStatement;
+
+	final String notify;
+
+	final String pickUpGrant;
+
+	final String asynchronousCommit;
+
+	JdbcLeaseStatements(JdbcLeaseDialect dialect, String tablePrefix) {
+		this.selectKeyForUpdate = sql("""
+				SELECT HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS FROM %PREFIX%KEYS
+				WHERE LEASE_KEY = ? FOR UPDATE""", dialect, tablePrefix);
+		this.selectKeyAndNow = sql("""
+				SELECT HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS, %NOW% FROM %PREFIX%KEYS
+				WHERE LEASE_KEY = ?""", dialect, tablePrefix);
+		this.selectNow = sql("SELECT %NOW%", dialect, tablePrefix);
+		this.selectQueue = sql("""
+				SELECT WAITER_ID, HOLDER, DURATION_MICROS, BOUND, ARRIVAL FROM %PREFIX%WAITERS
+				WHERE LEASE_KEY = ? AND GRANTED_EXPIRES_AT IS NULL ORDER BY ARRIVAL""", dialect, tablePrefix);
+		this.selectWaiter = sql("""
+				SELECT BOUND, GRANTED_EXPIRES_AT FROM %PREFIX%WAITERS WHERE WAITER_ID = ?""", dialect, tablePrefix);
+		this.insertGrantIfAbsent = sql(dialect.insertGrantIfAbsent(), dialect, tablePrefix);
+		this.updateKey = sql("""
+				UPDATE %PREFIX%KEYS SET HOLDER = ?, EXPIRES_AT = ?, LATEST = ?, QUEUED = ?, ARRIVALS = ?
+				WHERE LEASE_KEY = ?""", dialect, tablePrefix);
+		this.deleteKey = sql("DELETE FROM %PREFIX%KEYS WHERE LEASE_KEY = ?", dialect, tablePrefix);
+		this.insertWaiter = sql("""
+				INSERT INTO %PREFIX%WAITERS (WAITER_ID, LEASE_KEY, HOLDER, DURATION_MICROS, BOUND, ARRIVAL)
+				VALUES (?, ?, ?, ?, ?, ?)""", dialect, tablePrefix);
+		this.handWaiter = sql("UPDATE %PREFIX%WAITERS SET GRANTED_EXPIRES_AT = ? WHERE WAITER_ID = ?", dialect,
+				tablePrefix);
+		this.deleteWaiter = sql("DELETE FROM %PREFIX%WAITERS WHERE WAITER_ID = ?", dialect, tablePrefix);
+		this.selectGrants = sql("""
+				SELECT LEASE_KEY, HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS FROM %PREFIX%KEYS
+				WHERE HOLDER IS NOT NULL AND LEASE_KEY > ? ORDER BY LEASE_KEY""", dialect, tablePrefix);
+		// Removing a passed grant with nobody queued changes no answer: it reads as free.
+		this.deleteFreeKeys = sql("""
+				DELETE FROM %PREFIX%KEYS WHERE QUEUED = 0 AND (HOLDER IS NULL OR EXPIRES_AT <= %NOW%)""", dialect,
+				tablePrefix);
+		// A grant handed to a waiter that never came back for it: kept one more duration.
+		this.deleteStaleHandedWaiters = sql("""
+				DELETE FROM %PREFIX%WAITERS
+				WHERE GRANTED_EXPIRES_AT IS NOT NULL AND GRANTED_EXPIRES_AT + DURATION_MICROS < %NOW%""", dialect,
+				tablePrefix);
+		this.selectKeysToResolve = sql("""
+				SELECT LEASE_KEY FROM %PREFIX%KEYS WHERE QUEUED > 0 AND EXPIRES_AT <= %NOW%""", dialect, tablePrefix);
+		// PostgreSQL only: try_take on a free key with nobody queued, in one statement.
+		// The
+		// clock is read again after the row is locked; the row keeps the later reading.
+		this.tryTakeInOneStatement = sql("""
+				INSERT INTO %PREFIX%KEYS AS K (LEASE_KEY, HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS)
+				SELECT ?, ?, C.READING + ?, C.READING, 0, 0 FROM (SELECT %NOW% AS READING) C
+				ON CONFLICT (LEASE_KEY) DO UPDATE SET HOLDER = EXCLUDED.HOLDER,
+				EXPIRES_AT = GREATEST(K.LATEST, %NOW%) + ?, LATEST = GREATEST(K.LATEST, %NOW%), ARRIVALS = 0
+				WHERE K.QUEUED = 0 AND (K.HOLDER IS NULL OR K.EXPIRES_AT <= GREATEST(K.LATEST, %NOW%))
+				RETURNING EXPIRES_AT""", dialect, tablePrefix);
+		// PostgreSQL only: release by the holder of a standing grant with nobody queued.
+		this.releaseInOneStatement = sql("""
+				DELETE FROM %PREFIX%KEYS WHERE LEASE_KEY = ? AND HOLDER = ? AND QUEUED = 0
+				AND EXPIRES_AT > GREATEST(LATEST, %NOW%)""", dialect, tablePrefix);
+		this.notify = "SELECT PG_NOTIFY(?, ?)";
+		// PostgreSQL only: a waiter takes the grant a release handed it, in one
+		// statement.
+		this.pickUpGrant = sql("""
+				DELETE FROM %PREFIX%WAITERS WHERE WAITER_ID = ? AND GRANTED_EXPIRES_AT IS NOT NULL
+				RETURNING GRANTED_EXPIRES_AT""", dialect, tablePrefix);
+		this.asynchronousCommit = "SET LOCAL SYNCHRONOUS_COMMIT TO OFF";
+	}
+
+	private static String sql(String template, JdbcLeaseDialect dialect, String tablePrefix) {
+		return template.replace("%PREFIX%", tablePrefix).replace("%NOW%", dialect.now());
+	}
+
+}

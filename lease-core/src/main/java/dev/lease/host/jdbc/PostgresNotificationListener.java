@@ -1,0 +1,168 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.host.jdbc;
+
+import java.lang.reflect.Method;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.HexFormat;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import javax.sql.DataSource;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import dev.lease.LeaseKey;
+
+/**
+ * The one listening connection of a {@link JdbcLeaseHost} on PostgreSQL: a daemon thread
+ * that runs {@code LISTEN} on the host's channel and wakes the waiters of each key named
+ * by a notification. The driver's API is reached by reflection so that the PostgreSQL
+ * driver stays a run-time choice of the application. When the connection fails, waiters
+ * fall back to polling until it is back.
+ *
+ * @author Lease contributors
+ */
+final class PostgresNotificationListener {
+
+	private static final Log logger = LogFactory.getLog(PostgresNotificationListener.class);
+
+	private static final int POLL_MILLIS = 500;
+
+	private static final long RECONNECT_MILLIS = 1000;
+
+	private final DataSource dataSource;
+
+	private final String channel;
+
+	private final JdbcLeaseWakeups wakeups;
+
+	private final CountDownLatch firstListen = new CountDownLatch(1);
+
+	private volatile boolean listening;
+
+	private volatile boolean running = true;
+
+	private @Nullable Thread thread;
+
+	PostgresNotificationListener(DataSource dataSource, String channel, JdbcLeaseWakeups wakeups) {
+		this.dataSource = dataSource;
+		this.channel = channel;
+		this.wakeups = wakeups;
+	}
+
+	// Start listening unless already started, and wait a little for the first LISTEN so
+	// that the first waiter does not miss a notification.
+	synchronized void start() {
+		if (this.thread == null && this.running) {
+			Thread listener = new Thread(this::run, "lease-jdbc-listener-" + this.channel);
+			listener.setDaemon(true);
+			this.thread = listener;
+			listener.start();
+		}
+	}
+
+	void awaitFirstListen(long millis) throws InterruptedException {
+		this.firstListen.await(millis, TimeUnit.MILLISECONDS);
+	}
+
+	boolean isListening() {
+		return this.listening;
+	}
+
+	void stop() {
+		Thread listener;
+		synchronized (this) {
+			this.running = false;
+			listener = this.thread;
+		}
+		if (listener != null) {
+			listener.interrupt();
+			try {
+				listener.join(TimeUnit.SECONDS.toMillis(5));
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	private void run() {
+		while (this.running) {
+			try (Connection connection = this.dataSource.getConnection()) {
+				listen(connection);
+			}
+			catch (Exception ex) {
+				if (this.running) {
+					logger.warn("Lease notifications on channel '" + this.channel
+							+ "' are interrupted; waiters poll until they are back", ex);
+				}
+			}
+			finally {
+				this.listening = false;
+			}
+			if (this.running) {
+				try {
+					Thread.sleep(RECONNECT_MILLIS);
+				}
+				catch (InterruptedException ex) {
+					return;
+				}
+			}
+		}
+	}
+
+	private void listen(Connection connection) throws Exception {
+		if (!connection.getAutoCommit()) {
+			connection.setAutoCommit(true);
+		}
+		ClassLoader classLoader = connection.getClass().getClassLoader();
+		Class<?> pgConnectionType = Class.forName("org.postgresql.PGConnection", false,
+				(classLoader != null) ? classLoader : getClass().getClassLoader());
+		Object pgConnection = connection.unwrap(pgConnectionType);
+		Method getNotifications = pgConnectionType.getMethod("getNotifications", int.class);
+		try (Statement statement = connection.createStatement()) {
+			statement.execute("LISTEN " + this.channel);
+		}
+		this.listening = true;
+		this.firstListen.countDown();
+		// Anything sent while nobody listened is lost: every waiter asks again.
+		this.wakeups.wakeAll();
+		Method getParameter = null;
+		while (this.running) {
+			Object[] notifications = (Object[]) getNotifications.invoke(pgConnection, POLL_MILLIS);
+			if (notifications == null) {
+				continue;
+			}
+			for (Object notification : notifications) {
+				if (getParameter == null) {
+					getParameter = Class
+						.forName("org.postgresql.PGNotification", false, pgConnectionType.getClassLoader())
+						.getMethod("getParameter");
+				}
+				String payload = (String) getParameter.invoke(notification);
+				if (payload != null && !payload.isEmpty()) {
+					this.wakeups.wake(LeaseKey.of(HexFormat.of().parseHex(payload)));
+				}
+			}
+		}
+	}
+
+}

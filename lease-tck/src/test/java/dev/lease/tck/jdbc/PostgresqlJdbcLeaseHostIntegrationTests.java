@@ -1,0 +1,105 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.tck.jdbc;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import dev.lease.LeaseHolder;
+import dev.lease.LeaseKey;
+import dev.lease.TakeResult;
+import dev.lease.Taken;
+import dev.lease.host.jdbc.JdbcLeaseHost;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Tests for {@link JdbcLeaseHost} on PostgreSQL (the server named by
+ * {@code LEASE_TEST_POSTGRES_URL}, else an embedded one), beyond the conformance kit:
+ * waiters are woken by {@code LISTEN/NOTIFY} over one connection per host.
+ *
+ * @author Lease contributors
+ */
+class PostgresqlJdbcLeaseHostIntegrationTests extends JdbcLeaseHostChecks {
+
+	private static final Duration LONG = Duration.ofSeconds(60);
+
+	@Override
+	String url() {
+		return JdbcTestServers.postgresUrl();
+	}
+
+	@Override
+	String platform() {
+		return "postgresql";
+	}
+
+	@Test
+	@DisplayName("DESIGN §4 Waking: a host listens on one connection however many of its callers wait")
+	void hostListensOnOneConnectionForAllItsWaiters() throws Exception {
+		String application = "lease-listen-" + UUID.randomUUID().toString().substring(0, 8);
+		JdbcLeaseHost waiting = host(pool(application));
+		LeaseHolder holder = newHolder("holder");
+		List<LeaseKey> keys = new ArrayList<>();
+		List<CompletableFuture<TakeResult>> takes = new ArrayList<>();
+		for (int i = 0; i < 4; i++) {
+			LeaseKey key = newKey();
+			keys.add(key);
+			this.host.tryTake(key, holder, LONG);
+			LeaseHolder waiter = newHolder("waiter-" + i);
+			takes.add(CompletableFuture.supplyAsync(() -> take(waiting, key, waiter, LONG)));
+		}
+		for (LeaseKey key : keys) {
+			awaitQueued(key, 1);
+		}
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(this.jdbc.queryForObject(
+					"SELECT COUNT(*) FROM pg_stat_activity WHERE application_name = ? AND query LIKE 'LISTEN %'",
+					Integer.class, application))
+				.isOne());
+		for (LeaseKey key : keys) {
+			this.host.release(key, holder);
+		}
+		for (CompletableFuture<TakeResult> take : takes) {
+			assertThat(take.get(10, TimeUnit.SECONDS)).isInstanceOf(Taken.class);
+		}
+	}
+
+	@Test
+	@DisplayName("DESIGN §4 Waking: a NOTIFY wakes a waiter on another instance long before its own timer would")
+	void notificationWakesWaiterOnAnotherInstance() throws Exception {
+		JdbcLeaseHost other = host(pool());
+		LeaseKey key = newKey();
+		LeaseHolder holder = newHolder("holder");
+		LeaseHolder waiter = newHolder("waiter");
+		this.host.tryTake(key, holder, LONG);
+		CompletableFuture<TakeResult> waiting = CompletableFuture.supplyAsync(() -> take(other, key, waiter, LONG));
+		awaitQueued(key, 1);
+		this.host.release(key, holder);
+		// Without the notification the waiter would sleep half its 60 s term.
+		assertThat(waiting.get(5, TimeUnit.SECONDS)).isInstanceOf(Taken.class);
+	}
+
+}
