@@ -24,12 +24,16 @@ import java.time.Duration;
  *
  * @author Lease contributors
  */
-final class SoakSettings {
+public final class SoakSettings {
 
 	private SoakSettings() {
 	}
 
-	static SoakRun run() {
+	/**
+	 * Return a run with the settings of this invocation.
+	 * @return the run
+	 */
+	public static SoakRun run() {
 		return new SoakRun(Integer.getInteger("soak.threads", 64), Integer.getInteger("soak.keys", 100),
 				Duration.ofSeconds(Integer.getInteger("soak.seconds", 60)));
 	}
