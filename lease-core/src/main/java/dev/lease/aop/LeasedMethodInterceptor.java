@@ -22,6 +22,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 
 import org.aopalliance.intercept.MethodInterceptor;
@@ -115,7 +116,7 @@ public final class LeasedMethodInterceptor implements MethodInterceptor {
 		LeaseKey key = operation.key(root, invocation.getArguments(), this.beans);
 		LeaseHolder holder = operation.holder(root, invocation.getArguments(), this.beans);
 		if (holder == null) {
-			holder = LeaseHolder.of(this.holderPrefix + "/" + UUID.randomUUID());
+			holder = LeaseHolder.of(this.holderPrefix + "/" + freshId());
 		}
 		if (operation.kind() == ReturnKind.MONO || operation.kind() == ReturnKind.FLUX) {
 			return ReactiveLeasedCalls.lease(this, operation, key, holder, invocation);
@@ -241,13 +242,22 @@ public final class LeasedMethodInterceptor implements MethodInterceptor {
 		return null;
 	}
 
+	// A fresh holder needs to be unique, not secret: a random UUID without SecureRandom,
+	// which would serialise every leased call on its lock.
+	private static UUID freshId() {
+		ThreadLocalRandom random = ThreadLocalRandom.current();
+		long most = (random.nextLong() & 0xffffffffffff0fffL) | 0x0000000000004000L;
+		long least = (random.nextLong() & 0x3fffffffffffffffL) | 0x8000000000000000L;
+		return new UUID(most, least);
+	}
+
 	@Nullable LeasedOperation operation(Method method, @Nullable Class<?> targetClass) {
-		Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
-		AnnotatedElementKey cacheKey = new AnnotatedElementKey(specific, targetClass);
+		AnnotatedElementKey cacheKey = new AnnotatedElementKey(method, targetClass);
 		LeasedOperation cached = this.operations.get(cacheKey);
 		if (cached != null) {
 			return cached;
 		}
+		Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
 		Leased leased = AnnotatedElementUtils.findMergedAnnotation(specific, Leased.class);
 		if (leased == null && specific != method) {
 			leased = AnnotatedElementUtils.findMergedAnnotation(method, Leased.class);

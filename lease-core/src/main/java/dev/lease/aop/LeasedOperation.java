@@ -29,6 +29,8 @@ import org.springframework.expression.BeanResolver;
 import org.springframework.expression.EvaluationException;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
+import org.springframework.expression.spel.SpelCompilerMode;
+import org.springframework.expression.spel.SpelParserConfiguration;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.util.StringValueResolver;
 
@@ -46,7 +48,10 @@ import dev.lease.annotation.OnUnavailable;
  */
 final class LeasedOperation {
 
-	private static final SpelExpressionParser PARSER = new SpelExpressionParser();
+	// MIXED: an expression is compiled to bytecode once it has run a few times, and falls
+	// back to interpretation if a compiled form stops fitting its arguments.
+	private static final SpelExpressionParser PARSER = new SpelExpressionParser(
+			new SpelParserConfiguration(SpelCompilerMode.MIXED, LeasedOperation.class.getClassLoader()));
 
 	private static final ParameterNameDiscoverer PARAMETER_NAMES = new DefaultParameterNameDiscoverer();
 
