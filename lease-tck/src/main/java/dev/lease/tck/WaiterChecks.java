@@ -1,0 +1,169 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.tck;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import dev.lease.Held;
+import dev.lease.LeaseHolder;
+import dev.lease.LeaseKey;
+import dev.lease.ReentrantTakeException;
+import dev.lease.TakeResult;
+import dev.lease.Taken;
+import dev.lease.Unavailable;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Waiters: each bound fixed at arrival, never extended, admitted in arrival order
+ * (Invariant 4, Operation 3 to 5, Non-goal 3 and 4).
+ *
+ * @author Lease contributors
+ */
+abstract class WaiterChecks extends KitGroup {
+
+	private static final Duration FIRST_TERM = Duration.ofMillis(1500);
+
+	@Test
+	@DisplayName("Check 4.2 (Invariant 4.2, Operation 4, 5): a second waiter fails on its own arrival term, not the first waiter's whole term")
+	void secondWaiterFailsOnItsOwnArrivalTerm() throws Exception {
+		LeaseKey key = newKey();
+		LeaseHolder holder = newHolder("holder");
+		LeaseHolder first = newHolder("first");
+		taken(key, holder, FIRST_TERM);
+		TimedTake firstTake = takeInBackground(key, first, LONG);
+		elapse(ARRIVAL);
+		long before = System.nanoTime();
+		Duration arrival = host().remaining(key, holder).orElseThrow();
+		TimedTake secondTake = takeInBackground(key, newHolder("second"), LONG, before);
+		elapse(ARRIVAL);
+		host().release(key, holder);
+		assertThat(firstTake.answer(tolerance())).isInstanceOf(Taken.class);
+		assertThat(secondTake.answer(arrival.plus(tolerance()))).isInstanceOf(Unavailable.class);
+		assertThat(secondTake.took()).as("not earlier than the arrival term (Operation 4)")
+			.isGreaterThanOrEqualTo(arrival.minus(CLOCK_GRAIN))
+			.as("within the arrival term (Check 4.2)")
+			.isLessThanOrEqualTo(arrival.plus(tolerance()));
+		host().release(key, first);
+	}
+
+	@Test
+	@DisplayName("Non-goal 4: a waiter whose bound elapsed is not carried forward")
+	void waiterPastItsBoundIsNotCarriedForward() throws Exception {
+		LeaseKey key = newKey();
+		LeaseHolder holder = newHolder("holder");
+		LeaseHolder first = newHolder("first");
+		LeaseHolder second = newHolder("second");
+		taken(key, holder, FIRST_TERM);
+		TimedTake firstTake = takeInBackground(key, first, LONG);
+		elapse(ARRIVAL);
+		TimedTake secondTake = takeInBackground(key, second, LONG);
+		elapse(ARRIVAL);
+		host().release(key, holder);
+		assertThat(firstTake.answer(tolerance())).isInstanceOf(Taken.class);
+		assertThat(secondTake.answer(FIRST_TERM.plus(tolerance()))).isInstanceOf(Unavailable.class);
+		host().release(key, first);
+		assertThat(host().remaining(key, second)).isEmpty();
+		assertThat(host().tryTake(key, newHolder("next"), LONG)).isInstanceOf(Taken.class);
+	}
+
+	@Test
+	@DisplayName("Check 1.1, 1.2 (Invariant 1.2): two concurrent takes yield exactly one expiresAt; the other answers unavailable")
+	void twoConcurrentTakesYieldOneGrant() throws Exception {
+		LeaseKey key = newKey();
+		LeaseHolder holder = newHolder("holder");
+		taken(key, holder, FIRST_TERM);
+		TimedTake one = takeInBackground(key, newHolder("one"), LONG);
+		TimedTake other = takeInBackground(key, newHolder("other"), LONG);
+		elapse(ARRIVAL);
+		host().release(key, holder);
+		List<TakeResult> answers = List.of(one.answer(FIRST_TERM.plus(tolerance())),
+				other.answer(FIRST_TERM.plus(tolerance())));
+		assertThat(answers).filteredOn(Taken.class::isInstance).hasSize(1);
+		assertThat(answers).filteredOn(Unavailable.class::isInstance).hasSize(1);
+	}
+
+	@Test
+	@DisplayName("Non-goal 3: five staggered waiters are admitted in arrival order")
+	void waitersAreAdmittedInArrivalOrder() throws Exception {
+		LeaseKey key = newKey();
+		LeaseHolder holder = newHolder("holder");
+		taken(key, holder, LONG);
+		ConcurrentLinkedQueue<Integer> admitted = new ConcurrentLinkedQueue<>();
+		CountDownLatch done = new CountDownLatch(5);
+		List<LeaseHolder> waiters = new ArrayList<>();
+		for (int i = 0; i < 5; i++) {
+			int index = i;
+			LeaseHolder waiter = newHolder("waiter" + i);
+			waiters.add(waiter);
+			runInBackground(() -> {
+				try {
+					if (host().take(key, waiter, LONG) instanceof Taken) {
+						admitted.add(index);
+						host().release(key, waiter);
+					}
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				finally {
+					done.countDown();
+				}
+			});
+			elapse(ARRIVAL);
+		}
+		host().release(key, holder);
+		assertThat(done.await(tolerance().multipliedBy(3).toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+		assertThat(admitted).containsExactly(0, 1, 2, 3, 4);
+	}
+
+	@Test
+	@DisplayName("Non-goal 1: a holder already waiting for a key is refused a second take, and keeps its place")
+	void waitingHolderIsRefusedASecondTake() throws Exception {
+		LeaseKey key = newKey();
+		LeaseHolder holder = newHolder("holder");
+		LeaseHolder waiter = newHolder("waiter");
+		taken(key, holder, LONG);
+		TimedTake take = takeInBackground(key, waiter, LONG);
+		elapse(ARRIVAL);
+		assertThatExceptionOfType(ReentrantTakeException.class).isThrownBy(() -> host().tryTake(key, waiter, LONG));
+		host().release(key, holder);
+		assertThat(take.answer(tolerance())).isInstanceOf(Taken.class);
+	}
+
+	@Test
+	@DisplayName("Non-goal 3, Operation 2: when the holder's term passes the key goes to the waiter, not to a later try take")
+	void expiryHandsTheKeyToTheWaiter() throws Exception {
+		LeaseKey key = newKey();
+		LeaseHolder waiter = newHolder("waiter");
+		taken(key, newHolder("holder"), FIRST_TERM);
+		TimedTake take = takeInBackground(key, waiter, LONG);
+		elapse(FIRST_TERM.plus(ARRIVAL));
+		assertThat(host().tryTake(key, newHolder("late"), LONG)).isInstanceOf(Held.class);
+		assertThat(take.answer(tolerance())).isInstanceOf(Taken.class);
+	}
+
+}

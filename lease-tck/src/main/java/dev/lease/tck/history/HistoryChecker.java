@@ -1,0 +1,285 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.tck.history;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import dev.lease.Held;
+import dev.lease.LeaseKey;
+import dev.lease.ReentrantTakeException;
+import dev.lease.tck.history.Event.Call;
+
+/**
+ * Holds a recorded history against the lease atom's model, key by key: grants never
+ * overlap on the host's instants unless the earlier was released first; every release
+ * answered released ends exactly one grant of its holder; a holder whose grant provably
+ * stood is never told not-held or none; no take waits beyond the terms standing when it
+ * arrived; waiters are admitted in arrival order; held and reentrant refusals have a
+ * cause.
+ * <p>
+ * Host instants and the JVM's readings are compared only across a declared {@code skew},
+ * the most the host's clock may differ from this JVM's (a few milliseconds for a server
+ * on this machine).
+ *
+ * @author Lease contributors
+ * @since 0.1.0
+ */
+public final class HistoryChecker {
+
+	private final Duration skew;
+
+	private final Duration tolerance;
+
+	private final Duration arrivalSlack;
+
+	/**
+	 * Create a checker.
+	 * @param skew the most the host's clock may differ from this JVM's
+	 * @param tolerance how much later than its bound a take may answer on a loaded
+	 * machine
+	 * @param arrivalSlack how much earlier one take must be called than another to count
+	 * as arriving first
+	 */
+	public HistoryChecker(Duration skew, Duration tolerance, Duration arrivalSlack) {
+		this.skew = skew;
+		this.tolerance = tolerance;
+		this.arrivalSlack = arrivalSlack;
+	}
+
+	/**
+	 * Check a history and fail with every violation found and the events of the keys
+	 * concerned.
+	 * @param history the recorded events
+	 */
+	public void check(List<Event> history) {
+		List<String> violations = violations(history);
+		if (!violations.isEmpty()) {
+			StringBuilder message = new StringBuilder("The history breaks the lease atom:\n");
+			violations.forEach((violation) -> message.append(" - ").append(violation).append('\n'));
+			message.append("History:\n");
+			history.stream()
+				.sorted(Comparator.comparing(Event::invokedAt))
+				.forEach((event) -> message.append("   ").append(event).append('\n'));
+			throw new AssertionError(message.toString());
+		}
+	}
+
+	/**
+	 * Return every violation the history shows.
+	 * @param history the recorded events
+	 * @return the violations, empty when the history is consistent with the atom
+	 */
+	public List<String> violations(List<Event> history) {
+		Map<LeaseKey, List<Event>> byKey = new LinkedHashMap<>();
+		history.forEach((event) -> byKey.computeIfAbsent(event.key(), (key) -> new ArrayList<>()).add(event));
+		List<String> violations = new ArrayList<>();
+		byKey.values().forEach((events) -> violations.addAll(new KeyHistory(events).violations()));
+		return violations;
+	}
+
+	/**
+	 * The events of one key and the grants they made.
+	 */
+	private final class KeyHistory {
+
+		private final List<Event> events;
+
+		private final List<Event> grants;
+
+		private final Map<Event, Event> releaseOf = new HashMap<>();
+
+		private final List<String> violations = new ArrayList<>();
+
+		KeyHistory(List<Event> events) {
+			this.events = events;
+			this.grants = events.stream()
+				.filter((event) -> event.grant().isPresent())
+				.sorted(Comparator.comparing((Event event) -> event.grantedAt().orElseThrow())
+					.thenComparing(Event::returnedAt))
+				.toList();
+		}
+
+		List<String> violations() {
+			this.events.stream().filter(Event::released).forEach(this::matchRelease);
+			checkNoOverlap();
+			for (Event event : this.events) {
+				checkGrantInstant(event);
+				checkStandingAnswers(event);
+				checkBound(event);
+				checkRefusals(event);
+			}
+			checkArrivalOrder();
+			return this.violations;
+		}
+
+		// Released ends exactly one grant of the asking holder, once, before its instant.
+		private void matchRelease(Event release) {
+			Optional<Event> grant = this.grants.stream()
+				.filter((g) -> g.holder().equals(release.holder()) && g.invokedAt().isBefore(release.returnedAt()))
+				.reduce((first, second) -> second);
+			if (grant.isEmpty()) {
+				fail("Operation 13: released answered to a party that never held the key: " + release);
+				return;
+			}
+			if (this.releaseOf.putIfAbsent(grant.get(), release) != null) {
+				fail("Operation 11, 12: one grant released twice: " + release);
+			}
+			if (!release.invokedAt().isBefore(expiresAt(grant.get()).plus(HistoryChecker.this.skew))) {
+				fail("Check 5.1: released answered after the grant's instant had passed: " + release);
+			}
+		}
+
+		// Invariant 1: the next grant starts at the earlier one's instant or after its
+		// release.
+		private void checkNoOverlap() {
+			for (int i = 1; i < this.grants.size(); i++) {
+				Event earlier = this.grants.get(i - 1);
+				Event later = this.grants.get(i);
+				if (later.grantedAt().orElseThrow().isBefore(expiresAt(earlier))) {
+					Event release = this.releaseOf.get(earlier);
+					if (release == null || !release.invokedAt().isBefore(later.returnedAt())) {
+						fail("Invariant 1.2: two grants overlap with no release between: " + earlier + " and " + later);
+					}
+				}
+			}
+		}
+
+		// Fence 1: a grant is made between the call and its answer, on the host's clock.
+		private void checkGrantInstant(Event event) {
+			event.grantedAt().ifPresent((grantedAt) -> {
+				if (grantedAt.isBefore(event.invokedAt().minus(HistoryChecker.this.skew))
+						|| grantedAt.isAfter(event.returnedAt().plus(HistoryChecker.this.skew))) {
+					fail("Fence 1: granted at " + grantedAt + ", outside its call: " + event);
+				}
+			});
+		}
+
+		// Invariant 5: the holder of a standing grant is answered as the holder, nobody
+		// else is.
+		private void checkStandingAnswers(Event event) {
+			if (event.call() == Call.RELEASE && event.notHeld() && stoodThroughout(event)) {
+				fail("Operation 11: not-held answered to the holder while its grant stood: " + event);
+			}
+			if (event.call() == Call.REMAINING && event.answer() instanceof Optional<?> remaining) {
+				if (remaining.isEmpty() && stoodThroughout(event)) {
+					fail("Operation 8: none answered to the holder while its grant stood: " + event);
+				}
+				if (remaining.isPresent() && !mayHaveStood(event)) {
+					fail("Operation 9: a remaining term answered to a party that did not hold: " + event);
+				}
+			}
+		}
+
+		// Operation 3: no take waits beyond the latest instant standing when it arrived.
+		private void checkBound(Event take) {
+			if (take.call() != Call.TAKE || take.answer() == null) {
+				return;
+			}
+			Instant bound = take.invokedAt();
+			for (Event grant : this.grants) {
+				if (!grant.holder().equals(take.holder()) && grant.invokedAt().isBefore(take.invokedAt())
+						&& !releasedBefore(grant, take.invokedAt()) && expiresAt(grant).isAfter(bound)) {
+					bound = expiresAt(grant);
+				}
+			}
+			Instant latest = bound.plus(HistoryChecker.this.skew).plus(HistoryChecker.this.tolerance);
+			if (take.returnedAt().isAfter(latest)) {
+				fail("Operation 3, Check 4.1: a take waited beyond its arrival term (bound " + bound + "): " + take);
+			}
+		}
+
+		// Held and reentrant refusals need a standing grant or a standing waiter.
+		private void checkRefusals(Event event) {
+			if (event.answer() instanceof Held && !heldByAnother(event)) {
+				fail("Operation 7: held answered while no other holder held the key: " + event);
+			}
+			if (event.failure() instanceof ReentrantTakeException && !heldOrAwaitedBySame(event)) {
+				fail("Non-goal 1: refused as reentrant though the holder neither held nor waited: " + event);
+			}
+		}
+
+		// Non-goal 3: of two waiters that were both granted, the one that arrived first
+		// goes first.
+		private void checkArrivalOrder() {
+			List<Event> waited = this.grants.stream()
+				.filter((g) -> g.call() == Call.TAKE
+						&& g.grantedAt().orElseThrow().isAfter(g.invokedAt().plus(HistoryChecker.this.skew)))
+				.toList();
+			for (Event first : waited) {
+				for (Event second : waited) {
+					if (first.invokedAt().plus(HistoryChecker.this.arrivalSlack).isBefore(second.invokedAt())
+							&& second.grantedAt().orElseThrow().isBefore(first.grantedAt().orElseThrow())) {
+						fail("Non-goal 3: a later waiter was admitted first: " + second + " before " + first);
+					}
+				}
+			}
+		}
+
+		// A grant of the asker provably stood from before the call to after its answer.
+		private boolean stoodThroughout(Event event) {
+			return this.grants.stream()
+				.anyMatch((g) -> g.holder().equals(event.holder()) && g.returnedAt().isBefore(event.invokedAt())
+						&& event.returnedAt().isBefore(expiresAt(g).minus(HistoryChecker.this.skew))
+						&& !releasedBefore(g, event.returnedAt()));
+		}
+
+		// A grant of the asker may have stood at some moment of the call.
+		private boolean mayHaveStood(Event event) {
+			return this.grants.stream()
+				.anyMatch((g) -> g.holder().equals(event.holder()) && g.invokedAt().isBefore(event.returnedAt())
+						&& event.invokedAt().isBefore(expiresAt(g).plus(HistoryChecker.this.skew))
+						&& !releasedBefore(g, event.invokedAt()));
+		}
+
+		private boolean heldByAnother(Event event) {
+			return this.grants.stream()
+				.anyMatch((g) -> !g.holder().equals(event.holder()) && g.invokedAt().isBefore(event.returnedAt())
+						&& event.invokedAt().isBefore(expiresAt(g).plus(HistoryChecker.this.skew))
+						&& !releasedBefore(g, event.invokedAt()));
+		}
+
+		private boolean heldOrAwaitedBySame(Event event) {
+			boolean awaiting = this.events.stream()
+				.anyMatch((e) -> e != event && e.call() == Call.TAKE && e.holder().equals(event.holder())
+						&& e.invokedAt().isBefore(event.returnedAt()) && e.returnedAt().isAfter(event.invokedAt()));
+			return awaiting || mayHaveStood(event);
+		}
+
+		private boolean releasedBefore(Event grant, Instant instant) {
+			Event release = this.releaseOf.get(grant);
+			return release != null && release.returnedAt().isBefore(instant);
+		}
+
+		private Instant expiresAt(Event grant) {
+			return grant.grant().orElseThrow().expiresAt();
+		}
+
+		private void fail(String violation) {
+			this.violations.add(violation);
+		}
+
+	}
+
+}

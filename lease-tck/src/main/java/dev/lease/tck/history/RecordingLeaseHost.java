@@ -1,0 +1,140 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.tck.history;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.lease.Lease;
+import dev.lease.LeaseHolder;
+import dev.lease.LeaseHost;
+import dev.lease.LeaseKey;
+import dev.lease.ReleaseResult;
+import dev.lease.TakeResult;
+import dev.lease.TryTakeResult;
+import dev.lease.tck.history.Event.Call;
+
+/**
+ * A host that records every call made through it, with its times on the JVM's monotonic
+ * clock (mapped to instants from one reading of the system clock), for the
+ * {@link HistoryChecker}.
+ *
+ * @author Lease contributors
+ * @since 0.1.0
+ */
+public final class RecordingLeaseHost implements LeaseHost {
+
+	private final LeaseHost host;
+
+	private final Instant origin = Instant.now();
+
+	private final long originNanos = System.nanoTime();
+
+	private final ConcurrentLinkedQueue<Event> events = new ConcurrentLinkedQueue<>();
+
+	/**
+	 * Record the calls made to the given host.
+	 * @param host the host
+	 */
+	public RecordingLeaseHost(LeaseHost host) {
+		this.host = host;
+	}
+
+	/**
+	 * Return the events recorded so far, in the order they were answered.
+	 * @return the history
+	 */
+	public List<Event> history() {
+		return List.copyOf(this.events);
+	}
+
+	@Override
+	public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
+		Instant invoked = now();
+		try {
+			TakeResult answer = this.host.take(key, holder, duration);
+			record(Call.TAKE, key, holder, duration, invoked, answer, null);
+			return answer;
+		}
+		catch (RuntimeException | InterruptedException ex) {
+			record(Call.TAKE, key, holder, duration, invoked, null, ex);
+			throw ex;
+		}
+	}
+
+	@Override
+	public TryTakeResult tryTake(LeaseKey key, LeaseHolder holder, Duration duration) {
+		Instant invoked = now();
+		try {
+			TryTakeResult answer = this.host.tryTake(key, holder, duration);
+			record(Call.TRY_TAKE, key, holder, duration, invoked, answer, null);
+			return answer;
+		}
+		catch (RuntimeException ex) {
+			record(Call.TRY_TAKE, key, holder, duration, invoked, null, ex);
+			throw ex;
+		}
+	}
+
+	@Override
+	public Optional<Duration> remaining(LeaseKey key, LeaseHolder holder) {
+		Instant invoked = now();
+		try {
+			Optional<Duration> answer = this.host.remaining(key, holder);
+			record(Call.REMAINING, key, holder, null, invoked, answer, null);
+			return answer;
+		}
+		catch (RuntimeException ex) {
+			record(Call.REMAINING, key, holder, null, invoked, null, ex);
+			throw ex;
+		}
+	}
+
+	@Override
+	public ReleaseResult release(LeaseKey key, LeaseHolder holder) {
+		Instant invoked = now();
+		try {
+			ReleaseResult answer = this.host.release(key, holder);
+			record(Call.RELEASE, key, holder, null, invoked, answer, null);
+			return answer;
+		}
+		catch (RuntimeException ex) {
+			record(Call.RELEASE, key, holder, null, invoked, null, ex);
+			throw ex;
+		}
+	}
+
+	@Override
+	public List<Lease> grants(int limit) {
+		return this.host.grants(limit);
+	}
+
+	private void record(Call call, LeaseKey key, LeaseHolder holder, @Nullable Duration duration, Instant invoked,
+			@Nullable Object answer, @Nullable Throwable failure) {
+		this.events.add(new Event(call, key, holder, duration, invoked, now(), answer, failure));
+	}
+
+	private Instant now() {
+		return this.origin.plusNanos(System.nanoTime() - this.originNanos);
+	}
+
+}

@@ -1,0 +1,171 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.tck;
+
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.discovery.DiscoverySelectors;
+import org.junit.platform.launcher.Launcher;
+import org.junit.platform.launcher.LauncherDiscoveryRequest;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+
+import dev.lease.LeaseHost;
+import dev.lease.host.inmemory.InMemoryLeaseHost;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link LeaseHostConformanceKit} itself: run against hosts that each break one
+ * rule, the kit must fail the test that names that rule.
+ *
+ * @author Lease contributors
+ */
+class BrokenHostDetectionTests {
+
+	@Test
+	@DisplayName("The kit catches a host whose re-take moves the grant's instant (Non-goal 1, 2)")
+	void catchesReTakeThatExtends() {
+		assertThat(failuresOf(ReTakeExtendsKit.class, LeaseHostConformanceKit.TryTake.class))
+			.anyMatch((name) -> name.startsWith("Non-goal 1, 2"));
+	}
+
+	@Test
+	@DisplayName("The kit catches a host that frees a key 50 ms before its instant (Check 2.2)")
+	void catchesEarlyFreeing() {
+		assertThat(failuresOf(FreesEarlyKit.class, LeaseHostConformanceKit.Expiry.class))
+			.anyMatch((name) -> name.startsWith("Check 2.2"));
+	}
+
+	@Test
+	@DisplayName("The kit catches a host whose waiters wait beyond their arrival term (Check 4.2)")
+	void catchesUnboundedWaiting() {
+		assertThat(failuresOf(WaitsWithoutBoundKit.class, LeaseHostConformanceKit.Waiters.class))
+			.anyMatch((name) -> name.startsWith("Check 4.2"));
+	}
+
+	@Test
+	@DisplayName("The kit catches a host that admits waiters last in, first out (Non-goal 3)")
+	void catchesLastInFirstOut() {
+		assertThat(failuresOf(AdmitsLastArrivalFirstKit.class, LeaseHostConformanceKit.Waiters.class))
+			.anyMatch((name) -> name.startsWith("Non-goal 3: five staggered waiters"));
+	}
+
+	@Test
+	@DisplayName("The kit catches a host that lets anyone release a grant (Operation 13)")
+	void catchesReleaseByAnyone() {
+		assertThat(failuresOf(ReleasesForAnyoneKit.class, LeaseHostConformanceKit.Release.class))
+			.anyMatch((name) -> name.startsWith("Operation 13"));
+	}
+
+	@Test
+	@DisplayName("The kit passes the correct host it forwards to, so every failure above is the broken rule's")
+	void passesTheCorrectHost() {
+		assertThat(failuresOf(CorrectKit.class, LeaseHostConformanceKit.Waiters.class)).isEmpty();
+	}
+
+	private static List<String> failuresOf(Class<? extends LeaseHostConformanceKit> kit, Class<?> group) {
+		LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
+			.selectors(DiscoverySelectors.selectNestedClass(List.of(kit), group))
+			.build();
+		Set<String> failed = ConcurrentHashMap.newKeySet();
+		Launcher launcher = LauncherFactory.create();
+		launcher.execute(request, new TestExecutionListener() {
+
+			@Override
+			public void executionFinished(TestIdentifier test, TestExecutionResult result) {
+				if (test.isTest() && result.getStatus() != TestExecutionResult.Status.SUCCESSFUL) {
+					failed.add(test.getDisplayName());
+				}
+			}
+
+		});
+		return List.copyOf(failed);
+	}
+
+	static class BrokenKit extends LeaseHostConformanceKit {
+
+		private final LeaseHost host;
+
+		BrokenKit(Supplier<LeaseHost> host) {
+			this.host = host.get();
+		}
+
+		@Override
+		protected LeaseHost host() {
+			return this.host;
+		}
+
+	}
+
+	static class ReTakeExtendsKit extends BrokenKit {
+
+		ReTakeExtendsKit() {
+			super(BrokenHosts::reTakeExtends);
+		}
+
+	}
+
+	static class FreesEarlyKit extends BrokenKit {
+
+		FreesEarlyKit() {
+			super(BrokenHosts::freesEarly);
+		}
+
+	}
+
+	static class WaitsWithoutBoundKit extends BrokenKit {
+
+		WaitsWithoutBoundKit() {
+			super(BrokenHosts::waitsWithoutBound);
+		}
+
+	}
+
+	static class AdmitsLastArrivalFirstKit extends BrokenKit {
+
+		AdmitsLastArrivalFirstKit() {
+			super(BrokenHosts::admitsLastArrivalFirst);
+		}
+
+	}
+
+	static class ReleasesForAnyoneKit extends BrokenKit {
+
+		ReleasesForAnyoneKit() {
+			super(BrokenHosts::releasesForAnyone);
+		}
+
+	}
+
+	static class CorrectKit extends BrokenKit {
+
+		CorrectKit() {
+			super(() -> new ForwardingLeaseHost(new InMemoryLeaseHost()));
+		}
+
+	}
+
+}

@@ -1,0 +1,176 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.tck;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.lease.Held;
+import dev.lease.Lease;
+import dev.lease.LeaseHolder;
+import dev.lease.LeaseKey;
+import dev.lease.NotHeld;
+import dev.lease.ReleaseResult;
+import dev.lease.TakeResult;
+import dev.lease.Taken;
+import dev.lease.TryTakeResult;
+import dev.lease.host.inmemory.InMemoryLeaseHost;
+
+/**
+ * Hosts that each break one rule of the atom, the way real implementations do. The kit
+ * must catch every one of them.
+ *
+ * @author Lease contributors
+ */
+final class BrokenHosts {
+
+	private static final Duration EARLY = Duration.ofMillis(50);
+
+	private static final long POLL_MILLIS = 2;
+
+	private BrokenHosts() {
+	}
+
+	// A take by the holder re-takes the key, moving its instant (breaks Non-goal 1, 2).
+	static ForwardingLeaseHost reTakeExtends() {
+		return new ForwardingLeaseHost(new InMemoryLeaseHost()) {
+
+			@Override
+			public TryTakeResult tryTake(LeaseKey key, LeaseHolder holder, Duration duration) {
+				if (this.delegate.remaining(key, holder).isPresent()) {
+					this.delegate.release(key, holder);
+				}
+				return this.delegate.tryTake(key, holder, duration);
+			}
+
+			@Override
+			public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
+				if (this.delegate.remaining(key, holder).isPresent()) {
+					this.delegate.release(key, holder);
+				}
+				return this.delegate.take(key, holder, duration);
+			}
+
+		};
+	}
+
+	// Frees the key 50 ms before the instant it reports (breaks Invariant 2.2).
+	static ForwardingLeaseHost freesEarly() {
+		return new ForwardingLeaseHost(new InMemoryLeaseHost()) {
+
+			@Override
+			public TryTakeResult tryTake(LeaseKey key, LeaseHolder holder, Duration duration) {
+				TryTakeResult answer = this.delegate.tryTake(key, holder, shortened(duration));
+				return (answer instanceof Taken taken) ? reported(taken) : answer;
+			}
+
+			@Override
+			public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
+				TakeResult answer = this.delegate.take(key, holder, shortened(duration));
+				return (answer instanceof Taken taken) ? reported(taken) : answer;
+			}
+
+			private Duration shortened(Duration duration) {
+				return (duration.compareTo(EARLY.multipliedBy(2)) > 0) ? duration.minus(EARLY) : duration;
+			}
+
+			private Taken reported(Taken taken) {
+				Lease lease = taken.lease();
+				return new Taken(new Lease(lease.key(), lease.holder(), lease.expiresAt().plus(EARLY)));
+			}
+
+		};
+	}
+
+	// A waiter waits until the key frees, however long that takes (breaks Operation 3 to
+	// 5).
+	static ForwardingLeaseHost waitsWithoutBound() {
+		return new ForwardingLeaseHost(new InMemoryLeaseHost()) {
+
+			@Override
+			public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
+				while (true) {
+					if (this.delegate.tryTake(key, holder, duration) instanceof Taken taken) {
+						return taken;
+					}
+					Thread.sleep(POLL_MILLIS);
+				}
+			}
+
+		};
+	}
+
+	// The latest waiter goes first (breaks Non-goal 3).
+	static ForwardingLeaseHost admitsLastArrivalFirst() {
+		Map<LeaseKey, Deque<Thread>> stacks = new ConcurrentHashMap<>();
+		return new ForwardingLeaseHost(new InMemoryLeaseHost()) {
+
+			@Override
+			public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
+				Deque<Thread> stack = stacks.computeIfAbsent(key, (k) -> new ArrayDeque<>());
+				synchronized (stack) {
+					stack.push(Thread.currentThread());
+				}
+				try {
+					while (true) {
+						boolean top;
+						synchronized (stack) {
+							top = stack.peek() == Thread.currentThread();
+						}
+						if (top && this.delegate.tryTake(key, holder, duration) instanceof Taken taken) {
+							return taken;
+						}
+						Thread.sleep(POLL_MILLIS);
+					}
+				}
+				finally {
+					synchronized (stack) {
+						stack.remove(Thread.currentThread());
+					}
+				}
+			}
+
+		};
+	}
+
+	// A release by anyone ends whoever's grant stands (breaks Operation 13).
+	static ForwardingLeaseHost releasesForAnyone() {
+		Map<LeaseKey, LeaseHolder> holders = new ConcurrentHashMap<>();
+		return new ForwardingLeaseHost(new InMemoryLeaseHost()) {
+
+			@Override
+			public TryTakeResult tryTake(LeaseKey key, LeaseHolder holder, Duration duration) {
+				TryTakeResult answer = this.delegate.tryTake(key, holder, duration);
+				if (!(answer instanceof Held)) {
+					holders.put(key, holder);
+				}
+				return answer;
+			}
+
+			@Override
+			public ReleaseResult release(LeaseKey key, LeaseHolder holder) {
+				LeaseHolder current = holders.remove(key);
+				return (current != null) ? this.delegate.release(key, current) : new NotHeld();
+			}
+
+		};
+	}
+
+}

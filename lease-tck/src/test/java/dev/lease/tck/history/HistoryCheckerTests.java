@@ -1,0 +1,160 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.tck.history;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import dev.lease.Held;
+import dev.lease.Lease;
+import dev.lease.LeaseHolder;
+import dev.lease.LeaseKey;
+import dev.lease.NotHeld;
+import dev.lease.ReentrantTakeException;
+import dev.lease.Released;
+import dev.lease.Taken;
+import dev.lease.Unavailable;
+import dev.lease.tck.history.Event.Call;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Tests for {@link HistoryChecker}: hand-written histories, each consistent or breaking
+ * one rule.
+ *
+ * @author Lease contributors
+ */
+class HistoryCheckerTests {
+
+	private static final Instant T0 = Instant.parse("2026-11-30T12:00:00Z");
+
+	private static final Duration TERM = Duration.ofSeconds(1);
+
+	private static final LeaseKey KEY = LeaseKey.of("k");
+
+	private static final LeaseHolder A = LeaseHolder.of("a");
+
+	private static final LeaseHolder B = LeaseHolder.of("b");
+
+	private static final LeaseHolder C = LeaseHolder.of("c");
+
+	private final HistoryChecker checker = new HistoryChecker(Duration.ofMillis(5), Duration.ofMillis(200),
+			Duration.ofMillis(100));
+
+	private final List<Event> history = new ArrayList<>();
+
+	@Test
+	@DisplayName("A history of take, release, handoff and expiry the atom allows has no violation")
+	void consistentHistoryPasses() {
+		taken(Call.TRY_TAKE, A, 0, 1, 0);
+		taken(Call.TAKE, B, 100, 400, 300);
+		answer(Call.RELEASE, A, 300, 301, new Released());
+		answer(Call.TRY_TAKE, C, 350, 351, new Held());
+		answer(Call.REMAINING, B, 500, 501, Optional.of(Duration.ofMillis(800)));
+		answer(Call.RELEASE, A, 600, 601, new NotHeld());
+		taken(Call.TRY_TAKE, C, 1400, 1401, 1400);
+		this.checker.check(this.history);
+	}
+
+	@Test
+	@DisplayName("Invariant 1.2: two grants overlapping with no release between are caught")
+	void overlapIsCaught() {
+		taken(Call.TRY_TAKE, A, 0, 1, 0);
+		taken(Call.TRY_TAKE, B, 950, 951, 950);
+		assertViolation("Invariant 1.2");
+	}
+
+	@Test
+	@DisplayName("Operation 13: released answered to a party that never held is caught")
+	void releaseByANonHolderIsCaught() {
+		taken(Call.TRY_TAKE, A, 0, 1, 0);
+		answer(Call.RELEASE, B, 100, 101, new Released());
+		assertViolation("Operation 13");
+	}
+
+	@Test
+	@DisplayName("Operation 11: not-held answered to the holder while its grant stood is caught")
+	void notHeldToTheHolderIsCaught() {
+		taken(Call.TRY_TAKE, A, 0, 1, 0);
+		answer(Call.RELEASE, A, 100, 101, new NotHeld());
+		assertViolation("Operation 11");
+	}
+
+	@Test
+	@DisplayName("Operation 9: a remaining term answered to a party that did not hold is caught")
+	void remainingToANonHolderIsCaught() {
+		taken(Call.TRY_TAKE, A, 0, 1, 0);
+		answer(Call.REMAINING, B, 100, 101, Optional.of(Duration.ofMillis(900)));
+		assertViolation("Operation 9");
+	}
+
+	@Test
+	@DisplayName("Operation 3: a take waiting beyond its arrival term is caught")
+	void waitBeyondTheBoundIsCaught() {
+		taken(Call.TRY_TAKE, A, 0, 1, 0);
+		answer(Call.TAKE, B, 100, 1500, new Unavailable());
+		assertViolation("Operation 3");
+	}
+
+	@Test
+	@DisplayName("Non-goal 3: a later waiter admitted before an earlier one is caught")
+	void outOfOrderAdmissionIsCaught() {
+		taken(Call.TRY_TAKE, A, 0, 1, 0);
+		taken(Call.TAKE, B, 100, 1002, 1001);
+		taken(Call.TAKE, C, 300, 1001, 1000);
+		answer(Call.RELEASE, C, 1000, 1000, new Released());
+		assertViolation("Non-goal 3");
+	}
+
+	@Test
+	@DisplayName("Operation 7 and Non-goal 1: held on a free key, and a reentrant refusal with no cause, are caught")
+	void causelessRefusalsAreCaught() {
+		answer(Call.TRY_TAKE, A, 0, 1, new Held());
+		this.history
+			.add(new Event(Call.TRY_TAKE, KEY, B, TERM, at(10), at(11), null, new ReentrantTakeException(KEY, B)));
+		assertThat(this.checker.violations(this.history)).anyMatch((v) -> v.startsWith("Operation 7"))
+			.anyMatch((v) -> v.startsWith("Non-goal 1"));
+	}
+
+	private void assertViolation(String rule) {
+		assertThat(this.checker.violations(this.history)).anyMatch((violation) -> violation.startsWith(rule));
+		assertThatExceptionOfType(AssertionError.class).isThrownBy(() -> this.checker.check(this.history))
+			.withMessageContaining(rule);
+	}
+
+	private void taken(Call call, LeaseHolder holder, long invoked, long returned, long grantedAt) {
+		Lease lease = new Lease(KEY, holder, at(grantedAt).plus(TERM));
+		answer(call, holder, invoked, returned, new Taken(lease));
+	}
+
+	private void answer(Call call, LeaseHolder holder, long invoked, long returned, Object answer) {
+		Duration duration = (call == Call.TAKE || call == Call.TRY_TAKE) ? TERM : null;
+		this.history.add(new Event(call, KEY, holder, duration, at(invoked), at(returned), answer, null));
+	}
+
+	private static Instant at(long millis) {
+		return T0.plusMillis(millis);
+	}
+
+}
