@@ -43,6 +43,8 @@ final class LeasedBenchmarks {
 
 	private static final Duration TERM = Duration.ofSeconds(30);
 
+	private static final int ROUNDS = 3;
+
 	private LeasedBenchmarks() {
 	}
 
@@ -53,29 +55,49 @@ final class LeasedBenchmarks {
 			String[][] keys = keys(8);
 			LeaseHolder holder = LeaseHolder.of("bench");
 			for (int threads : new int[] { 1, 8 }) {
-				double leased = PairThroughput.pairsPerSecond(threads, 1000, 3000,
-						(thread, index) -> jobs.tryTake(keys[thread][(int) (index & 1023)]));
-				double direct = PairThroughput.pairsPerSecond(threads, 1000, 3000, (thread, index) -> {
+				PairThroughput.Pair leasedTryTake = (thread, index) -> jobs.tryTake(keys[thread][(int) (index & 1023)]);
+				PairThroughput.Pair directTryTake = (thread, index) -> {
 					LeaseKey key = LeaseKey.of(keys[thread][(int) (index & 1023)]);
 					host.tryTake(key, holder, TERM);
 					host.release(key, holder);
-				});
-				table.add("@Leased(TRY_TAKE, fixed holder) vs direct try_take+release, " + threads + " thread(s)",
-						"calls/s", leased, direct);
-				double leasedTake = PairThroughput.pairsPerSecond(threads, 1000, 3000,
-						(thread, index) -> jobs.take(keys[thread][(int) (index & 1023)]));
-				double directTake = PairThroughput.pairsPerSecond(threads, 1000, 3000, (thread, index) -> {
+				};
+				PairThroughput.Pair leasedTake = (thread, index) -> jobs.take(keys[thread][(int) (index & 1023)]);
+				PairThroughput.Pair directTake = (thread, index) -> {
 					LeaseKey key = LeaseKey.of(keys[thread][(int) (index & 1023)]);
 					host.take(key, holder, TERM);
 					host.release(key, holder);
-				});
+				};
+				double[] best = new double[4];
+				// Alternate the four in short rounds and keep each one's best, so that a
+				// machine shared with other work biases none of them.
+				// Round 0 only warms the JIT up; its figures are dropped.
+				for (int round = 0; round <= ROUNDS; round++) {
+					if (round == 1) {
+						best = new double[4];
+					}
+					best[0] = Math.max(best[0], PairThroughput.pairsPerSecond(threads, 300, 1000, leasedTryTake));
+					best[1] = Math.max(best[1], PairThroughput.pairsPerSecond(threads, 300, 1000, directTryTake));
+					best[2] = Math.max(best[2], PairThroughput.pairsPerSecond(threads, 300, 1000, leasedTake));
+					best[3] = Math.max(best[3], PairThroughput.pairsPerSecond(threads, 300, 1000, directTake));
+				}
+				table.add("@Leased(TRY_TAKE, fixed holder) vs direct try_take+release, " + threads + " thread(s)",
+						"calls/s", best[0], best[1]);
 				table.add("@Leased(TAKE, fresh holder) vs direct take+release, " + threads + " thread(s)", "calls/s",
-						leasedTake, directTake);
+						best[2], best[3]);
+				table.add("@Leased(TRY_TAKE) overhead per call, " + threads + " thread(s)", "us/call",
+						overheadMicros(best[0], best[1]), Double.NaN);
+				table.add("@Leased(TAKE) overhead per call, " + threads + " thread(s)", "us/call",
+						overheadMicros(best[2], best[3]), Double.NaN);
 			}
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
+	}
+
+	// Machine time per call beyond the direct call, from the two throughputs.
+	private static double overheadMicros(double leased, double direct) {
+		return (1 / leased - 1 / direct) * 1_000_000;
 	}
 
 	private static AnnotationConfigApplicationContext context(LeaseHost host) {

@@ -22,7 +22,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
-import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.BeanResolver;
@@ -32,6 +31,7 @@ import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.SpelCompilerMode;
 import org.springframework.expression.spel.SpelParserConfiguration;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.expression.spel.support.StandardEvaluationContext;
 import org.springframework.util.StringValueResolver;
 
 import dev.lease.LeaseHolder;
@@ -71,6 +71,8 @@ final class LeasedOperation {
 
 	private final ReturnKind kind;
 
+	private final @Nullable String @Nullable [] parameterNames;
+
 	private LeasedOperation(Method method, Expression key, @Nullable Expression holder, Duration duration,
 			Leased leased) {
 		this.method = method;
@@ -81,6 +83,7 @@ final class LeasedOperation {
 		this.mode = leased.mode();
 		this.onUnavailable = leased.onUnavailable();
 		this.kind = ReturnKind.of(method);
+		this.parameterNames = PARAMETER_NAMES.getParameterNames(method);
 	}
 
 	static LeasedOperation of(Method method, Leased leased, @Nullable StringValueResolver placeholders) {
@@ -170,8 +173,19 @@ final class LeasedOperation {
 
 	private @Nullable Object evaluate(Expression expression, Object target, @Nullable Object[] arguments,
 			@Nullable BeanResolver beans, String element) {
-		MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(target, this.method,
-				(arguments != null) ? arguments : new Object[0], PARAMETER_NAMES);
+		// The arguments as #name, #p0 and #a0, as MethodBasedEvaluationContext offers
+		// them,
+		// with the names discovered once per method rather than once per call.
+		StandardEvaluationContext context = new StandardEvaluationContext(target);
+		if (arguments != null) {
+			for (int i = 0; i < arguments.length; i++) {
+				context.setVariable("p" + i, arguments[i]);
+				context.setVariable("a" + i, arguments[i]);
+				if (this.parameterNames != null && i < this.parameterNames.length) {
+					context.setVariable(this.parameterNames[i], arguments[i]);
+				}
+			}
+		}
 		if (beans != null) {
 			context.setBeanResolver(beans);
 		}
