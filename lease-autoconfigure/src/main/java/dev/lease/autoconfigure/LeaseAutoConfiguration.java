@@ -27,6 +27,7 @@ import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
@@ -38,6 +39,7 @@ import org.springframework.util.StringUtils;
 import dev.lease.LeaseHost;
 import dev.lease.aop.LeasedAdvisor;
 import dev.lease.aop.LeasedMethodInterceptor;
+import dev.lease.aop.OnOverrun;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
@@ -67,18 +69,22 @@ public final class LeaseAutoConfiguration {
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	@ConditionalOnMissingBean
 	static LeasedAdvisor leasedAdvisor(ObjectProvider<LeaseHostSelection> selection,
-			ObjectProvider<LeaseHostDecorator> decorators, ObjectProvider<LeaseProperties> properties,
-			Environment environment, BeanFactory beanFactory) {
-		LeaseProperties settings = properties.getObject();
-		String holderPrefix = StringUtils.hasText(settings.getHolderPrefix()) ? settings.getHolderPrefix()
-				: defaultHolderPrefix(environment);
+			ObjectProvider<LeaseHostDecorator> decorators, Environment environment, BeanFactory beanFactory) {
+		// Bound from the environment rather than through the LeaseProperties bean: an
+		// advisor is created early, and would drag that bean past the post-processors.
+		Binder binder = Binder.get(environment);
+		OnOverrun onOverrun = binder.bind("lease.on-overrun", OnOverrun.class).orElse(OnOverrun.WARN);
+		String holderPrefix = binder.bind("lease.holder-prefix", String.class).orElse("");
+		if (!StringUtils.hasText(holderPrefix)) {
+			holderPrefix = defaultHolderPrefix(environment);
+		}
 		LeasedMethodInterceptor interceptor = new LeasedMethodInterceptor(() -> {
 			LeaseHost host = selection.getObject().host();
 			for (LeaseHostDecorator decorator : decorators.orderedStream().toList()) {
 				host = decorator.decorate(host);
 			}
 			return host;
-		}, holderPrefix, settings.getOnOverrun(), beanFactory);
+		}, holderPrefix, onOverrun, beanFactory);
 		return new LeasedAdvisor(interceptor);
 	}
 
