@@ -17,6 +17,7 @@
 package dev.lease.aop;
 
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -191,12 +192,13 @@ public final class LeasedMethodInterceptor implements MethodInterceptor {
 					: "it is held by another holder";
 		}
 		try {
+			long started = System.nanoTime();
 			Object result = host.take(key, holder, operation.duration());
 			if (result instanceof Unavailable) {
 				return "it stayed held for the whole arrival term";
 			}
 			Lease lease = ((Taken) result).lease();
-			if (host.remaining(key, holder).isEmpty()) {
+			if (mayHavePassed(started, operation.duration()) && host.remaining(key, holder).isEmpty()) {
 				return "it was handed over after its instant " + lease.expiresAt() + " had passed";
 			}
 			return lease;
@@ -207,6 +209,17 @@ public final class LeasedMethodInterceptor implements MethodInterceptor {
 			failure.initCause(ex);
 			throw failure;
 		}
+	}
+
+	// A grant is made no earlier than the take was asked and runs for the whole duration,
+	// so it can have passed by the time the answer arrives only if the take lasted at
+	// least
+	// the duration. Only then is the host asked (on its own clock) whether it still
+	// stands;
+	// the local monotonic clock merely decides whether to ask, with a margin of two.
+	private static boolean mayHavePassed(long startedNanos, Duration duration) {
+		long elapsed = System.nanoTime() - startedNanos;
+		return elapsed >= duration.toNanos() / 2;
 	}
 
 	@Nullable Object unavailable(LeasedOperation operation, LeaseKey key, String reason) {
