@@ -23,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.NativeDetector;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.BeanResolver;
 import org.springframework.expression.EvaluationException;
@@ -49,9 +50,11 @@ import dev.lease.annotation.OnUnavailable;
 final class LeasedOperation {
 
 	// MIXED: an expression is compiled to bytecode once it has run a few times, and falls
-	// back to interpretation if a compiled form stops fitting its arguments.
+	// back to interpretation if a compiled form stops fitting its arguments. A native
+	// image cannot define classes at run time, so there it is interpreted only.
 	private static final SpelExpressionParser PARSER = new SpelExpressionParser(
-			new SpelParserConfiguration(SpelCompilerMode.MIXED, LeasedOperation.class.getClassLoader()));
+			new SpelParserConfiguration(NativeDetector.inNativeImage() ? SpelCompilerMode.OFF : SpelCompilerMode.MIXED,
+					LeasedOperation.class.getClassLoader()));
 
 	private static final ParameterNameDiscoverer PARAMETER_NAMES = new DefaultParameterNameDiscoverer();
 
