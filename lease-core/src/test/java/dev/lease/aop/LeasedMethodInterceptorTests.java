@@ -155,6 +155,36 @@ class LeasedMethodInterceptorTests {
 	}
 
 	@Test
+	@DisplayName("Operation 4: a take whose arrival term runs out behind an earlier waiter throws, or with SKIP skips")
+	void takeUnavailableForTheArrivalTermThrowsOrSkips() throws Exception {
+		Jobs jobs = context(OnOverrun.WARN).getBean(Jobs.class);
+		for (boolean skip : new boolean[] { false, true }) {
+			String key = fresh();
+			hold(key, Duration.ofMillis(500));
+			// An earlier waiter queues first and is handed the key when the grant passes.
+			Thread earlier = new Thread(() -> {
+				try {
+					this.host.take(LeaseKey.of(key), LeaseHolder.of("earlier-" + fresh()), Duration.ofSeconds(30));
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			});
+			earlier.start();
+			await().atMost(Duration.ofSeconds(5)).until(() -> earlier.getState() == Thread.State.TIMED_WAITING);
+			if (skip) {
+				assertThat(jobs.takeOrSkip(key)).isNull();
+			}
+			else {
+				assertThatExceptionOfType(LeaseUnavailableException.class).isThrownBy(() -> jobs.fail(key))
+					.withMessageContaining("stayed held for the whole arrival term");
+			}
+			earlier.join(5000);
+		}
+		assertThat(jobs.runs()).hasValue(0);
+	}
+
+	@Test
 	@DisplayName("Non-goal 1: a nested @Leased on a key the thread holds fails before the host is asked")
 	void nestedLeasedOnHeldKeyIsRefusedBeforeTheHostIsAsked() {
 		AnnotationConfigApplicationContext context = context(OnOverrun.WARN);
@@ -411,6 +441,12 @@ class LeasedMethodInterceptorTests {
 		String shortTerm(String orderId) {
 			this.runs.incrementAndGet();
 			return "settled " + orderId;
+		}
+
+		@Leased(key = "#key", duration = "30s", onUnavailable = OnUnavailable.SKIP)
+		@Nullable String takeOrSkip(String key) {
+			this.runs.incrementAndGet();
+			return "ran";
 		}
 
 		@Leased(key = "#key", duration = "30s")
