@@ -22,6 +22,7 @@ import java.net.UnknownHostException;
 import org.springframework.aop.config.AopConfigUtils;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -86,6 +87,17 @@ public final class LeaseAutoConfiguration {
 			return host;
 		}, holderPrefix, onOverrun, beanFactory);
 		return new LeasedAdvisor(interceptor);
+	}
+
+	// Resolves (and decorates) the host of leased calls once the context is up, so that
+	// its
+	// meters exist from the start rather than from the first leased call.
+	@Bean
+	static SmartInitializingSingleton leasedHostResolution(ObjectProvider<LeasedAdvisor> advisors) {
+		return () -> advisors.orderedStream()
+			.map(LeasedAdvisor::getAdvice)
+			.filter(LeasedMethodInterceptor.class::isInstance)
+			.forEach((advice) -> ((LeasedMethodInterceptor) advice).getHost());
 	}
 
 	static String defaultHolderPrefix(Environment environment) {

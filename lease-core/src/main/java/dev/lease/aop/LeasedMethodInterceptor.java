@@ -283,6 +283,14 @@ public final class LeasedMethodInterceptor implements MethodInterceptor {
 		return (previous != null) ? previous : operation;
 	}
 
+	/**
+	 * Return the host that leased calls use, resolving it now if no call has yet.
+	 * @return the host
+	 */
+	public LeaseHost getHost() {
+		return host();
+	}
+
 	LeaseHost host() {
 		LeaseHost host = this.host;
 		if (host == null) {
