@@ -41,6 +41,7 @@ public final class Benchmarks {
 	public static void main(String[] args) throws Exception {
 		Map<String, Consumer<BenchmarkTable>> suites = new LinkedHashMap<>();
 		suites.put("memory", InMemoryBenchmarks::run);
+		suites.put("leased", LeasedBenchmarks::run);
 		suites.put("redis", RedisBenchmarks::run);
 		suites.put("jdbc", JdbcBenchmarks::run);
 		String selection = (args.length > 0) ? args[0] : "all";

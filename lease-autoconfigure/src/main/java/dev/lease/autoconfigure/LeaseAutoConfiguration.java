@@ -22,11 +22,13 @@ import java.net.UnknownHostException;
 import org.springframework.aop.config.AopConfigUtils;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
@@ -38,6 +40,7 @@ import org.springframework.util.StringUtils;
 import dev.lease.LeaseHost;
 import dev.lease.aop.LeasedAdvisor;
 import dev.lease.aop.LeasedMethodInterceptor;
+import dev.lease.aop.OnOverrun;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
@@ -67,19 +70,34 @@ public final class LeaseAutoConfiguration {
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	@ConditionalOnMissingBean
 	static LeasedAdvisor leasedAdvisor(ObjectProvider<LeaseHostSelection> selection,
-			ObjectProvider<LeaseHostDecorator> decorators, ObjectProvider<LeaseProperties> properties,
-			Environment environment, BeanFactory beanFactory) {
-		LeaseProperties settings = properties.getObject();
-		String holderPrefix = StringUtils.hasText(settings.getHolderPrefix()) ? settings.getHolderPrefix()
-				: defaultHolderPrefix(environment);
+			ObjectProvider<LeaseHostDecorator> decorators, Environment environment, BeanFactory beanFactory) {
+		// Bound from the environment rather than through the LeaseProperties bean: an
+		// advisor is created early, and would drag that bean past the post-processors.
+		Binder binder = Binder.get(environment);
+		OnOverrun onOverrun = binder.bind("lease.on-overrun", OnOverrun.class).orElse(OnOverrun.WARN);
+		String holderPrefix = binder.bind("lease.holder-prefix", String.class).orElse("");
+		if (!StringUtils.hasText(holderPrefix)) {
+			holderPrefix = defaultHolderPrefix(environment);
+		}
 		LeasedMethodInterceptor interceptor = new LeasedMethodInterceptor(() -> {
 			LeaseHost host = selection.getObject().host();
 			for (LeaseHostDecorator decorator : decorators.orderedStream().toList()) {
 				host = decorator.decorate(host);
 			}
 			return host;
-		}, holderPrefix, settings.getOnOverrun(), beanFactory);
+		}, holderPrefix, onOverrun, beanFactory);
 		return new LeasedAdvisor(interceptor);
+	}
+
+	// Resolves (and decorates) the host of leased calls once the context is up, so that
+	// its
+	// meters exist from the start rather than from the first leased call.
+	@Bean
+	static SmartInitializingSingleton leasedHostResolution(ObjectProvider<LeasedAdvisor> advisors) {
+		return () -> advisors.orderedStream()
+			.map(LeasedAdvisor::getAdvice)
+			.filter(LeasedMethodInterceptor.class::isInstance)
+			.forEach((advice) -> ((LeasedMethodInterceptor) advice).getHost());
 	}
 
 	static String defaultHolderPrefix(Environment environment) {

@@ -52,7 +52,7 @@ public final class LeaseHostSelection implements SmartInitializingSingleton {
 	/**
 	 * Return the chosen host.
 	 * @return the host
-	 * @throws IllegalStateException when no host, or more than one, is available
+	 * @throws NoLeaseHostException when no host, or more than one, is available
 	 */
 	public LeaseHost host() {
 		List<LeaseHost> candidates = this.hosts.stream().toList();
@@ -65,21 +65,26 @@ public final class LeaseHostSelection implements SmartInitializingSingleton {
 		}
 		LeaseProperties.Host named = this.properties.getHost();
 		if (candidates.isEmpty()) {
-			throw new IllegalStateException((named != null) ? missing(named)
-					: "No LeaseHost is available. Define a LeaseHost bean, or set lease.host to redis, jdbc or memory");
+			if (named == null) {
+				throw new NoLeaseHostException("No LeaseHost is available",
+						"Define a LeaseHost bean, or set lease.host to redis, jdbc or memory");
+			}
+			throw missing(named);
 		}
-		throw new IllegalStateException("More than one LeaseHost bean is defined (" + candidates.size()
-				+ "); mark the one leases should use @Primary");
+		throw new NoLeaseHostException("More than one LeaseHost bean is defined (" + candidates.size() + ")",
+				"Mark the one leases should use @Primary, or define only one");
 	}
 
-	private static String missing(LeaseProperties.Host named) {
+	private static NoLeaseHostException missing(LeaseProperties.Host named) {
 		String name = named.name().toLowerCase(Locale.ROOT);
+		String description = "lease.host is '" + name + "' but no " + name + " lease host could be created";
 		return switch (named) {
-			case REDIS -> "lease.host is 'redis' but no Redis lease host could be created: it needs"
-					+ " spring-boot-data-redis on the classpath and a RedisConnectionFactory bean";
-			case JDBC -> "lease.host is 'jdbc' but no JDBC lease host could be created: it needs spring-boot-jdbc on"
-					+ " the classpath and a DataSource bean";
-			default -> "lease.host is '" + name + "' but no such lease host could be created";
+			case REDIS -> new NoLeaseHostException(description, "The Redis lease host needs spring-boot-data-redis"
+					+ " on the classpath and a RedisConnectionFactory bean; add them, or choose another lease.host");
+			case JDBC -> new NoLeaseHostException(description, "The JDBC lease host needs spring-boot-jdbc on the"
+					+ " classpath and a DataSource bean; add them, or choose another lease.host");
+			default ->
+				new NoLeaseHostException(description, "Remove the lease.host property, or define a LeaseHost bean");
 		};
 	}
 

@@ -30,6 +30,7 @@ import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.syntax.ArchRuleDefinition;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.context.annotation.Bean;
 import org.springframework.util.ClassUtils;
 
@@ -72,6 +73,15 @@ class AutoConfigurationArchitectureTests {
 			.resideInAPackage("dev.lease.autoconfigure..")
 			.should()
 			.notBePublic()
+			.allowEmptyShould(true);
+		rule.check(this.classes);
+	}
+
+	@Test
+	void conditionalOnClassIsOnlyUsedAtClassLevel() {
+		ArchRule rule = ArchRuleDefinition.noMethods()
+			.should()
+			.beAnnotatedWith(ConditionalOnClass.class)
 			.allowEmptyShould(true);
 		rule.check(this.classes);
 	}

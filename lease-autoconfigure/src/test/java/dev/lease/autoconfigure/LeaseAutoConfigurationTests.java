@@ -97,7 +97,8 @@ class LeaseAutoConfigurationTests {
 	void runWithHostRedisButNoRedisFailsNamingWhatIsMissing() {
 		this.runner.withPropertyValues("lease.host=redis").run((context) -> {
 			assertThat(context).hasFailed();
-			assertThat(context.getStartupFailure()).hasMessageContaining("lease.host is 'redis'")
+			assertThat(context.getStartupFailure()).isInstanceOf(NoLeaseHostException.class)
+				.hasMessageContaining("lease.host is 'redis'")
 				.hasMessageContaining("RedisConnectionFactory");
 		});
 	}

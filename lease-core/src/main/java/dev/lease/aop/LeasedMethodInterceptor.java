@@ -17,11 +17,13 @@
 package dev.lease.aop;
 
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 
 import org.aopalliance.intercept.MethodInterceptor;
@@ -115,7 +117,7 @@ public final class LeasedMethodInterceptor implements MethodInterceptor {
 		LeaseKey key = operation.key(root, invocation.getArguments(), this.beans);
 		LeaseHolder holder = operation.holder(root, invocation.getArguments(), this.beans);
 		if (holder == null) {
-			holder = LeaseHolder.of(this.holderPrefix + "/" + UUID.randomUUID());
+			holder = LeaseHolder.of(this.holderPrefix + "/" + freshId());
 		}
 		if (operation.kind() == ReturnKind.MONO || operation.kind() == ReturnKind.FLUX) {
 			return ReactiveLeasedCalls.lease(this, operation, key, holder, invocation);
@@ -190,12 +192,13 @@ public final class LeasedMethodInterceptor implements MethodInterceptor {
 					: "it is held by another holder";
 		}
 		try {
+			long started = System.nanoTime();
 			Object result = host.take(key, holder, operation.duration());
 			if (result instanceof Unavailable) {
 				return "it stayed held for the whole arrival term";
 			}
 			Lease lease = ((Taken) result).lease();
-			if (host.remaining(key, holder).isEmpty()) {
+			if (mayHavePassed(started, operation.duration()) && host.remaining(key, holder).isEmpty()) {
 				return "it was handed over after its instant " + lease.expiresAt() + " had passed";
 			}
 			return lease;
@@ -206,6 +209,17 @@ public final class LeasedMethodInterceptor implements MethodInterceptor {
 			failure.initCause(ex);
 			throw failure;
 		}
+	}
+
+	// A grant is made no earlier than the take was asked and runs for the whole duration,
+	// so it can have passed by the time the answer arrives only if the take lasted at
+	// least
+	// the duration. Only then is the host asked (on its own clock) whether it still
+	// stands;
+	// the local monotonic clock merely decides whether to ask, with a margin of two.
+	private static boolean mayHavePassed(long startedNanos, Duration duration) {
+		long elapsed = System.nanoTime() - startedNanos;
+		return elapsed >= duration.toNanos() / 2;
 	}
 
 	@Nullable Object unavailable(LeasedOperation operation, LeaseKey key, String reason) {
@@ -241,13 +255,22 @@ public final class LeasedMethodInterceptor implements MethodInterceptor {
 		return null;
 	}
 
+	// A fresh holder needs to be unique, not secret: a random UUID without SecureRandom,
+	// which would serialise every leased call on its lock.
+	private static UUID freshId() {
+		ThreadLocalRandom random = ThreadLocalRandom.current();
+		long most = (random.nextLong() & 0xffffffffffff0fffL) | 0x0000000000004000L;
+		long least = (random.nextLong() & 0x3fffffffffffffffL) | 0x8000000000000000L;
+		return new UUID(most, least);
+	}
+
 	@Nullable LeasedOperation operation(Method method, @Nullable Class<?> targetClass) {
-		Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
-		AnnotatedElementKey cacheKey = new AnnotatedElementKey(specific, targetClass);
+		AnnotatedElementKey cacheKey = new AnnotatedElementKey(method, targetClass);
 		LeasedOperation cached = this.operations.get(cacheKey);
 		if (cached != null) {
 			return cached;
 		}
+		Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
 		Leased leased = AnnotatedElementUtils.findMergedAnnotation(specific, Leased.class);
 		if (leased == null && specific != method) {
 			leased = AnnotatedElementUtils.findMergedAnnotation(method, Leased.class);
@@ -258,6 +281,14 @@ public final class LeasedMethodInterceptor implements MethodInterceptor {
 		LeasedOperation operation = LeasedOperation.of(specific, leased, this.placeholders);
 		LeasedOperation previous = this.operations.putIfAbsent(cacheKey, operation);
 		return (previous != null) ? previous : operation;
+	}
+
+	/**
+	 * Return the host that leased calls use, resolving it now if no call has yet.
+	 * @return the host
+	 */
+	public LeaseHost getHost() {
+		return host();
 	}
 
 	LeaseHost host() {

@@ -22,14 +22,17 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
-import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.NativeDetector;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.BeanResolver;
 import org.springframework.expression.EvaluationException;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
+import org.springframework.expression.spel.SpelCompilerMode;
+import org.springframework.expression.spel.SpelParserConfiguration;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.expression.spel.support.StandardEvaluationContext;
 import org.springframework.util.StringValueResolver;
 
 import dev.lease.LeaseHolder;
@@ -46,7 +49,12 @@ import dev.lease.annotation.OnUnavailable;
  */
 final class LeasedOperation {
 
-	private static final SpelExpressionParser PARSER = new SpelExpressionParser();
+	// MIXED: an expression is compiled to bytecode once it has run a few times, and falls
+	// back to interpretation if a compiled form stops fitting its arguments. A native
+	// image cannot define classes at run time, so there it is interpreted only.
+	private static final SpelExpressionParser PARSER = new SpelExpressionParser(
+			new SpelParserConfiguration(NativeDetector.inNativeImage() ? SpelCompilerMode.OFF : SpelCompilerMode.MIXED,
+					LeasedOperation.class.getClassLoader()));
 
 	private static final ParameterNameDiscoverer PARAMETER_NAMES = new DefaultParameterNameDiscoverer();
 
@@ -66,6 +74,8 @@ final class LeasedOperation {
 
 	private final ReturnKind kind;
 
+	private final @Nullable String @Nullable [] parameterNames;
+
 	private LeasedOperation(Method method, Expression key, @Nullable Expression holder, Duration duration,
 			Leased leased) {
 		this.method = method;
@@ -76,6 +86,7 @@ final class LeasedOperation {
 		this.mode = leased.mode();
 		this.onUnavailable = leased.onUnavailable();
 		this.kind = ReturnKind.of(method);
+		this.parameterNames = PARAMETER_NAMES.getParameterNames(method);
 	}
 
 	static LeasedOperation of(Method method, Leased leased, @Nullable StringValueResolver placeholders) {
@@ -165,8 +176,19 @@ final class LeasedOperation {
 
 	private @Nullable Object evaluate(Expression expression, Object target, @Nullable Object[] arguments,
 			@Nullable BeanResolver beans, String element) {
-		MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(target, this.method,
-				(arguments != null) ? arguments : new Object[0], PARAMETER_NAMES);
+		// The arguments as #name, #p0 and #a0, as MethodBasedEvaluationContext offers
+		// them,
+		// with the names discovered once per method rather than once per call.
+		StandardEvaluationContext context = new StandardEvaluationContext(target);
+		if (arguments != null) {
+			for (int i = 0; i < arguments.length; i++) {
+				context.setVariable("p" + i, arguments[i]);
+				context.setVariable("a" + i, arguments[i]);
+				if (this.parameterNames != null && i < this.parameterNames.length) {
+					context.setVariable(this.parameterNames[i], arguments[i]);
+				}
+			}
+		}
 		if (beans != null) {
 			context.setBeanResolver(beans);
 		}

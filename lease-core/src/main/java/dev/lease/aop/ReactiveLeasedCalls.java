@@ -49,8 +49,10 @@ final class ReactiveLeasedCalls {
 
 	static Object lease(LeasedMethodInterceptor interceptor, LeasedOperation operation, LeaseKey key,
 			LeaseHolder holder, MethodInvocation invocation) {
+		// A grant that arrives after the subscriber cancelled is discarded: release it.
 		Mono<Object> take = Mono.fromCallable(() -> interceptor.take(operation, key, holder))
-			.subscribeOn(Schedulers.boundedElastic());
+			.subscribeOn(Schedulers.boundedElastic())
+			.doOnDiscard(Lease.class, (lease) -> interceptor.release(operation, lease));
 		Flux<Object> leased = take.flatMapMany((attempt) -> {
 			if (!(attempt instanceof Lease lease)) {
 				Object skipped = interceptor.unavailable(operation, key, (String) attempt);

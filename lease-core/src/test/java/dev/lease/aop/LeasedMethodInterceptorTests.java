@@ -88,8 +88,7 @@ class LeasedMethodInterceptorTests {
 		assertThat(seen).isNotNull();
 		assertThat(seen.key()).isEqualTo(LeaseKey.of("order:" + id));
 		assertThat(seen.holder().asString()).startsWith("test-app@host:1/");
-		assertThat(this.host.calls()).containsExactly("take order:" + id, "remaining order:" + id,
-				"release order:" + id);
+		assertThat(this.host.calls()).containsExactly("take order:" + id, "release order:" + id);
 		assertThat(this.host.remaining(seen.key(), seen.holder())).isEmpty();
 		assertThat(LeaseStack.innermost()).isNull();
 	}
@@ -156,14 +155,43 @@ class LeasedMethodInterceptorTests {
 	}
 
 	@Test
+	@DisplayName("Operation 4: a take whose arrival term runs out behind an earlier waiter throws, or with SKIP skips")
+	void takeUnavailableForTheArrivalTermThrowsOrSkips() throws Exception {
+		Jobs jobs = context(OnOverrun.WARN).getBean(Jobs.class);
+		for (boolean skip : new boolean[] { false, true }) {
+			String key = fresh();
+			hold(key, Duration.ofMillis(500));
+			// An earlier waiter queues first and is handed the key when the grant passes.
+			Thread earlier = new Thread(() -> {
+				try {
+					this.host.take(LeaseKey.of(key), LeaseHolder.of("earlier-" + fresh()), Duration.ofSeconds(30));
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			});
+			earlier.start();
+			await().atMost(Duration.ofSeconds(5)).until(() -> earlier.getState() == Thread.State.TIMED_WAITING);
+			if (skip) {
+				assertThat(jobs.takeOrSkip(key)).isNull();
+			}
+			else {
+				assertThatExceptionOfType(LeaseUnavailableException.class).isThrownBy(() -> jobs.fail(key))
+					.withMessageContaining("stayed held for the whole arrival term");
+			}
+			earlier.join(5000);
+		}
+		assertThat(jobs.runs()).hasValue(0);
+	}
+
+	@Test
 	@DisplayName("Non-goal 1: a nested @Leased on a key the thread holds fails before the host is asked")
 	void nestedLeasedOnHeldKeyIsRefusedBeforeTheHostIsAsked() {
 		AnnotationConfigApplicationContext context = context(OnOverrun.WARN);
 		Nesting nesting = context.getBean(Nesting.class);
 		String id = fresh();
 		assertThatExceptionOfType(ReentrantTakeException.class).isThrownBy(() -> nesting.run("order:" + id, id));
-		assertThat(this.host.calls()).containsExactly("take order:" + id, "remaining order:" + id,
-				"release order:" + id);
+		assertThat(this.host.calls()).containsExactly("take order:" + id, "release order:" + id);
 		assertThat(context.getBean(Jobs.class).runs()).hasValue(0);
 	}
 
@@ -173,8 +201,8 @@ class LeasedMethodInterceptorTests {
 		String outer = fresh();
 		String id = fresh();
 		nesting.run(outer, id);
-		assertThat(this.host.calls()).containsExactly("take " + outer, "remaining " + outer, "take order:" + id,
-				"remaining order:" + id, "release order:" + id, "release " + outer);
+		assertThat(this.host.calls()).containsExactly("take " + outer, "take order:" + id, "release order:" + id,
+				"release " + outer);
 		assertThat(nesting.innermostDuringOuter().key()).isEqualTo(LeaseKey.of(outer));
 	}
 
@@ -203,9 +231,17 @@ class LeasedMethodInterceptorTests {
 		StallingLeaseHost stalling = new StallingLeaseHost(new InMemoryLeaseHost(clock), clock);
 		Jobs jobs = context(stalling, OnOverrun.WARN, Jobs.class).getBean(Jobs.class);
 		String id = fresh();
-		assertThatExceptionOfType(LeaseUnavailableException.class).isThrownBy(() -> jobs.settle(id))
+		assertThatExceptionOfType(LeaseUnavailableException.class).isThrownBy(() -> jobs.shortTerm(id))
 			.withMessageContaining("had passed");
 		assertThat(jobs.runs()).hasValue(0);
+	}
+
+	@Test
+	void takeAnsweredPromptlyIsNotCheckedAgain() {
+		Jobs jobs = context(OnOverrun.WARN).getBean(Jobs.class);
+		String id = fresh();
+		jobs.settle(id);
+		assertThat(this.host.calls()).containsExactly("take order:" + id, "release order:" + id);
 	}
 
 	@Test
@@ -401,6 +437,18 @@ class LeasedMethodInterceptorTests {
 			return "settled " + orderId;
 		}
 
+		@Leased(key = "'order:' + #orderId", duration = "200ms")
+		String shortTerm(String orderId) {
+			this.runs.incrementAndGet();
+			return "settled " + orderId;
+		}
+
+		@Leased(key = "#key", duration = "30s", onUnavailable = OnUnavailable.SKIP)
+		@Nullable String takeOrSkip(String key) {
+			this.runs.incrementAndGet();
+			return "ran";
+		}
+
 		@Leased(key = "#key", duration = "30s")
 		String settleRaw(@Nullable String key) {
 			return "settled";
@@ -572,6 +620,10 @@ class LeasedMethodInterceptorTests {
 		@Override
 		public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
 			TakeResult result = super.take(key, holder, duration);
+			// The client stalls (on purpose) for its whole term before hearing the
+			// answer;
+			// the host's clock moves on past the grant's instant meanwhile.
+			Thread.sleep(duration.toMillis());
 			this.clock.advance(duration.multipliedBy(2));
 			return result;
 		}

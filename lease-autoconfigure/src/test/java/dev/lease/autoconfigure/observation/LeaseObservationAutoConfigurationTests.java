@@ -64,6 +64,14 @@ class LeaseObservationAutoConfigurationTests {
 	}
 
 	@Test
+	void activeGaugeExistsBeforeTheFirstLeasedCall() {
+		this.runner.withUserConfiguration(MeterRegistryConfiguration.class)
+			.run((context) -> assertThat(
+					context.getBean(MeterRegistry.class).get("lease.active").tags("host", "memory").gauge().value())
+				.isZero());
+	}
+
+	@Test
 	void overrunOfALeasedCallIsCounted() {
 		this.runner.withUserConfiguration(MeterRegistryConfiguration.class).run((context) -> {
 			context.getBean(LeasedJobs.class).overrun(UUID.randomUUID().toString());
