@@ -1,0 +1,183 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.tck.redis;
+
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import io.lettuce.core.ClientOptions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import dev.lease.LeaseHolder;
+import dev.lease.LeaseHostException;
+import dev.lease.LeaseKey;
+import dev.lease.NotHeld;
+import dev.lease.Taken;
+import dev.lease.host.redis.RedisLeaseHost;
+import dev.lease.tck.faults.TcpProxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Tests for {@link RedisLeaseHost} when its connection is cut mid-operation, through a
+ * TCP proxy on the loopback interface: the caller gets {@link LeaseHostException}, and
+ * the server holds either the whole change or none of it.
+ *
+ * @author Lease contributors
+ */
+class RedisConnectionFaultIntegrationTests {
+
+	private static final Duration TERM = Duration.ofSeconds(30);
+
+	// A request crosses the proxy after this delay, and its reply after as much again.
+	private static final Duration LATENCY = Duration.ofMillis(600);
+
+	private static RedisTestServer server;
+
+	private static RedisLeaseHost direct;
+
+	private TcpProxy proxy;
+
+	private LettuceConnectionFactory proxied;
+
+	private RedisLeaseHost host;
+
+	private final LeaseKey key = LeaseKey.of("fault:" + UUID.randomUUID());
+
+	private final LeaseHolder holder = LeaseHolder.of("faulty");
+
+	@BeforeAll
+	static void startServer() {
+		server = RedisTestServer.start();
+		direct = RedisLeaseHost.builder(server.lettuce()).build();
+	}
+
+	@AfterAll
+	static void stopServer() {
+		direct.close();
+		server.close();
+	}
+
+	@BeforeEach
+	void connectThroughProxy() throws Exception {
+		this.proxy = TcpProxy.to(server.port());
+		LettuceClientConfiguration client = LettuceClientConfiguration.builder()
+			.commandTimeout(Duration.ofSeconds(3))
+			.clientOptions(ClientOptions.builder()
+				.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+				.build())
+			.build();
+		this.proxied = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", this.proxy.port()),
+				client);
+		this.proxied.afterPropertiesSet();
+		this.proxied.start();
+		this.host = RedisLeaseHost.builder(this.proxied).build();
+	}
+
+	@AfterEach
+	void disconnect() {
+		this.proxy.close();
+		try {
+			this.host.close();
+		}
+		finally {
+			this.proxied.destroy();
+		}
+	}
+
+	@Test
+	@DisplayName("A try take whose request is cut before it reaches Redis fails with LeaseHostException and takes nothing")
+	void tryTakeCutBeforeTheServerLeavesNoGrant() throws Exception {
+		CompletableFuture<?> call = cutWhileInFlight(() -> this.host.tryTake(this.key, this.holder, TERM),
+				LATENCY.dividedBy(3));
+		assertFailedWithLeaseHostException(call);
+		assertThat(direct.remaining(this.key, this.holder)).isEmpty();
+		assertThat(direct.tryTake(this.key, LeaseHolder.of("next"), TERM)).isInstanceOf(Taken.class);
+	}
+
+	@Test
+	@DisplayName("A try take whose reply is cut fails with LeaseHostException; its grant is the holder's to find and release")
+	void tryTakeWithLostReplyLeavesAGrantItsHolderCanRelease() throws Exception {
+		CompletableFuture<?> call = cutWhileInFlight(() -> this.host.tryTake(this.key, this.holder, TERM),
+				LATENCY.multipliedBy(3).dividedBy(2));
+		assertFailedWithLeaseHostException(call);
+		// The script ran: the grant stands, and only its holder can end it (Invariant 5).
+		assertThat(direct.remaining(this.key, this.holder)).isPresent();
+		assertThat(direct.release(this.key, LeaseHolder.of("other"))).isInstanceOf(NotHeld.class);
+		assertThat(direct.release(this.key, this.holder)).isNotInstanceOf(NotHeld.class);
+	}
+
+	@Test
+	@DisplayName("A release cut on its way fails with LeaseHostException and leaves the grant whole, its instant unmoved")
+	void releaseCutBeforeTheServerLeavesTheGrantWhole() throws Exception {
+		Taken taken = (Taken) direct.tryTake(this.key, this.holder, TERM);
+		CompletableFuture<?> call = cutWhileInFlight(() -> this.host.release(this.key, this.holder),
+				LATENCY.dividedBy(3));
+		assertFailedWithLeaseHostException(call);
+		assertThat(direct.grants(Integer.MAX_VALUE)).contains(taken.lease());
+		assertThat(direct.release(this.key, this.holder)).isNotInstanceOf(NotHeld.class);
+	}
+
+	@Test
+	@DisplayName("A release whose reply is cut fails with LeaseHostException, and the key is free: the whole release happened")
+	void releaseWithLostReplyHappenedWhole() throws Exception {
+		direct.tryTake(this.key, this.holder, TERM);
+		CompletableFuture<?> call = cutWhileInFlight(() -> this.host.release(this.key, this.holder),
+				LATENCY.multipliedBy(3).dividedBy(2));
+		assertFailedWithLeaseHostException(call);
+		assertThat(direct.remaining(this.key, this.holder)).isEmpty();
+		assertThat(direct.tryTake(this.key, LeaseHolder.of("next"), TERM)).isInstanceOf(Taken.class);
+	}
+
+	// Runs the call with latency on the proxy, cuts every connection after the given
+	// delay
+	// (before the request crossed, or after it crossed but before the reply did), and
+	// then
+	// lets connections through again.
+	private CompletableFuture<?> cutWhileInFlight(Runnable call, Duration cutAfter) throws Exception {
+		this.proxy.latency(LATENCY);
+		CompletableFuture<?> running = CompletableFuture.runAsync(call);
+		Thread.sleep(cutAfter.toMillis());
+		this.proxy.refuse();
+		try {
+			running.handle((result, failure) -> null).get(10, TimeUnit.SECONDS);
+		}
+		finally {
+			this.proxy.restore();
+		}
+		return running;
+	}
+
+	private static void assertFailedWithLeaseHostException(CompletableFuture<?> call) {
+		assertThatExceptionOfType(ExecutionException.class).isThrownBy(call::get)
+			.withRootCauseInstanceOf(Exception.class)
+			.satisfies((ex) -> assertThat(ex.getCause()).isInstanceOf(LeaseHostException.class));
+	}
+
+}
