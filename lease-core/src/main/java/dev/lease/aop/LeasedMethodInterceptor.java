@@ -45,6 +45,7 @@ import dev.lease.Lease;
 import dev.lease.LeaseExpiredException;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
+import dev.lease.LeaseHostException;
 import dev.lease.LeaseKey;
 import dev.lease.LeaseUnavailableException;
 import dev.lease.NotHeld;
@@ -183,10 +184,29 @@ public final class LeasedMethodInterceptor implements MethodInterceptor {
 		return completed;
 	}
 
-	// Answers the grant, or why there is none. A Taken whose instant already passed (a
-	// waiter handed the key while it stalled) is not acquired: its term is spent.
+	// Answers the grant, or why there is none. A take that failed at the host may still
+	// have been granted (its request reached the host, its answer was lost): the grant is
+	// given back at once rather than left standing until its instant with nobody using
+	// it.
 	Object take(LeasedOperation operation, LeaseKey key, LeaseHolder holder) {
 		LeaseHost host = host();
+		try {
+			return takeOrExplain(host, operation, key, holder);
+		}
+		catch (LeaseHostException ex) {
+			try {
+				host.release(key, holder);
+			}
+			catch (RuntimeException releaseFailure) {
+				ex.addSuppressed(releaseFailure);
+			}
+			throw ex;
+		}
+	}
+
+	// A Taken whose instant already passed (a waiter handed the key while it stalled) is
+	// not acquired: its term is spent.
+	private Object takeOrExplain(LeaseHost host, LeasedOperation operation, LeaseKey key, LeaseHolder holder) {
 		if (operation.mode() == LeaseMode.TRY_TAKE) {
 			return (host.tryTake(key, holder, operation.duration()) instanceof Taken taken) ? taken.lease()
 					: "it is held by another holder";

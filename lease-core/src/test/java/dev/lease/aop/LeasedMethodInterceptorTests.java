@@ -45,6 +45,7 @@ import dev.lease.Lease;
 import dev.lease.LeaseExpiredException;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
+import dev.lease.LeaseHostException;
 import dev.lease.LeaseKey;
 import dev.lease.LeaseUnavailableException;
 import dev.lease.ReentrantTakeException;
@@ -91,6 +92,27 @@ class LeasedMethodInterceptorTests {
 		assertThat(this.host.calls()).containsExactly("take order:" + id, "release order:" + id);
 		assertThat(this.host.remaining(seen.key(), seen.holder())).isEmpty();
 		assertThat(LeaseStack.innermost()).isNull();
+	}
+
+	@Test
+	@DisplayName("Invariant 5: a take whose answer was lost at the host is given back, so no grant stands that nobody uses")
+	void takeWhoseAnswerWasLostIsGivenBack() {
+		InMemoryLeaseHost inner = new InMemoryLeaseHost();
+		LeaseHost answerLost = new RecordingLeaseHost(inner) {
+
+			@Override
+			public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
+				super.take(key, holder, duration);
+				throw new LeaseHostException("the connection closed before the answer arrived");
+			}
+
+		};
+		Jobs jobs = context(answerLost, OnOverrun.WARN, Jobs.class).getBean(Jobs.class);
+		String id = fresh();
+		assertThatExceptionOfType(LeaseHostException.class).isThrownBy(() -> jobs.settle(id));
+		assertThat(inner.grants(100)).noneMatch((lease) -> lease.key().equals(LeaseKey.of("order:" + id)));
+		assertThat(inner.tryTake(LeaseKey.of("order:" + id), LeaseHolder.of("next"), Duration.ofSeconds(1)))
+			.isInstanceOf(Taken.class);
 	}
 
 	@Test
