@@ -51,7 +51,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RedisKilledHolderIntegrationTests {
 
-	private static final Duration DURATION = Duration.ofSeconds(4);
+	private static final Duration DURATION = Duration.ofSeconds(6);
 
 	private final String prefix = "lease-test-" + UUID.randomUUID().toString().substring(0, 8) + ":";
 
