@@ -216,8 +216,9 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 		long durationMicros = checkArguments(key, holder, duration);
 		PostgresNotificationListener listener = this.listener;
 		if (listener != null) {
-			listener.start();
-			if (!listener.isListening()) {
+			if (listener.start()) {
+				// Only the take that starts the listener waits for it, briefly; until it
+				// listens, waiters poll.
 				listener.awaitFirstListen(1000);
 			}
 		}
