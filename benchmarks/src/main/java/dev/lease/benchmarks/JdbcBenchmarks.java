@@ -88,11 +88,11 @@ final class JdbcBenchmarks {
 		for (int threads : new int[] { 1, 8 }) {
 			LeaseKey[][] keys = keys("bench:jdbc:", threads);
 			LeaseKey[][] floorKeys = keys("bench:floor:", threads);
-			// Alternate floor and host, best of two each, so that a burst of load on a
+			// Alternate floor and host, best of three each, so that a burst of load on a
 			// shared machine does not land on one side only.
 			double floor = 0;
 			double pairs = 0;
-			for (int round = 0; round < 2; round++) {
+			for (int round = 0; round < 3; round++) {
 				floor = Math.max(floor, PairThroughput.pairsPerSecond(threads, 1000, 3000, (thread, index) -> {
 					byte[] key = floorKeys[thread][(int) (index & 1023)].bytes();
 					long now = System.currentTimeMillis() * 1000;

@@ -35,8 +35,8 @@ enum JdbcLeaseDialect {
 	 * which is the transaction's start. Wakes waiters with {@code LISTEN/NOTIFY}.
 	 */
 	POSTGRESQL("PostgreSQL", "postgresql", "CAST(EXTRACT(EPOCH FROM CLOCK_TIMESTAMP()) * 1000000 AS BIGINT)", """
-			INSERT INTO %PREFIX%KEYS (LEASE_KEY, HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS)
-			VALUES (?, ?, ?, ?, 0, 0) ON CONFLICT (LEASE_KEY) DO NOTHING"""),
+			INSERT INTO %PREFIX%KEYS (LEASE_KEY, LATEST, QUEUED, ARRIVALS) VALUES (?, 0, 0, 0)
+			ON CONFLICT (LEASE_KEY) DO NOTHING"""),
 
 	/**
 	 * MySQL and MariaDB: {@code UTC_TIMESTAMP(6)} is read once per statement and is free
@@ -44,8 +44,7 @@ enum JdbcLeaseDialect {
 	 * the key's row is locked.
 	 */
 	MYSQL("MySQL", "mysql", "TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6))", """
-			INSERT IGNORE INTO %PREFIX%KEYS (LEASE_KEY, HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS)
-			VALUES (?, ?, ?, ?, 0, 0)"""),
+			INSERT IGNORE INTO %PREFIX%KEYS (LEASE_KEY, LATEST, QUEUED, ARRIVALS) VALUES (?, 0, 0, 0)"""),
 
 	/**
 	 * H2: {@code CURRENT_TIMESTAMP} is fixed at its first reading in a transaction, so it
@@ -54,7 +53,7 @@ enum JdbcLeaseDialect {
 	H2("H2", "h2", "CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP(6)) * 1000000 AS BIGINT)", """
 			MERGE INTO %PREFIX%KEYS K USING (VALUES (CAST(? AS VARBINARY(1024)))) S (LEASE_KEY)
 			ON K.LEASE_KEY = S.LEASE_KEY WHEN NOT MATCHED THEN
-			INSERT (LEASE_KEY, HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS) VALUES (S.LEASE_KEY, ?, ?, ?, 0, 0)""");
+			INSERT (LEASE_KEY, LATEST, QUEUED, ARRIVALS) VALUES (S.LEASE_KEY, 0, 0, 0)""");
 
 	static final String SUPPORTED = "PostgreSQL, MySQL, MariaDB and H2";
 
@@ -64,13 +63,13 @@ enum JdbcLeaseDialect {
 
 	private final String now;
 
-	private final String insertGrantIfAbsent;
+	private final String insertKeyIfAbsent;
 
-	JdbcLeaseDialect(String displayName, String platform, String now, String insertGrantIfAbsent) {
+	JdbcLeaseDialect(String displayName, String platform, String now, String insertKeyIfAbsent) {
 		this.displayName = displayName;
 		this.platform = platform;
 		this.now = now;
-		this.insertGrantIfAbsent = insertGrantIfAbsent;
+		this.insertKeyIfAbsent = insertKeyIfAbsent;
 	}
 
 	String displayName() {
@@ -87,9 +86,11 @@ enum JdbcLeaseDialect {
 		return this.now;
 	}
 
-	// Parameters: key, holder, expiresAt, latest. Inserts nothing when the key has a row.
-	String insertGrantIfAbsent() {
-		return this.insertGrantIfAbsent;
+	// Parameter: the key. Inserts an empty row, to be locked, unless the key has one;
+	// reads
+	// no clock, since the insert may wait for a racing transaction.
+	String insertKeyIfAbsent() {
+		return this.insertKeyIfAbsent;
 	}
 
 	static JdbcLeaseDialect of(DatabaseMetaData metaData) throws SQLException {

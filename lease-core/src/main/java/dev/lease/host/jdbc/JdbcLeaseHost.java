@@ -113,6 +113,8 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 
 	private static final int ATTEMPTS = 8;
 
+	private static final long STALE_MICROS = 1_000;
+
 	private static final long SWEEP_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
 	private static final long FIRST_BACKOFF_MICROS = 2_000;
@@ -216,8 +218,9 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 		long durationMicros = checkArguments(key, holder, duration);
 		PostgresNotificationListener listener = this.listener;
 		if (listener != null) {
-			listener.start();
-			if (!listener.isListening()) {
+			if (listener.start()) {
+				// Only the take that starts the listener waits for it, briefly; until it
+				// listens, waiters poll.
 				listener.awaitFirstListen(1000);
 			}
 		}
@@ -353,6 +356,22 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 		}
 	}
 
+	// A one-statement grant whose insert waited for a racing transaction was dated before
+	// the wait. Nobody has seen it yet: date it again, on the clock read under the lock.
+	private TakeResult regrant(LeaseKey key, LeaseHolder holder, long durationMicros, long expiresAt) {
+		byte[] keyBytes = key.bytes();
+		return transaction("take", key, (tx) -> {
+			StoredKeyState state = lockAndLoad(tx, keyBytes);
+			if (state == null) {
+				return taken(key, holder, expiresAt);
+			}
+			long now = state.now(tx.now());
+			int updated = tx.update(this.statements.regrant, now, durationMicros, now, keyBytes, holder.bytes(),
+					expiresAt);
+			return taken(key, holder, (updated == 1) ? now + durationMicros : expiresAt);
+		});
+	}
+
 	// Take the key if it is free; otherwise answer held, or queue the caller.
 	// Answers Taken, Held or Queued.
 	private Object enter(LeaseKey key, LeaseHolder holder, long durationMicros, boolean queue) {
@@ -363,16 +382,19 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 			Object[] granted = statement(what, key, (tx) -> tx.queryRow(this.statements.tryTakeInOneStatement, keyBytes,
 					holderBytes, durationMicros, durationMicros));
 			if (granted != null) {
-				return taken(key, holder, ((Number) granted[0]).longValue());
+				long expiresAt = ((Number) granted[0]).longValue();
+				long after = ((Number) granted[1]).longValue();
+				if (after - (expiresAt - durationMicros) <= STALE_MICROS) {
+					return taken(key, holder, expiresAt);
+				}
+				return regrant(key, holder, durationMicros, expiresAt);
 			}
 		}
 		return transaction(what, key, (tx) -> {
 			StoredKeyState state = lockAndLoad(tx, keyBytes);
 			while (state == null) {
-				long now = tx.now();
-				if (insertGrantIfAbsent(tx, keyBytes, holderBytes, now + durationMicros, now)) {
-					return taken(key, holder, now + durationMicros);
-				}
+				// The clock is read only once the row is locked: an insert can wait.
+				insertKeyIfAbsent(tx, keyBytes);
 				state = lockAndLoad(tx, keyBytes);
 			}
 			long now = state.now(tx.now());
@@ -417,17 +439,36 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 				signal.await(TimeUnit.MICROSECONDS.toNanos(Math.max(sleep, 1)));
 			}
 			catch (InterruptedException ex) {
-				ask(key, holder, queued, true);
+				withdraw(key, holder, queued, ex);
 				throw ex;
 			}
-			Object answer = pickUp(key, holder, queued);
-			if (answer == null) {
-				answer = ask(key, holder, queued, false);
+			Object answer;
+			try {
+				answer = pickUp(key, holder, queued);
+				if (answer == null) {
+					answer = ask(key, holder, queued, false);
+				}
+			}
+			catch (LeaseHostException ex) {
+				// A caller that gets no answer must not be handed the key later.
+				withdraw(key, holder, queued, ex);
+				throw ex;
 			}
 			if (answer instanceof TakeResult result) {
 				return result;
 			}
 			queued = (Queued) answer;
+		}
+	}
+
+	// Withdraw a waiter that gives up, giving back a grant handed to it meanwhile; a
+	// failure to do so is kept with the reason it gave up.
+	private void withdraw(LeaseKey key, LeaseHolder holder, Queued queued, Exception reason) {
+		try {
+			ask(key, holder, queued, true);
+		}
+		catch (LeaseHostException ex) {
+			reason.addSuppressed(ex);
 		}
 	}
 
@@ -527,10 +568,9 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 		}
 	}
 
-	private boolean insertGrantIfAbsent(Transaction tx, byte[] keyBytes, byte[] holderBytes, long expiresAt, long now)
-			throws SQLException {
+	private boolean insertKeyIfAbsent(Transaction tx, byte[] keyBytes) throws SQLException {
 		try {
-			return tx.update(this.statements.insertGrantIfAbsent, keyBytes, holderBytes, expiresAt, now) == 1;
+			return tx.update(this.statements.insertKeyIfAbsent, keyBytes) == 1;
 		}
 		catch (SQLException ex) {
 			// H2's MERGE can meet a row inserted by a racing transaction; the statement

@@ -35,7 +35,7 @@ final class JdbcLeaseStatements {
 
 	final String selectWaiter;
 
-	final String insertGrantIfAbsent;
+	final String insertKeyIfAbsent;
 
 	final String updateKey;
 
@@ -61,6 +61,8 @@ final class JdbcLeaseStatements {
 
 	final String notify;
 
+	final String regrant;
+
 	final String pickUpGrant;
 
 	final String asynchronousCommit;
@@ -78,7 +80,7 @@ final class JdbcLeaseStatements {
 				WHERE LEASE_KEY = ? AND GRANTED_EXPIRES_AT IS NULL ORDER BY ARRIVAL""", dialect, tablePrefix);
 		this.selectWaiter = sql("""
 				SELECT BOUND, GRANTED_EXPIRES_AT FROM %PREFIX%WAITERS WHERE WAITER_ID = ?""", dialect, tablePrefix);
-		this.insertGrantIfAbsent = sql(dialect.insertGrantIfAbsent(), dialect, tablePrefix);
+		this.insertKeyIfAbsent = sql(dialect.insertKeyIfAbsent(), dialect, tablePrefix);
 		this.updateKey = sql("""
 				UPDATE %PREFIX%KEYS SET HOLDER = ?, EXPIRES_AT = ?, LATEST = ?, QUEUED = ?, ARRIVALS = ?
 				WHERE LEASE_KEY = ?""", dialect, tablePrefix);
@@ -112,11 +114,14 @@ final class JdbcLeaseStatements {
 				ON CONFLICT (LEASE_KEY) DO UPDATE SET HOLDER = EXCLUDED.HOLDER,
 				EXPIRES_AT = GREATEST(K.LATEST, %NOW%) + ?, LATEST = GREATEST(K.LATEST, %NOW%), ARRIVALS = 0
 				WHERE K.QUEUED = 0 AND (K.HOLDER IS NULL OR K.EXPIRES_AT <= GREATEST(K.LATEST, %NOW%))
-				RETURNING EXPIRES_AT""", dialect, tablePrefix);
+				RETURNING EXPIRES_AT, %NOW%""", dialect, tablePrefix);
 		// PostgreSQL only: release by the holder of a standing grant with nobody queued.
 		this.releaseInOneStatement = sql("""
 				DELETE FROM %PREFIX%KEYS WHERE LEASE_KEY = ? AND HOLDER = ? AND QUEUED = 0
 				AND EXPIRES_AT > GREATEST(LATEST, %NOW%)""", dialect, tablePrefix);
+		this.regrant = sql("""
+				UPDATE %PREFIX%KEYS SET EXPIRES_AT = ? + ?, LATEST = ?
+				WHERE LEASE_KEY = ? AND HOLDER = ? AND EXPIRES_AT = ?""", dialect, tablePrefix);
 		this.notify = "SELECT PG_NOTIFY(?, ?)";
 		// PostgreSQL only: a waiter takes the grant a release handed it, in one
 		// statement.

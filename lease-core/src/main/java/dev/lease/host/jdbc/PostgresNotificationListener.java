@@ -68,15 +68,16 @@ final class PostgresNotificationListener {
 		this.wakeups = wakeups;
 	}
 
-	// Start listening unless already started, and wait a little for the first LISTEN so
-	// that the first waiter does not miss a notification.
-	synchronized void start() {
+	// Start listening unless already started; answers whether this call started it.
+	synchronized boolean start() {
 		if (this.thread == null && this.running) {
 			Thread listener = new Thread(this::run, "lease-jdbc-listener-" + this.channel);
 			listener.setDaemon(true);
 			this.thread = listener;
 			listener.start();
+			return true;
 		}
+		return false;
 	}
 
 	void awaitFirstListen(long millis) throws InterruptedException {

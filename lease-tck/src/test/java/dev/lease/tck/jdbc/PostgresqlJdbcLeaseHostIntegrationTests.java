@@ -102,4 +102,18 @@ class PostgresqlJdbcLeaseHostIntegrationTests extends JdbcLeaseHostChecks {
 		assertThat(waiting.get(5, TimeUnit.SECONDS)).isInstanceOf(Taken.class);
 	}
 
+	@Test
+	@DisplayName("DESIGN §4 Waking: without notifications a waiter on another instance learns of a release by polling")
+	void waiterOnAnotherInstancePollsWithoutNotifications() throws Exception {
+		JdbcLeaseHost other = JdbcLeaseHost.builder(pool()).notifications(false).build();
+		LeaseKey key = newKey();
+		LeaseHolder holder = newHolder("holder");
+		LeaseHolder waiter = newHolder("waiter");
+		this.host.tryTake(key, holder, LONG);
+		CompletableFuture<TakeResult> waiting = CompletableFuture.supplyAsync(() -> take(other, key, waiter, LONG));
+		awaitQueued(key, 1);
+		this.host.release(key, holder);
+		assertThat(waiting.get(5, TimeUnit.SECONDS)).isInstanceOf(Taken.class);
+	}
+
 }
