@@ -17,43 +17,19 @@
 package dev.lease.tck.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 
-import dev.lease.LeaseHost;
 import dev.lease.host.jdbc.JdbcLeaseHost;
-import dev.lease.tck.LeaseHostConformanceKit;
 
 /**
  * Tests for {@link JdbcLeaseHost} on H2 in memory: the whole conformance kit.
  *
  * @author Lease contributors
  */
-class H2JdbcLeaseHostConformanceIntegrationTests extends LeaseHostConformanceKit {
-
-	private static HikariDataSource dataSource;
-
-	private static JdbcLeaseHost host;
-
-	@BeforeAll
-	static void startHost() {
-		dataSource = JdbcTestServers.h2();
-		host = new JdbcLeaseHost(dataSource);
-	}
-
-	@AfterAll
-	static void stopHost() {
-		if (host != null) {
-			host.close();
-		}
-		if (dataSource != null) {
-			dataSource.close();
-		}
-	}
+class H2JdbcLeaseHostConformanceIntegrationTests extends JdbcLeaseHostConformance {
 
 	@Override
-	protected LeaseHost host() {
-		return host;
+	HikariDataSource dataSource() {
+		return JdbcTestServers.h2();
 	}
 
 }

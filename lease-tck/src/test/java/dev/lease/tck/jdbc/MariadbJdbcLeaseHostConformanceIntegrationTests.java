@@ -17,13 +17,9 @@
 package dev.lease.tck.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 
-import dev.lease.LeaseHost;
 import dev.lease.host.jdbc.JdbcLeaseHost;
-import dev.lease.tck.LeaseHostConformanceKit;
 
 /**
  * Tests for {@link JdbcLeaseHost} on MariaDB (or MySQL) named by
@@ -33,31 +29,11 @@ import dev.lease.tck.LeaseHostConformanceKit;
  */
 @EnabledIfEnvironmentVariable(named = JdbcTestServers.MARIADB_VARIABLE, matches = ".+",
 		disabledReason = "MariaDB tests skipped: set LEASE_TEST_MARIADB_URL (e.g. jdbc:mariadb://127.0.0.1:3306/test?user=root)")
-class MariadbJdbcLeaseHostConformanceIntegrationTests extends LeaseHostConformanceKit {
-
-	private static HikariDataSource dataSource;
-
-	private static JdbcLeaseHost host;
-
-	@BeforeAll
-	static void startHost() {
-		dataSource = JdbcTestServers.mariadb();
-		host = new JdbcLeaseHost(dataSource);
-	}
-
-	@AfterAll
-	static void stopHost() {
-		if (host != null) {
-			host.close();
-		}
-		if (dataSource != null) {
-			dataSource.close();
-		}
-	}
+class MariadbJdbcLeaseHostConformanceIntegrationTests extends JdbcLeaseHostConformance {
 
 	@Override
-	protected LeaseHost host() {
-		return host;
+	HikariDataSource dataSource() {
+		return JdbcTestServers.mariadb();
 	}
 
 }

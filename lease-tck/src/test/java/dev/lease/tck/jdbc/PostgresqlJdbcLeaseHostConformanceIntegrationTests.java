@@ -17,12 +17,8 @@
 package dev.lease.tck.jdbc;
 
 import com.zaxxer.hikari.HikariDataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 
-import dev.lease.LeaseHost;
 import dev.lease.host.jdbc.JdbcLeaseHost;
-import dev.lease.tck.LeaseHostConformanceKit;
 
 /**
  * Tests for {@link JdbcLeaseHost} on PostgreSQL: the server named by
@@ -31,31 +27,11 @@ import dev.lease.tck.LeaseHostConformanceKit;
  *
  * @author Lease contributors
  */
-class PostgresqlJdbcLeaseHostConformanceIntegrationTests extends LeaseHostConformanceKit {
-
-	private static HikariDataSource dataSource;
-
-	private static JdbcLeaseHost host;
-
-	@BeforeAll
-	static void startHost() {
-		dataSource = JdbcTestServers.postgres();
-		host = new JdbcLeaseHost(dataSource);
-	}
-
-	@AfterAll
-	static void stopHost() {
-		if (host != null) {
-			host.close();
-		}
-		if (dataSource != null) {
-			dataSource.close();
-		}
-	}
+class PostgresqlJdbcLeaseHostConformanceIntegrationTests extends JdbcLeaseHostConformance {
 
 	@Override
-	protected LeaseHost host() {
-		return host;
+	HikariDataSource dataSource() {
+		return JdbcTestServers.postgres();
 	}
 
 }
