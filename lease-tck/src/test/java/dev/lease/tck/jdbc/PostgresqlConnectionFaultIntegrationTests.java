@@ -1,0 +1,186 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.tck.jdbc;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import com.zaxxer.hikari.HikariDataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import dev.lease.LeaseHolder;
+import dev.lease.LeaseHostException;
+import dev.lease.LeaseKey;
+import dev.lease.NotHeld;
+import dev.lease.TakeResult;
+import dev.lease.Taken;
+import dev.lease.host.jdbc.JdbcLeaseHost;
+import dev.lease.tck.faults.TcpProxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Tests for {@link JdbcLeaseHost} on PostgreSQL when its connections fail mid-operation:
+ * cut through a TCP proxy on the loopback interface, or their backends terminated with
+ * {@code pg_terminate_backend}. The caller gets {@link LeaseHostException} or a true
+ * answer, and the database holds either the whole change or none of it.
+ *
+ * @author Lease contributors
+ */
+class PostgresqlConnectionFaultIntegrationTests {
+
+	private static final Duration TERM = Duration.ofSeconds(30);
+
+	// A request crosses the proxy after this delay, and its reply after as much again.
+	private static final Duration LATENCY = Duration.ofMillis(600);
+
+	private static HikariDataSource directPool;
+
+	private static JdbcLeaseHost direct;
+
+	private TcpProxy proxy;
+
+	private HikariDataSource proxiedPool;
+
+	private JdbcLeaseHost host;
+
+	private final LeaseKey key = LeaseKey.of("fault:" + UUID.randomUUID());
+
+	private final LeaseHolder holder = LeaseHolder.of("faulty");
+
+	@BeforeAll
+	static void startDirectHost() {
+		directPool = JdbcTestServers.postgres();
+		direct = new JdbcLeaseHost(directPool);
+	}
+
+	@AfterAll
+	static void stopDirectHost() {
+		direct.close();
+		directPool.close();
+	}
+
+	@BeforeEach
+	void connectThroughProxy() throws Exception {
+		String url = JdbcTestServers.postgresUrl();
+		URI server = URI.create(url.substring("jdbc:".length()));
+		this.proxy = TcpProxy.to(server.getPort());
+		String proxied = url.replaceFirst("//[^/]+/", "//127.0.0.1:" + this.proxy.port() + "/")
+				+ ((url.contains("?") ? "&" : "?") + "socketTimeout=5&connectTimeout=5");
+		this.proxiedPool = JdbcTestServers.pool(proxied, "postgresql", "lease-fault-" + UUID.randomUUID());
+		this.proxiedPool.setConnectionTimeout(5000);
+		this.host = new JdbcLeaseHost(this.proxiedPool);
+	}
+
+	@AfterEach
+	void disconnect() {
+		this.proxy.close();
+		this.host.close();
+		this.proxiedPool.close();
+	}
+
+	@Test
+	@DisplayName("A try take cut before its statement reaches PostgreSQL fails with LeaseHostException and takes nothing")
+	void tryTakeCutBeforeTheServerLeavesNoGrant() throws Exception {
+		CompletableFuture<?> call = cutWhileInFlight(() -> this.host.tryTake(this.key, this.holder, TERM),
+				LATENCY.dividedBy(3));
+		assertFailedWithLeaseHostException(call);
+		assertThat(direct.remaining(this.key, this.holder)).isEmpty();
+		assertThat(direct.tryTake(this.key, LeaseHolder.of("next"), TERM)).isInstanceOf(Taken.class);
+	}
+
+	@Test
+	@DisplayName("A release cut on its way fails with LeaseHostException and leaves the grant whole, its instant unmoved")
+	void releaseCutBeforeTheServerLeavesTheGrantWhole() throws Exception {
+		Taken taken = (Taken) direct.tryTake(this.key, this.holder, TERM);
+		CompletableFuture<?> call = cutWhileInFlight(() -> this.host.release(this.key, this.holder),
+				LATENCY.dividedBy(3));
+		assertFailedWithLeaseHostException(call);
+		assertThat(direct.grants(Integer.MAX_VALUE)).contains(taken.lease());
+		assertThat(direct.release(this.key, this.holder)).isNotInstanceOf(NotHeld.class);
+	}
+
+	@Test
+	@DisplayName("A waiter whose backends are terminated (pg_terminate_backend) gets the key or LeaseHostException, and leaves nothing held")
+	void waiterWhoseBackendsAreTerminatedLeavesNothingHeld() throws Exception {
+		LeaseHolder first = LeaseHolder.of("first");
+		direct.tryTake(this.key, first, Duration.ofSeconds(3));
+		CompletableFuture<TakeResult> waiting = CompletableFuture.supplyAsync(() -> {
+			try {
+				return this.host.take(this.key, this.holder, TERM);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException(ex);
+			}
+		});
+		Thread.sleep(500);
+		String application = this.proxiedPool.getDataSourceProperties().getProperty("ApplicationName");
+		int terminated = new JdbcTemplate(directPool).queryForObject(
+				"select count(pg_terminate_backend(pid)) from pg_stat_activity where application_name = ?",
+				Integer.class, application);
+		assertThat(terminated).as("backends of the waiting host").isPositive();
+		direct.release(this.key, first);
+		TakeResult answer;
+		try {
+			answer = waiting.get(TERM.toSeconds(), TimeUnit.SECONDS);
+		}
+		catch (ExecutionException ex) {
+			assertThat(ex.getCause()).isInstanceOf(LeaseHostException.class);
+			answer = null;
+		}
+		if (answer instanceof Taken) {
+			assertThat(this.host.release(this.key, this.holder)).isNotInstanceOf(NotHeld.class);
+		}
+		assertThat(direct.remaining(this.key, this.holder)).isEmpty();
+		assertThat(direct.tryTake(this.key, LeaseHolder.of("next"), TERM)).isInstanceOf(Taken.class);
+	}
+
+	// Runs the call with latency on the proxy, cuts every connection after the given
+	// delay,
+	// then lets connections through again.
+	private CompletableFuture<?> cutWhileInFlight(Runnable call, Duration cutAfter) throws Exception {
+		this.proxy.latency(LATENCY);
+		CompletableFuture<?> running = CompletableFuture.runAsync(call);
+		Thread.sleep(cutAfter.toMillis());
+		this.proxy.refuse();
+		try {
+			running.handle((result, failure) -> null).get(20, TimeUnit.SECONDS);
+		}
+		finally {
+			this.proxy.restore();
+		}
+		return running;
+	}
+
+	private static void assertFailedWithLeaseHostException(CompletableFuture<?> call) {
+		assertThatExceptionOfType(ExecutionException.class).isThrownBy(call::get)
+			.satisfies((ex) -> assertThat(ex.getCause()).isInstanceOf(LeaseHostException.class));
+	}
+
+}
