@@ -22,6 +22,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -35,6 +38,7 @@ import dev.lease.LeaseHolder;
 import dev.lease.LeaseHostException;
 import dev.lease.LeaseKey;
 import dev.lease.Released;
+import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.host.redis.RedisDurability;
 import dev.lease.host.redis.RedisLeaseHost;
@@ -120,6 +124,57 @@ class RedisDurabilityIntegrationTests {
 				assertThat(host.grants(100)).contains(taken.lease());
 				assertThat(host.release(key, holder)).isInstanceOf(Released.class);
 			}
+		}
+		finally {
+			server.close();
+			if (restarted != null) {
+				restarted.close();
+			}
+		}
+	}
+
+	@Test
+	@DisplayName("Invariant 2.2, Operation 2: across a restart of an AOF-enabled Redis, a waiter gets the key at the release or a clear error, and nothing stays held")
+	void waiterAcrossRestartGetsTheKeyOrAClearError(@TempDir Path directory) throws Exception {
+		Path data = Files.createDirectories(directory.resolve("data"));
+		List<String> settings = List.of("appendonly yes", "appendfsync always", "dir " + data);
+		int port = RedisTestServer.freePort();
+		LeaseKey key = LeaseKey.of("restart-" + UUID.randomUUID());
+		LeaseHolder holder = LeaseHolder.of("holder-" + UUID.randomUUID());
+		LeaseHolder waiter = LeaseHolder.of("waiter-" + UUID.randomUUID());
+		RedisTestServer server = RedisTestServer.startEmbedded(port, settings);
+		RedisTestServer restarted = null;
+		try (RedisLeaseHost host = RedisLeaseHost.builder(server.lettuce()).build()) {
+			Taken taken = (Taken) host.tryTake(key, holder, Duration.ofSeconds(20));
+			CompletableFuture<TakeResult> waiting = CompletableFuture.supplyAsync(() -> {
+				try {
+					return host.take(key, waiter, Duration.ofSeconds(20));
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					throw new IllegalStateException(ex);
+				}
+			});
+			Thread.sleep(300);
+			server.stopServer();
+			restarted = RedisTestServer.startEmbedded(port, settings);
+			assertThat(host.grants(100)).as("the grant survived the restart").contains(taken.lease());
+			assertThat(host.release(key, holder)).isInstanceOf(Released.class);
+			TakeResult answer = null;
+			try {
+				answer = waiting.get(30, TimeUnit.SECONDS);
+			}
+			catch (ExecutionException ex) {
+				assertThat(ex.getCause()).isInstanceOf(LeaseHostException.class);
+			}
+			if (answer != null) {
+				assertThat(answer).isInstanceOf(Taken.class);
+				assertThat(host.release(key, waiter)).isInstanceOf(Released.class);
+			}
+			else {
+				host.release(key, waiter);
+			}
+			assertThat(host.tryTake(key, LeaseHolder.of("next"), Duration.ofSeconds(1))).isInstanceOf(Taken.class);
 		}
 		finally {
 			server.close();
