@@ -50,6 +50,8 @@ class LeaseAutoConfigurationTests {
 
 	private static final String MEMORY_WARNING = "An in-memory lease is not shared across instances";
 
+	private static final String DETECTED_MEMORY = "Leases are hosted in memory because no Redis or JDBC host was detected";
+
 	private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(
 			AutoConfigurations.of(LeaseAutoConfiguration.class, InMemoryLeaseHostAutoConfiguration.class));
 
@@ -65,12 +67,23 @@ class LeaseAutoConfigurationTests {
 	}
 
 	@Test
-	void runWithHostMemoryChoosesMemoryWithoutWarning(CapturedOutput output) {
+	void runWithHostMemoryChoosesMemoryWithoutWarningButSaysItIsNotShared(CapturedOutput output) {
 		this.runner.withPropertyValues("lease.host=memory").run((context) -> {
 			assertThat(context).hasSingleBean(InMemoryLeaseHost.class);
-			assertThat(output).doesNotContain(MEMORY_WARNING)
+			assertThat(output).doesNotContain(DETECTED_MEMORY)
+				.contains("INFO")
 				.contains("Leases are hosted by the memory lease host")
-				.contains("chosen by lease.host");
+				.contains("chosen by lease.host. " + MEMORY_WARNING);
+		});
+	}
+
+	@Test
+	void runWithUserInMemoryLeaseHostSaysItIsTheApplicationsAndNotShared(CapturedOutput output) {
+		this.runner.withUserConfiguration(UserInMemoryHostConfiguration.class).run((context) -> {
+			assertThat(context).hasSingleBean(LeaseHost.class).hasBean("ordersLeaseHost");
+			assertThat(output).doesNotContain(DETECTED_MEMORY)
+				.contains("Leases are hosted by the memory lease host")
+				.contains("a LeaseHost bean of the application. " + MEMORY_WARNING);
 		});
 	}
 
@@ -80,6 +93,7 @@ class LeaseAutoConfigurationTests {
 			assertThat(context).hasSingleBean(LeaseHost.class).doesNotHaveBean(InMemoryLeaseHost.class);
 			assertThat(context.getBean(LeaseHostSelection.class).host()).isInstanceOf(CustomLeaseHost.class);
 			assertThat(output).contains("Leases are hosted by the customleasehost lease host")
+				.contains("a LeaseHost bean of the application")
 				.doesNotContain(MEMORY_WARNING);
 		});
 	}
@@ -183,6 +197,16 @@ class LeaseAutoConfigurationTests {
 
 	private static String fresh() {
 		return UUID.randomUUID().toString();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserInMemoryHostConfiguration {
+
+		@Bean
+		InMemoryLeaseHost ordersLeaseHost() {
+			return new InMemoryLeaseHost();
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)
