@@ -21,7 +21,9 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -34,6 +36,7 @@ import dev.lease.LeaseHost;
 import dev.lease.aop.LeasedAdvisor;
 import dev.lease.aop.LeasedMethodInterceptor;
 import dev.lease.aop.OnOverrun;
+import dev.lease.autoconfigure.fence.FenceAutoConfiguration;
 import dev.lease.autoconfigure.inmemory.InMemoryLeaseHostAutoConfiguration;
 import dev.lease.host.inmemory.InMemoryLeaseHost;
 
@@ -75,6 +78,16 @@ class LeaseAutoConfigurationTests {
 				.contains("Leases are hosted by the memory lease host")
 				.contains("chosen by lease.host. " + MEMORY_WARNING);
 		});
+	}
+
+	@Test
+	void advisorsDoNotCreateLeasePropertiesBeforeThePostProcessors(CapturedOutput output) {
+		this.runner.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, FenceAutoConfiguration.class))
+			.withUserConfiguration(JobsConfiguration.class, UserPostProcessorConfiguration.class)
+			.run((context) -> {
+				assertThat(context).hasNotFailed().hasSingleBean(LeaseProperties.class);
+				assertThat(output).doesNotContain("is not eligible for getting processed by all BeanPostProcessors");
+			});
 	}
 
 	@Test
@@ -197,6 +210,19 @@ class LeaseAutoConfigurationTests {
 
 	private static String fresh() {
 		return UUID.randomUUID().toString();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserPostProcessorConfiguration {
+
+		// an ordinary post-processor: the auto-proxy creator, registered before it,
+		// looks for advisors while it is created
+		@Bean
+		static BeanPostProcessor userPostProcessor() {
+			return new BeanPostProcessor() {
+			};
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)
