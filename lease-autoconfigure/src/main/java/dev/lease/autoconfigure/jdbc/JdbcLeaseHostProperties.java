@@ -36,7 +36,7 @@ public class JdbcLeaseHostProperties extends DatabaseInitializationProperties {
 	 * Prefix of the host's two tables, KEYS and WAITERS: letters, digits and underscores,
 	 * not starting with a digit, at most 48 characters.
 	 */
-	private String tablePrefix = JdbcLeaseHost.DEFAULT_TABLE_PREFIX;
+	private String tablePrefix = "LEASE_";
 
 	/**
 	 * Whether to wake waiters with PostgreSQL LISTEN/NOTIFY over one connection of the

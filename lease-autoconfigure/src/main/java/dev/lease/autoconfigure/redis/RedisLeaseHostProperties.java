@@ -20,8 +20,6 @@ import java.time.Duration;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
-import dev.lease.host.redis.RedisLeaseHost;
-
 /**
  * Configuration properties for the Redis lease host.
  *
@@ -35,7 +33,7 @@ public class RedisLeaseHostProperties {
 	 * Prefix of every Redis key and of the handoff channel the host uses: printable ASCII
 	 * without spaces, braces or glob characters.
 	 */
-	private String keyPrefix = RedisLeaseHost.DEFAULT_KEY_PREFIX;
+	private String keyPrefix = "lease:";
 
 	/**
 	 * Whether to fail the start when the Redis server is not known to keep grants across

@@ -175,10 +175,11 @@ class JdbcLeaseHostAutoConfigurationTests {
 	void schemaPropertiesBindWithTheirDefaults() {
 		this.runner.run((context) -> {
 			JdbcLeaseHostProperties properties = context.getBean(JdbcLeaseHostProperties.class);
-			assertThat(properties.getTablePrefix()).isEqualTo("LEASE_");
+			assertThat(properties.getTablePrefix()).isEqualTo(JdbcLeaseHost.DEFAULT_TABLE_PREFIX);
 			assertThat(properties.getSchema()).isEqualTo(JdbcLeaseHost.SCHEMA_LOCATION);
 			assertThat(properties.getInitializeSchema()).isEqualTo(DatabaseInitializationMode.EMBEDDED);
 			assertThat(properties.isNotifications()).isTrue();
+			assertThat(properties.isContinueOnError()).isTrue();
 		});
 	}
 

@@ -16,6 +16,8 @@
 
 package dev.lease.autoconfigure.redis;
 
+import java.time.Duration;
+
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -40,6 +42,15 @@ class RedisLeaseHostAutoConfigurationTests {
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RedisLeaseHostAutoConfiguration.class,
 				InMemoryLeaseHostAutoConfiguration.class, LeaseAutoConfiguration.class));
+
+	@Test
+	void propertiesDefaultToTheHostsDefaults() {
+		RedisLeaseHostProperties properties = new RedisLeaseHostProperties();
+		assertThat(properties.getKeyPrefix()).isEqualTo(RedisLeaseHost.DEFAULT_KEY_PREFIX);
+		assertThat(properties.isRequireDurable()).isFalse();
+		assertThat(properties.getReplicasToAck()).isZero();
+		assertThat(properties.getReplicaTimeout()).isEqualTo(Duration.ofSeconds(1));
+	}
 
 	@Test
 	void runWithoutRedisConnectionFactoryDoesNotCreateTheRedisHost() {
