@@ -57,8 +57,10 @@ import dev.lease.host.jdbc.JdbcLeaseHost;
 @Import(DatabaseInitializationDependencyConfigurer.class)
 public final class JdbcLeaseHostAutoConfiguration {
 
+	// Declared before leaseHost(): registered only when no LeaseHost bean was, so that no
+	// tables are created for a host the application does not use.
 	@Bean
-	@ConditionalOnMissingBean
+	@ConditionalOnMissingBean({ JdbcLeaseHostDataSourceScriptDatabaseInitializer.class, LeaseHost.class })
 	@Conditional(OnJdbcLeaseHostInitializationCondition.class)
 	JdbcLeaseHostDataSourceScriptDatabaseInitializer jdbcLeaseHostDataSourceScriptDatabaseInitializer(
 			DataSource dataSource, JdbcLeaseHostProperties properties) {

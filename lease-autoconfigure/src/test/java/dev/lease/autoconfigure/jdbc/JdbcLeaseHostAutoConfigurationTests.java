@@ -103,10 +103,13 @@ class JdbcLeaseHostAutoConfigurationTests {
 
 	@Test
 	void runWithUserLeaseHostBacksOff() {
-		this.runner.withUserConfiguration(UserHostConfiguration.class)
-			.run((context) -> assertThat(context).hasSingleBean(LeaseHost.class)
+		this.runner.withUserConfiguration(UserHostConfiguration.class).run((context) -> {
+			assertThat(context).hasSingleBean(LeaseHost.class)
 				.hasSingleBean(CustomLeaseHost.class)
-				.doesNotHaveBean(JdbcLeaseHost.class));
+				.doesNotHaveBean(JdbcLeaseHost.class)
+				.doesNotHaveBean(JdbcLeaseHostDataSourceScriptDatabaseInitializer.class);
+			assertThat(tableCount(new JdbcTemplate(context.getBean(DataSource.class)), "LEASE_KEYS")).isZero();
+		});
 	}
 
 	@Test

@@ -45,6 +45,7 @@ import dev.lease.autoconfigure.LeaseHostSelection;
 import dev.lease.autoconfigure.health.LeaseHostHealthContributorAutoConfiguration;
 import dev.lease.autoconfigure.inmemory.InMemoryLeaseHostAutoConfiguration;
 import dev.lease.autoconfigure.jdbc.JdbcLeaseHostAutoConfiguration;
+import dev.lease.autoconfigure.jdbc.JdbcLeaseHostDataSourceScriptDatabaseInitializer;
 import dev.lease.health.LeaseHostHealthIndicator;
 import dev.lease.host.inmemory.InMemoryLeaseHost;
 import dev.lease.host.jdbc.JdbcLeaseHost;
@@ -99,7 +100,8 @@ class RedisLeaseHostAutoConfigurationIntegrationTests {
 			.withPropertyValues("spring.datasource.generate-unique-name=true")
 			.run((context) -> assertThat(context).hasSingleBean(LeaseHost.class)
 				.hasSingleBean(RedisLeaseHost.class)
-				.doesNotHaveBean(JdbcLeaseHost.class));
+				.doesNotHaveBean(JdbcLeaseHost.class)
+				.doesNotHaveBean(JdbcLeaseHostDataSourceScriptDatabaseInitializer.class));
 	}
 
 	@Test
