@@ -24,6 +24,7 @@ import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -62,8 +63,9 @@ public final class LeaseAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	LeaseHostSelection leaseHostSelection(ObjectProvider<LeaseHost> hosts, LeaseProperties properties) {
-		return new LeaseHostSelection(hosts, properties);
+	LeaseHostSelection leaseHostSelection(ObjectProvider<LeaseHost> hosts, LeaseProperties properties,
+			ConfigurableListableBeanFactory beanFactory) {
+		return new LeaseHostSelection(hosts, properties, beanFactory);
 	}
 
 	@Bean

@@ -18,11 +18,15 @@ package dev.lease.autoconfigure;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.NoSuchBeanDefinitionException;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 
 import dev.lease.LeaseHost;
 import dev.lease.host.inmemory.InMemoryLeaseHost;
@@ -38,15 +42,24 @@ public final class LeaseHostSelection implements SmartInitializingSingleton {
 
 	private static final Log logger = LogFactory.getLog(LeaseHostSelection.class);
 
+	private static final String AUTO_CONFIGURATION_PACKAGE = "dev.lease.autoconfigure.";
+
+	private static final String NOT_SHARED = "An in-memory lease is not shared across instances: it excludes callers"
+			+ " in this JVM only.";
+
 	private final ObjectProvider<LeaseHost> hosts;
 
 	private final LeaseProperties properties;
 
+	private final @Nullable ConfigurableListableBeanFactory beanFactory;
+
 	private volatile boolean logged;
 
-	LeaseHostSelection(ObjectProvider<LeaseHost> hosts, LeaseProperties properties) {
+	LeaseHostSelection(ObjectProvider<LeaseHost> hosts, LeaseProperties properties,
+			@Nullable ConfigurableListableBeanFactory beanFactory) {
 		this.hosts = hosts;
 		this.properties = properties;
+		this.beanFactory = beanFactory;
 	}
 
 	/**
@@ -88,6 +101,27 @@ public final class LeaseHostSelection implements SmartInitializingSingleton {
 		};
 	}
 
+	// Whether the host is a bean of one of our host auto-configurations, rather than one
+	// the application defined. Auto-configuration classes are registered under their
+	// class names, also in an AOT-processed context.
+	private boolean isAutoConfigured(LeaseHost host) {
+		if (this.beanFactory == null) {
+			return true;
+		}
+		for (Map.Entry<String, LeaseHost> candidate : this.beanFactory.getBeansOfType(LeaseHost.class).entrySet()) {
+			if (candidate.getValue() == host) {
+				try {
+					String factory = this.beanFactory.getMergedBeanDefinition(candidate.getKey()).getFactoryBeanName();
+					return factory != null && factory.startsWith(AUTO_CONFIGURATION_PACKAGE);
+				}
+				catch (NoSuchBeanDefinitionException ex) {
+					return false;
+				}
+			}
+		}
+		return false;
+	}
+
 	@Override
 	public void afterSingletonsInstantiated() {
 		LeaseHost host = host();
@@ -96,16 +130,23 @@ public final class LeaseHostSelection implements SmartInitializingSingleton {
 		}
 		this.logged = true;
 		String name = LeaseHostNames.of(host);
-		if (host instanceof InMemoryLeaseHost && this.properties.getHost() == null) {
-			logger.warn("Leases are hosted in memory because no Redis or JDBC host was detected. An in-memory lease is"
-					+ " not shared across instances: it excludes callers in this JVM only. Set lease.host to redis or"
-					+ " jdbc (with a RedisConnectionFactory or DataSource), or set lease.host=memory to choose memory"
-					+ " explicitly");
+		boolean memory = host instanceof InMemoryLeaseHost;
+		boolean autoConfigured = isAutoConfigured(host);
+		if (memory && autoConfigured && this.properties.getHost() == null) {
+			logger.warn("Leases are hosted in memory because no Redis or JDBC host was detected. " + NOT_SHARED
+					+ " Set lease.host to redis or jdbc (with a RedisConnectionFactory or DataSource), or set"
+					+ " lease.host=memory to choose memory explicitly");
+			return;
+		}
+		String how;
+		if (!autoConfigured) {
+			how = ", a LeaseHost bean of the application";
 		}
 		else {
-			logger.info("Leases are hosted by the " + name + " lease host (" + host.getClass().getName() + ")"
-					+ ((this.properties.getHost() != null) ? ", chosen by lease.host" : ""));
+			how = (this.properties.getHost() != null) ? ", chosen by lease.host" : ", detected";
 		}
+		logger.info("Leases are hosted by the " + name + " lease host (" + host.getClass().getName() + ")" + how
+				+ (memory ? ". " + NOT_SHARED : ""));
 	}
 
 }

@@ -16,6 +16,8 @@
 
 package dev.lease.health;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.UUID;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
@@ -42,6 +44,8 @@ public class LeaseHostHealthIndicator extends AbstractHealthIndicator {
 
 	private final String hostName;
 
+	private final Map<String, Object> details;
+
 	private final LeaseHolder probe = LeaseHolder.of("health-probe/" + UUID.randomUUID());
 
 	/**
@@ -50,17 +54,30 @@ public class LeaseHostHealthIndicator extends AbstractHealthIndicator {
 	 * @param hostName the host's name, shown as the {@code host} detail
 	 */
 	public LeaseHostHealthIndicator(LeaseHost host, String hostName) {
+		this(host, hostName, Map.of());
+	}
+
+	/**
+	 * Create an indicator for the given host that also shows the given details, such as
+	 * the durability of a Redis server as read when the host started.
+	 * @param host the host
+	 * @param hostName the host's name, shown as the {@code host} detail
+	 * @param details further details, shown after {@code host}
+	 */
+	public LeaseHostHealthIndicator(LeaseHost host, String hostName, Map<String, Object> details) {
 		super("Lease host health check failed");
 		Assert.notNull(host, "'host' must not be null");
 		Assert.hasText(hostName, "'hostName' must not be empty");
+		Assert.notNull(details, "'details' must not be null");
 		this.host = host;
 		this.hostName = hostName;
+		this.details = new LinkedHashMap<>(details);
 	}
 
 	@Override
 	protected void doHealthCheck(Health.Builder builder) {
 		this.host.remaining(PROBE_KEY, this.probe);
-		builder.up().withDetail("host", this.hostName);
+		builder.up().withDetail("host", this.hostName).withDetails(this.details);
 	}
 
 }

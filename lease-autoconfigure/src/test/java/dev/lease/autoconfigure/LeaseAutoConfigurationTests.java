@@ -21,7 +21,9 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -34,6 +36,7 @@ import dev.lease.LeaseHost;
 import dev.lease.aop.LeasedAdvisor;
 import dev.lease.aop.LeasedMethodInterceptor;
 import dev.lease.aop.OnOverrun;
+import dev.lease.autoconfigure.fence.FenceAutoConfiguration;
 import dev.lease.autoconfigure.inmemory.InMemoryLeaseHostAutoConfiguration;
 import dev.lease.host.inmemory.InMemoryLeaseHost;
 
@@ -50,6 +53,8 @@ class LeaseAutoConfigurationTests {
 
 	private static final String MEMORY_WARNING = "An in-memory lease is not shared across instances";
 
+	private static final String DETECTED_MEMORY = "Leases are hosted in memory because no Redis or JDBC host was detected";
+
 	private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(
 			AutoConfigurations.of(LeaseAutoConfiguration.class, InMemoryLeaseHostAutoConfiguration.class));
 
@@ -65,12 +70,33 @@ class LeaseAutoConfigurationTests {
 	}
 
 	@Test
-	void runWithHostMemoryChoosesMemoryWithoutWarning(CapturedOutput output) {
+	void runWithHostMemoryChoosesMemoryWithoutWarningButSaysItIsNotShared(CapturedOutput output) {
 		this.runner.withPropertyValues("lease.host=memory").run((context) -> {
 			assertThat(context).hasSingleBean(InMemoryLeaseHost.class);
-			assertThat(output).doesNotContain(MEMORY_WARNING)
+			assertThat(output).doesNotContain(DETECTED_MEMORY)
+				.contains("INFO")
 				.contains("Leases are hosted by the memory lease host")
-				.contains("chosen by lease.host");
+				.contains("chosen by lease.host. " + MEMORY_WARNING);
+		});
+	}
+
+	@Test
+	void advisorsDoNotCreateLeasePropertiesBeforeThePostProcessors(CapturedOutput output) {
+		this.runner.withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, FenceAutoConfiguration.class))
+			.withUserConfiguration(JobsConfiguration.class, UserPostProcessorConfiguration.class)
+			.run((context) -> {
+				assertThat(context).hasNotFailed().hasSingleBean(LeaseProperties.class);
+				assertThat(output).doesNotContain("is not eligible for getting processed by all BeanPostProcessors");
+			});
+	}
+
+	@Test
+	void runWithUserInMemoryLeaseHostSaysItIsTheApplicationsAndNotShared(CapturedOutput output) {
+		this.runner.withUserConfiguration(UserInMemoryHostConfiguration.class).run((context) -> {
+			assertThat(context).hasSingleBean(LeaseHost.class).hasBean("ordersLeaseHost");
+			assertThat(output).doesNotContain(DETECTED_MEMORY)
+				.contains("Leases are hosted by the memory lease host")
+				.contains("a LeaseHost bean of the application. " + MEMORY_WARNING);
 		});
 	}
 
@@ -80,6 +106,7 @@ class LeaseAutoConfigurationTests {
 			assertThat(context).hasSingleBean(LeaseHost.class).doesNotHaveBean(InMemoryLeaseHost.class);
 			assertThat(context.getBean(LeaseHostSelection.class).host()).isInstanceOf(CustomLeaseHost.class);
 			assertThat(output).contains("Leases are hosted by the customleasehost lease host")
+				.contains("a LeaseHost bean of the application")
 				.doesNotContain(MEMORY_WARNING);
 		});
 	}
@@ -183,6 +210,29 @@ class LeaseAutoConfigurationTests {
 
 	private static String fresh() {
 		return UUID.randomUUID().toString();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserPostProcessorConfiguration {
+
+		// an ordinary post-processor: the auto-proxy creator, registered before it,
+		// looks for advisors while it is created
+		@Bean
+		static BeanPostProcessor userPostProcessor() {
+			return new BeanPostProcessor() {
+			};
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserInMemoryHostConfiguration {
+
+		@Bean
+		InMemoryLeaseHost ordersLeaseHost() {
+			return new InMemoryLeaseHost();
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

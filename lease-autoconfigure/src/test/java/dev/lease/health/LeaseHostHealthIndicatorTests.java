@@ -17,6 +17,7 @@
 package dev.lease.health;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
@@ -43,6 +44,16 @@ class LeaseHostHealthIndicatorTests {
 		Health health = new LeaseHostHealthIndicator(new InMemoryLeaseHost(), "memory").health();
 		assertThat(health.getStatus()).isEqualTo(Status.UP);
 		assertThat(health.getDetails()).containsEntry("host", "memory");
+	}
+
+	@Test
+	void givenDetailsAreShownAfterTheHost() {
+		Health health = new LeaseHostHealthIndicator(new InMemoryLeaseHost(), "memory",
+				Map.of("durability", Map.of("status", "UNKNOWN", "reason", "CONFIG is disabled")))
+			.health();
+		assertThat(health.getStatus()).isEqualTo(Status.UP);
+		assertThat(health.getDetails()).containsEntry("host", "memory")
+			.containsEntry("durability", Map.of("status", "UNKNOWN", "reason", "CONFIG is disabled"));
 	}
 
 	@Test

@@ -47,7 +47,7 @@ public final class LeaseHostHealthContributorAutoConfiguration {
 	@ConditionalOnMissingBean(name = "leaseHealthIndicator")
 	LeaseHostHealthIndicator leaseHealthIndicator(LeaseHostSelection selection) {
 		LeaseHost host = selection.host();
-		return new LeaseHostHealthIndicator(host, LeaseHostNames.of(host));
+		return new LeaseHostHealthIndicator(host, LeaseHostNames.of(host), RedisHealthDetails.of(host));
 	}
 
 }

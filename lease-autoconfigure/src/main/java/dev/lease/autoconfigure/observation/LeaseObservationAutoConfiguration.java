@@ -16,6 +16,10 @@
 
 package dev.lease.autoconfigure.observation;
 
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Map;
+
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
@@ -28,6 +32,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConf
 import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 
+import dev.lease.LeaseHost;
 import dev.lease.autoconfigure.LeaseAutoConfiguration;
 import dev.lease.autoconfigure.LeaseHostDecorator;
 import dev.lease.autoconfigure.LeaseHostNames;
@@ -53,8 +58,12 @@ public final class LeaseObservationAutoConfiguration {
 	@ConditionalOnMissingBean(name = "leaseHostObservation")
 	LeaseHostDecorator leaseHostObservation(ObjectProvider<MeterRegistry> meters,
 			ObjectProvider<ObservationRegistry> observations) {
-		return (host) -> new ObservedLeaseHost(host, LeaseHostNames.of(host), meters.getObject(),
-				observations.getIfAvailable(() -> ObservationRegistry.NOOP));
+		// One observed host per host, however often it is decorated: its meters, the
+		// lease.active gauge among them, are registered once.
+		Map<LeaseHost, LeaseHost> observed = Collections.synchronizedMap(new IdentityHashMap<>());
+		return (host) -> observed.computeIfAbsent(host,
+				(undecorated) -> new ObservedLeaseHost(undecorated, LeaseHostNames.of(undecorated), meters.getObject(),
+						observations.getIfAvailable(() -> ObservationRegistry.NOOP)));
 	}
 
 }

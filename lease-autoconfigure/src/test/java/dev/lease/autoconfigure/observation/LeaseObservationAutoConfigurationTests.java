@@ -21,9 +21,12 @@ import java.util.UUID;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -40,6 +43,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author Lease contributors
  */
+@ExtendWith(OutputCaptureExtension.class)
 class LeaseObservationAutoConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -60,6 +64,17 @@ class LeaseObservationAutoConfigurationTests {
 				.isEqualTo(1.0);
 			assertThat(meters.get("lease.active").tags("host", "memory").gauge().value()).isZero();
 			assertThat(meters.get("lease.overrun").counter().count()).isZero();
+		});
+	}
+
+	@Test
+	void decoratingOneHostTwiceRegistersItsMetersOnce(CapturedOutput output) {
+		this.runner.withUserConfiguration(MeterRegistryConfiguration.class).run((context) -> {
+			LeaseHostDecorator decorator = context.getBean(LeaseHostDecorator.class);
+			LeaseHost host = context.getBean(LeaseHost.class);
+			assertThat(decorator.decorate(host)).isSameAs(decorator.decorate(host));
+			assertThat(context.getBean(MeterRegistry.class).find("lease.active").gauges()).hasSize(1);
+			assertThat(output).doesNotContain("has been already registered");
 		});
 	}
 

@@ -1,0 +1,56 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.autoconfigure.health;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.springframework.util.ClassUtils;
+
+import dev.lease.LeaseHost;
+import dev.lease.host.redis.RedisDurability;
+import dev.lease.host.redis.RedisLeaseHost;
+
+/**
+ * The health details of a {@link RedisLeaseHost}: the durability of its server, as read
+ * when the host started.
+ *
+ * @author Lease contributors
+ */
+final class RedisHealthDetails {
+
+	private static final boolean redisPresent = ClassUtils.isPresent(
+			"org.springframework.data.redis.connection.RedisConnectionFactory",
+			RedisHealthDetails.class.getClassLoader());
+
+	private RedisHealthDetails() {
+	}
+
+	// Empty for any host but Redis; RedisLeaseHost is loaded only when Spring Data Redis
+	// is.
+	static Map<String, Object> of(LeaseHost host) {
+		if (!redisPresent || !host.getClass().getName().equals("dev.lease.host.redis.RedisLeaseHost")) {
+			return Map.of();
+		}
+		RedisDurability durability = ((RedisLeaseHost) host).durability();
+		Map<String, Object> details = new LinkedHashMap<>();
+		details.put("status", durability.status().name());
+		details.put("reason", durability.reason());
+		return Map.of("durability", details);
+	}
+
+}

@@ -1,0 +1,101 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.autoconfigure.jdbc;
+
+import javax.sql.DataSource;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
+import org.springframework.boot.sql.autoconfigure.init.OnDatabaseInitializationCondition;
+import org.springframework.boot.sql.init.dependency.DatabaseInitializationDependencyConfigurer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Import;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import dev.lease.LeaseHost;
+import dev.lease.autoconfigure.LeaseAutoConfiguration;
+import dev.lease.host.jdbc.JdbcLeaseHost;
+
+/**
+ * {@link EnableAutoConfiguration Auto-configuration} for the {@link JdbcLeaseHost}:
+ * chosen by {@code lease.host=jdbc}, or detected after Redis when a {@link DataSource} is
+ * available and no {@link LeaseHost} bean is defined. Creates the host's tables on an
+ * embedded database, or as {@code lease.jdbc.initialize-schema} says.
+ *
+ * @author Lease contributors
+ * @since 0.1.0
+ */
+@AutoConfiguration(before = LeaseAutoConfiguration.class, after = DataSourceAutoConfiguration.class,
+		afterName = "dev.lease.autoconfigure.redis.RedisLeaseHostAutoConfiguration")
+@ConditionalOnClass({ JdbcTemplate.class, DataSourceScriptDatabaseInitializer.class })
+@ConditionalOnBean(DataSource.class)
+@ConditionalOnProperty(name = "lease.host", havingValue = "jdbc", matchIfMissing = true)
+@EnableConfigurationProperties(JdbcLeaseHostProperties.class)
+@Import(DatabaseInitializationDependencyConfigurer.class)
+public final class JdbcLeaseHostAutoConfiguration {
+
+	// Declared before leaseHost(): registered only when no LeaseHost bean was, so that no
+	// tables are created for a host the application does not use.
+	@Bean
+	@ConditionalOnMissingBean({ JdbcLeaseHostDataSourceScriptDatabaseInitializer.class, LeaseHost.class })
+	@Conditional(OnJdbcLeaseHostInitializationCondition.class)
+	JdbcLeaseHostDataSourceScriptDatabaseInitializer jdbcLeaseHostDataSourceScriptDatabaseInitializer(
+			DataSource dataSource, JdbcLeaseHostProperties properties) {
+		return new JdbcLeaseHostDataSourceScriptDatabaseInitializer(dataSource, validTablePrefix(properties));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean(LeaseHost.class)
+	JdbcLeaseHost leaseHost(DataSource dataSource, JdbcLeaseHostProperties properties,
+			ObjectProvider<JdbcLeaseHostDataSourceScriptDatabaseInitializer> initializer) {
+		// the tables first, when this application creates them
+		initializer.getIfAvailable();
+		// closed by the context: its destroy method, close(), is inferred
+		return JdbcLeaseHost.builder(dataSource)
+			.tablePrefix(validTablePrefix(properties).getTablePrefix())
+			.notifications(properties.isNotifications())
+			.build();
+	}
+
+	private static JdbcLeaseHostProperties validTablePrefix(JdbcLeaseHostProperties properties) {
+		try {
+			JdbcLeaseHost.requireTablePrefix(properties.getTablePrefix());
+			return properties;
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("Invalid lease.jdbc.table-prefix: " + ex.getMessage(), ex);
+		}
+	}
+
+	static class OnJdbcLeaseHostInitializationCondition extends OnDatabaseInitializationCondition {
+
+		OnJdbcLeaseHostInitializationCondition() {
+			super("Lease JDBC host", "lease.jdbc.initialize-schema");
+		}
+
+	}
+
+}

@@ -1,0 +1,95 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.autoconfigure.jdbc;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import javax.sql.DataSource;
+
+import org.springframework.boot.jdbc.DatabaseDriver;
+import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
+import org.springframework.boot.jdbc.init.PropertiesBasedDataSourceScriptDatabaseInitializer;
+import org.springframework.core.io.ByteArrayResource;
+import org.springframework.core.io.Resource;
+import org.springframework.util.StreamUtils;
+
+import dev.lease.host.jdbc.JdbcLeaseHost;
+
+/**
+ * {@link DataSourceScriptDatabaseInitializer} for the JDBC lease host's tables. MariaDB
+ * uses the {@code mysql} scripts. With a table prefix other than
+ * {@value JdbcLeaseHost#DEFAULT_TABLE_PREFIX}, the table, key and index names of the
+ * scripts are given that prefix. May be registered as a bean to override
+ * auto-configuration.
+ *
+ * @author Lease contributors
+ * @since 0.1.0
+ */
+public class JdbcLeaseHostDataSourceScriptDatabaseInitializer
+		extends PropertiesBasedDataSourceScriptDatabaseInitializer<JdbcLeaseHostProperties> {
+
+	private static final Pattern TABLE_NAMES = Pattern
+		.compile("\\b" + JdbcLeaseHost.DEFAULT_TABLE_PREFIX + "(KEYS|WAITERS)");
+
+	private final String tablePrefix;
+
+	/**
+	 * Create an initializer of the given data source.
+	 * @param dataSource the data source of the JDBC lease host
+	 * @param properties the JDBC lease host properties
+	 */
+	public JdbcLeaseHostDataSourceScriptDatabaseInitializer(DataSource dataSource, JdbcLeaseHostProperties properties) {
+		super(dataSource, properties, Map.of(DatabaseDriver.MARIADB, "mysql"));
+		this.tablePrefix = JdbcLeaseHost.requireTablePrefix(properties.getTablePrefix());
+	}
+
+	@Override
+	protected void runScripts(Scripts scripts) {
+		if (JdbcLeaseHost.DEFAULT_TABLE_PREFIX.equals(this.tablePrefix)) {
+			super.runScripts(scripts);
+			return;
+		}
+		Charset encoding = (scripts.getEncoding() != null) ? scripts.getEncoding() : StandardCharsets.UTF_8;
+		List<Resource> prefixed = new ArrayList<>();
+		for (Resource script : scripts) {
+			prefixed.add(prefixed(script, encoding));
+		}
+		super.runScripts(new Scripts(prefixed).continueOnError(scripts.isContinueOnError())
+			.separator(scripts.getSeparator())
+			.encoding(scripts.getEncoding()));
+	}
+
+	private Resource prefixed(Resource script, Charset encoding) {
+		try {
+			String sql = StreamUtils.copyToString(script.getInputStream(), encoding);
+			String renamed = TABLE_NAMES.matcher(sql).replaceAll(Matcher.quoteReplacement(this.tablePrefix) + "$1");
+			return new ByteArrayResource(renamed.getBytes(encoding), script.getDescription());
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not read " + script.getDescription(), ex);
+		}
+	}
+
+}

@@ -1,0 +1,69 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.autoconfigure.jdbc;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.jdbc.init.DatabaseInitializationProperties;
+
+import dev.lease.host.jdbc.JdbcLeaseHost;
+
+/**
+ * Configuration properties for the JDBC lease host. The inherited {@code schema},
+ * {@code platform}, {@code initialize-schema} and {@code continue-on-error} properties
+ * control how its tables are created.
+ *
+ * @author Lease contributors
+ * @since 0.1.0
+ */
+@ConfigurationProperties("lease.jdbc")
+public class JdbcLeaseHostProperties extends DatabaseInitializationProperties {
+
+	/**
+	 * Prefix of the host's two tables, KEYS and WAITERS: letters, digits and underscores,
+	 * not starting with a digit, at most 48 characters.
+	 */
+	private String tablePrefix = "LEASE_";
+
+	/**
+	 * Whether to wake waiters with PostgreSQL LISTEN/NOTIFY over one connection of the
+	 * data source; when off, or on other databases, waiters poll with a short bounded
+	 * backoff.
+	 */
+	private boolean notifications = true;
+
+	public String getTablePrefix() {
+		return this.tablePrefix;
+	}
+
+	public void setTablePrefix(String tablePrefix) {
+		this.tablePrefix = tablePrefix;
+	}
+
+	public boolean isNotifications() {
+		return this.notifications;
+	}
+
+	public void setNotifications(boolean notifications) {
+		this.notifications = notifications;
+	}
+
+	@Override
+	public String getDefaultSchemaLocation() {
+		return JdbcLeaseHost.SCHEMA_LOCATION;
+	}
+
+}

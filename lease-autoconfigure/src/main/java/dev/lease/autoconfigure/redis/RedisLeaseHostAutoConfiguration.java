@@ -1,0 +1,65 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.autoconfigure.redis;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+import dev.lease.LeaseHost;
+import dev.lease.autoconfigure.LeaseAutoConfiguration;
+import dev.lease.host.redis.RedisLeaseHost;
+
+/**
+ * {@link EnableAutoConfiguration Auto-configuration} for the {@link RedisLeaseHost}:
+ * chosen by {@code lease.host=redis}, or detected first when a
+ * {@link RedisConnectionFactory} is available and no {@link LeaseHost} bean is defined.
+ *
+ * @author Lease contributors
+ * @since 0.1.0
+ */
+@AutoConfiguration(before = LeaseAutoConfiguration.class, after = DataRedisAutoConfiguration.class)
+@ConditionalOnClass({ RedisConnectionFactory.class, DataRedisAutoConfiguration.class })
+@ConditionalOnBean(RedisConnectionFactory.class)
+@ConditionalOnProperty(name = "lease.host", havingValue = "redis", matchIfMissing = true)
+@EnableConfigurationProperties(RedisLeaseHostProperties.class)
+public final class RedisLeaseHostAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean(LeaseHost.class)
+	RedisLeaseHost leaseHost(RedisConnectionFactory connectionFactory, RedisLeaseHostProperties properties) {
+		// closed by the context: its destroy method, close(), is inferred
+		RedisLeaseHost.Builder builder = RedisLeaseHost.builder(connectionFactory);
+		try {
+			builder.keyPrefix(properties.getKeyPrefix());
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("Invalid lease.redis.key-prefix: " + ex.getMessage(), ex);
+		}
+		return builder.requireDurable(properties.isRequireDurable())
+			.replicasToAck(properties.getReplicasToAck(), properties.getReplicaTimeout())
+			.build();
+	}
+
+}

@@ -1,0 +1,87 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.autoconfigure.redis;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Configuration properties for the Redis lease host.
+ *
+ * @author Lease contributors
+ * @since 0.1.0
+ */
+@ConfigurationProperties("lease.redis")
+public class RedisLeaseHostProperties {
+
+	/**
+	 * Prefix of every Redis key and of the handoff channel the host uses: printable ASCII
+	 * without spaces, braces or glob characters.
+	 */
+	private String keyPrefix = "lease:";
+
+	/**
+	 * Whether to fail the start when the Redis server is not known to keep grants across
+	 * its restart (append-only file off, or CONFIG disabled).
+	 */
+	private boolean requireDurable;
+
+	/**
+	 * Number of replicas that must acknowledge each grant, with WAIT, before a take
+	 * answers Taken; 0 to not wait. Not supported on a Redis Cluster.
+	 */
+	private int replicasToAck;
+
+	/**
+	 * Longest wait for the replicas to acknowledge a grant.
+	 */
+	private Duration replicaTimeout = Duration.ofSeconds(1);
+
+	public String getKeyPrefix() {
+		return this.keyPrefix;
+	}
+
+	public void setKeyPrefix(String keyPrefix) {
+		this.keyPrefix = keyPrefix;
+	}
+
+	public boolean isRequireDurable() {
+		return this.requireDurable;
+	}
+
+	public void setRequireDurable(boolean requireDurable) {
+		this.requireDurable = requireDurable;
+	}
+
+	public int getReplicasToAck() {
+		return this.replicasToAck;
+	}
+
+	public void setReplicasToAck(int replicasToAck) {
+		this.replicasToAck = replicasToAck;
+	}
+
+	public Duration getReplicaTimeout() {
+		return this.replicaTimeout;
+	}
+
+	public void setReplicaTimeout(Duration replicaTimeout) {
+		this.replicaTimeout = replicaTimeout;
+	}
+
+}

@@ -1,0 +1,126 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.autoconfigure.jdbc;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.UUID;
+
+import javax.sql.DataSource;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.SimpleDriverDataSource;
+
+import dev.lease.LeaseHolder;
+import dev.lease.LeaseKey;
+import dev.lease.Released;
+import dev.lease.Taken;
+import dev.lease.autoconfigure.LeaseAutoConfiguration;
+import dev.lease.autoconfigure.inmemory.InMemoryLeaseHostAutoConfiguration;
+import dev.lease.host.jdbc.JdbcLeaseHost;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link JdbcLeaseHostAutoConfiguration} on PostgreSQL: the one named by
+ * {@code LEASE_TEST_POSTGRES_URL}, else an embedded one.
+ *
+ * @author Lease contributors
+ */
+class JdbcLeaseHostAutoConfigurationIntegrationTests {
+
+	private static DataSource dataSource;
+
+	private static @Nullable EmbeddedPostgres embedded;
+
+	private final String tablePrefix = "IT_" + UUID.randomUUID().toString().replace("-", "").toUpperCase(Locale.ROOT)
+			+ "_";
+
+	@BeforeAll
+	static void startServer() throws IOException {
+		String url = System.getenv("LEASE_TEST_POSTGRES_URL");
+		if (url != null && !url.isBlank()) {
+			dataSource = new SimpleDriverDataSource(new org.postgresql.Driver(), url.trim());
+		}
+		else {
+			embedded = EmbeddedPostgres.start();
+			dataSource = embedded.getPostgresDatabase();
+		}
+	}
+
+	@AfterAll
+	static void stopServer() throws IOException {
+		if (embedded != null) {
+			embedded.close();
+		}
+	}
+
+	@AfterEach
+	void dropTables() {
+		JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+		jdbc.execute("DROP TABLE IF EXISTS " + this.tablePrefix + "WAITERS");
+		jdbc.execute("DROP TABLE IF EXISTS " + this.tablePrefix + "KEYS");
+	}
+
+	private ApplicationContextRunner runner() {
+		return new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(JdbcLeaseHostAutoConfiguration.class,
+					InMemoryLeaseHostAutoConfiguration.class, LeaseAutoConfiguration.class))
+			.withBean(DataSource.class, () -> dataSource)
+			.withPropertyValues("lease.jdbc.table-prefix=" + this.tablePrefix);
+	}
+
+	@Test
+	void initializeSchemaAlwaysCreatesThePrefixedTablesOnPostgreSqlAndTheHostUsesThem() {
+		runner().withPropertyValues("lease.jdbc.initialize-schema=always").run((context) -> {
+			JdbcLeaseHost host = context.getBean(JdbcLeaseHost.class);
+			assertThat(host.platform()).isEqualTo("postgresql");
+			JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+			assertThat(tableCount(jdbc, this.tablePrefix + "KEYS")).isOne();
+			assertThat(tableCount(jdbc, this.tablePrefix + "WAITERS")).isOne();
+			LeaseKey key = LeaseKey.of("key-" + UUID.randomUUID());
+			LeaseHolder holder = LeaseHolder.of("holder-" + UUID.randomUUID());
+			assertThat(host.tryTake(key, holder, Duration.ofSeconds(30))).isInstanceOf(Taken.class);
+			assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM " + this.tablePrefix + "KEYS", Integer.class)).isOne();
+			assertThat(host.release(key, holder)).isInstanceOf(Released.class);
+		});
+	}
+
+	@Test
+	void initializeSchemaEmbeddedLeavesAServerDatabaseAlone() {
+		runner().run((context) -> {
+			assertThat(context).hasSingleBean(JdbcLeaseHost.class);
+			assertThat(tableCount(new JdbcTemplate(dataSource), this.tablePrefix + "KEYS")).isZero();
+		});
+	}
+
+	private static int tableCount(JdbcTemplate jdbc, String table) {
+		Integer count = jdbc.queryForObject("SELECT COUNT(*) FROM information_schema.tables WHERE table_name = ?",
+				Integer.class, table.toLowerCase(Locale.ROOT));
+		return (count != null) ? count : 0;
+	}
+
+}
