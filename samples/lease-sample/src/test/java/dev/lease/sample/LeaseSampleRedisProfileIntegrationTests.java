@@ -1,0 +1,44 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.sample;
+
+import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * Tests for {@link LeaseSampleApplication} with its {@code redis} profile: the same
+ * demonstration and endpoints, with leases on the server named by
+ * {@code LEASE_TEST_REDIS_URL}.
+ *
+ * @author Lease contributors
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+@ActiveProfiles("redis")
+@EnabledIfEnvironmentVariable(named = "LEASE_TEST_REDIS_URL", matches = ".+",
+		disabledReason = "the sample's redis profile needs a running server: set LEASE_TEST_REDIS_URL")
+class LeaseSampleRedisProfileIntegrationTests extends LeaseSampleApplicationTests {
+
+	@DynamicPropertySource
+	static void server(DynamicPropertyRegistry registry) {
+		registry.add("spring.data.redis.url", () -> System.getenv("LEASE_TEST_REDIS_URL"));
+	}
+
+}
