@@ -26,7 +26,9 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A TCP proxy on the loopback interface between a host and its server, which a test can
@@ -105,6 +107,30 @@ public final class TcpProxy implements AutoCloseable {
 	public void restore() {
 		this.refusing = false;
 		this.latencyNanos = 0;
+	}
+
+	/**
+	 * Run a call with the given latency on the proxy, cut every connection after the
+	 * given delay (before its request crossed, or after it crossed but before the reply
+	 * did), and let connections through again once the call has ended.
+	 * @param call the call to run through the proxy
+	 * @param latency the delay each chunk of traffic takes while the call runs
+	 * @param cutAfter when to cut, from the start of the call
+	 * @return the call's outcome, completed
+	 * @throws Exception if waiting for the call failed
+	 */
+	public CompletableFuture<?> cutWhileInFlight(Runnable call, Duration latency, Duration cutAfter) throws Exception {
+		latency(latency);
+		CompletableFuture<?> running = CompletableFuture.runAsync(call);
+		Thread.sleep(cutAfter.toMillis());
+		refuse();
+		try {
+			running.handle((result, failure) -> null).get(20, TimeUnit.SECONDS);
+		}
+		finally {
+			restore();
+		}
+		return running;
 	}
 
 	@Override

@@ -107,8 +107,8 @@ class PostgresqlConnectionFaultIntegrationTests {
 	@Test
 	@DisplayName("A try take cut before its statement reaches PostgreSQL fails with LeaseHostException and takes nothing")
 	void tryTakeCutBeforeTheServerLeavesNoGrant() throws Exception {
-		CompletableFuture<?> call = cutWhileInFlight(() -> this.host.tryTake(this.key, this.holder, TERM),
-				LATENCY.dividedBy(3));
+		CompletableFuture<?> call = this.proxy.cutWhileInFlight(() -> this.host.tryTake(this.key, this.holder, TERM),
+				LATENCY, LATENCY.dividedBy(3));
 		assertFailedWithLeaseHostException(call);
 		assertThat(direct.remaining(this.key, this.holder)).isEmpty();
 		assertThat(direct.tryTake(this.key, LeaseHolder.of("next"), TERM)).isInstanceOf(Taken.class);
@@ -118,7 +118,7 @@ class PostgresqlConnectionFaultIntegrationTests {
 	@DisplayName("A release cut on its way fails with LeaseHostException and leaves the grant whole, its instant unmoved")
 	void releaseCutBeforeTheServerLeavesTheGrantWhole() throws Exception {
 		Taken taken = (Taken) direct.tryTake(this.key, this.holder, TERM);
-		CompletableFuture<?> call = cutWhileInFlight(() -> this.host.release(this.key, this.holder),
+		CompletableFuture<?> call = this.proxy.cutWhileInFlight(() -> this.host.release(this.key, this.holder), LATENCY,
 				LATENCY.dividedBy(3));
 		assertFailedWithLeaseHostException(call);
 		assertThat(direct.grants(Integer.MAX_VALUE)).contains(taken.lease());
@@ -159,23 +159,6 @@ class PostgresqlConnectionFaultIntegrationTests {
 		}
 		assertThat(direct.remaining(this.key, this.holder)).isEmpty();
 		assertThat(direct.tryTake(this.key, LeaseHolder.of("next"), TERM)).isInstanceOf(Taken.class);
-	}
-
-	// Runs the call with latency on the proxy, cuts every connection after the given
-	// delay,
-	// then lets connections through again.
-	private CompletableFuture<?> cutWhileInFlight(Runnable call, Duration cutAfter) throws Exception {
-		this.proxy.latency(LATENCY);
-		CompletableFuture<?> running = CompletableFuture.runAsync(call);
-		Thread.sleep(cutAfter.toMillis());
-		this.proxy.refuse();
-		try {
-			running.handle((result, failure) -> null).get(20, TimeUnit.SECONDS);
-		}
-		finally {
-			this.proxy.restore();
-		}
-		return running;
 	}
 
 	private static void assertFailedWithLeaseHostException(CompletableFuture<?> call) {

@@ -20,7 +20,6 @@ import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.ClientOptions;
 import org.junit.jupiter.api.AfterAll;
@@ -114,8 +113,8 @@ class RedisConnectionFaultIntegrationTests {
 	@Test
 	@DisplayName("A try take whose request is cut before it reaches Redis fails with LeaseHostException and takes nothing")
 	void tryTakeCutBeforeTheServerLeavesNoGrant() throws Exception {
-		CompletableFuture<?> call = cutWhileInFlight(() -> this.host.tryTake(this.key, this.holder, TERM),
-				LATENCY.dividedBy(3));
+		CompletableFuture<?> call = this.proxy.cutWhileInFlight(() -> this.host.tryTake(this.key, this.holder, TERM),
+				LATENCY, LATENCY.dividedBy(3));
 		assertFailedWithLeaseHostException(call);
 		assertThat(direct.remaining(this.key, this.holder)).isEmpty();
 		assertThat(direct.tryTake(this.key, LeaseHolder.of("next"), TERM)).isInstanceOf(Taken.class);
@@ -124,8 +123,8 @@ class RedisConnectionFaultIntegrationTests {
 	@Test
 	@DisplayName("A try take whose reply is cut fails with LeaseHostException; its grant is the holder's to find and release")
 	void tryTakeWithLostReplyLeavesAGrantItsHolderCanRelease() throws Exception {
-		CompletableFuture<?> call = cutWhileInFlight(() -> this.host.tryTake(this.key, this.holder, TERM),
-				LATENCY.multipliedBy(3).dividedBy(2));
+		CompletableFuture<?> call = this.proxy.cutWhileInFlight(() -> this.host.tryTake(this.key, this.holder, TERM),
+				LATENCY, LATENCY.multipliedBy(3).dividedBy(2));
 		assertFailedWithLeaseHostException(call);
 		// The script ran: the grant stands, and only its holder can end it (Invariant 5).
 		assertThat(direct.remaining(this.key, this.holder)).isPresent();
@@ -137,7 +136,7 @@ class RedisConnectionFaultIntegrationTests {
 	@DisplayName("A release cut on its way fails with LeaseHostException and leaves the grant whole, its instant unmoved")
 	void releaseCutBeforeTheServerLeavesTheGrantWhole() throws Exception {
 		Taken taken = (Taken) direct.tryTake(this.key, this.holder, TERM);
-		CompletableFuture<?> call = cutWhileInFlight(() -> this.host.release(this.key, this.holder),
+		CompletableFuture<?> call = this.proxy.cutWhileInFlight(() -> this.host.release(this.key, this.holder), LATENCY,
 				LATENCY.dividedBy(3));
 		assertFailedWithLeaseHostException(call);
 		assertThat(direct.grants(Integer.MAX_VALUE)).contains(taken.lease());
@@ -148,30 +147,11 @@ class RedisConnectionFaultIntegrationTests {
 	@DisplayName("A release whose reply is cut fails with LeaseHostException, and the key is free: the whole release happened")
 	void releaseWithLostReplyHappenedWhole() throws Exception {
 		direct.tryTake(this.key, this.holder, TERM);
-		CompletableFuture<?> call = cutWhileInFlight(() -> this.host.release(this.key, this.holder),
+		CompletableFuture<?> call = this.proxy.cutWhileInFlight(() -> this.host.release(this.key, this.holder), LATENCY,
 				LATENCY.multipliedBy(3).dividedBy(2));
 		assertFailedWithLeaseHostException(call);
 		assertThat(direct.remaining(this.key, this.holder)).isEmpty();
 		assertThat(direct.tryTake(this.key, LeaseHolder.of("next"), TERM)).isInstanceOf(Taken.class);
-	}
-
-	// Runs the call with latency on the proxy, cuts every connection after the given
-	// delay
-	// (before the request crossed, or after it crossed but before the reply did), and
-	// then
-	// lets connections through again.
-	private CompletableFuture<?> cutWhileInFlight(Runnable call, Duration cutAfter) throws Exception {
-		this.proxy.latency(LATENCY);
-		CompletableFuture<?> running = CompletableFuture.runAsync(call);
-		Thread.sleep(cutAfter.toMillis());
-		this.proxy.refuse();
-		try {
-			running.handle((result, failure) -> null).get(10, TimeUnit.SECONDS);
-		}
-		finally {
-			this.proxy.restore();
-		}
-		return running;
 	}
 
 	private static void assertFailedWithLeaseHostException(CompletableFuture<?> call) {
