@@ -54,6 +54,21 @@ abstract class ArgumentChecks extends KitGroup {
 	}
 
 	@Test
+	@DisplayName("Non-goal 10: a whole number of the host's steps is a valid duration; a nanosecond finer is refused and nothing is taken")
+	void durationFinerThanTheHostsResolutionIsRefused() {
+		Duration resolution = kit().resolution();
+		Duration whole = resolution.multipliedBy(1_000_000_000L / resolution.toNanos());
+		assertThat(host().tryTake(newKey(), newHolder("whole"), whole)).isInstanceOf(Taken.class);
+		if (resolution.toNanos() > 1) {
+			LeaseKey key = newKey();
+			assertThatIllegalArgumentException()
+				.isThrownBy(() -> host().tryTake(key, newHolder("finer"), whole.plusNanos(1)))
+				.withMessageContaining("resolution");
+			assertThat(host().tryTake(key, newHolder("other"), LONG)).isInstanceOf(Taken.class);
+		}
+	}
+
+	@Test
 	@DisplayName("Non-goal 10: a missing key, holder or duration is refused, naming the argument")
 	void missingArgumentsAreRefused() {
 		LeaseKey key = newKey();

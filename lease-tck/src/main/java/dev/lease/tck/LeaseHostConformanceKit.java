@@ -77,6 +77,15 @@ public abstract class LeaseHostConformanceKit {
 	}
 
 	/**
+	 * Return the finest step of a term the host represents: a duration that is not a
+	 * whole number of steps is refused. One nanosecond unless the host says otherwise.
+	 * @return the host's resolution
+	 */
+	protected Duration resolution() {
+		return Duration.ofNanos(1);
+	}
+
+	/**
 	 * Return the most the host's clock may differ from this JVM's; histories compare host
 	 * instants with JVM readings only across it.
 	 * @return the clock skew

@@ -16,6 +16,8 @@
 
 package dev.lease.tck.jdbc;
 
+import java.time.Duration;
+
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -61,6 +63,11 @@ abstract class JdbcLeaseHostConformance extends LeaseHostConformanceKit {
 	@Override
 	protected LeaseHost host() {
 		return this.host;
+	}
+
+	@Override
+	protected Duration resolution() {
+		return Duration.ofNanos(1000);
 	}
 
 }

@@ -95,6 +95,11 @@ class RedisClusterConformanceIntegrationTests {
 			return RedisClusterConformanceIntegrationTests.this.lettuce;
 		}
 
+		@Override
+		protected Duration resolution() {
+			return Duration.ofNanos(1000);
+		}
+
 	}
 
 	@Nested
@@ -104,6 +109,11 @@ class RedisClusterConformanceIntegrationTests {
 		@Override
 		protected LeaseHost host() {
 			return RedisClusterConformanceIntegrationTests.this.jedis;
+		}
+
+		@Override
+		protected Duration resolution() {
+			return Duration.ofNanos(1000);
 		}
 
 	}

@@ -16,6 +16,8 @@
 
 package dev.lease.tck.redis;
 
+import java.time.Duration;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -64,6 +66,11 @@ class RedisLeaseHostConformanceIntegrationTests {
 			return RedisLeaseHostConformanceIntegrationTests.this.lettuce;
 		}
 
+		@Override
+		protected Duration resolution() {
+			return Duration.ofNanos(1000);
+		}
+
 	}
 
 	@Nested
@@ -73,6 +80,11 @@ class RedisLeaseHostConformanceIntegrationTests {
 		@Override
 		protected LeaseHost host() {
 			return RedisLeaseHostConformanceIntegrationTests.this.jedis;
+		}
+
+		@Override
+		protected Duration resolution() {
+			return Duration.ofNanos(1000);
 		}
 
 	}
