@@ -33,7 +33,6 @@ import dev.lease.LeaseHost;
 import dev.lease.LeaseKey;
 import dev.lease.Taken;
 import dev.lease.host.redis.RedisLeaseHost;
-import dev.lease.tck.LeaseHostConformanceKit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -88,32 +87,22 @@ class RedisClusterConformanceIntegrationTests {
 
 	@Nested
 	@DisplayName("Lettuce")
-	class Lettuce extends LeaseHostConformanceKit {
+	class Lettuce extends RedisLeaseHostConformance {
 
 		@Override
 		protected LeaseHost host() {
 			return RedisClusterConformanceIntegrationTests.this.lettuce;
 		}
 
-		@Override
-		protected Duration resolution() {
-			return Duration.ofNanos(1000);
-		}
-
 	}
 
 	@Nested
 	@DisplayName("Jedis")
-	class Jedis extends LeaseHostConformanceKit {
+	class Jedis extends RedisLeaseHostConformance {
 
 		@Override
 		protected LeaseHost host() {
 			return RedisClusterConformanceIntegrationTests.this.jedis;
-		}
-
-		@Override
-		protected Duration resolution() {
-			return Duration.ofNanos(1000);
 		}
 
 	}

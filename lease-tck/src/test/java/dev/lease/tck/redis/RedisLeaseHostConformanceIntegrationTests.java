@@ -16,8 +16,6 @@
 
 package dev.lease.tck.redis;
 
-import java.time.Duration;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -26,7 +24,6 @@ import org.junit.jupiter.api.TestInstance;
 
 import dev.lease.LeaseHost;
 import dev.lease.host.redis.RedisLeaseHost;
-import dev.lease.tck.LeaseHostConformanceKit;
 
 /**
  * Tests for {@link RedisLeaseHost}: the whole conformance kit, through Lettuce and
@@ -59,32 +56,22 @@ class RedisLeaseHostConformanceIntegrationTests {
 
 	@Nested
 	@DisplayName("Lettuce")
-	class Lettuce extends LeaseHostConformanceKit {
+	class Lettuce extends RedisLeaseHostConformance {
 
 		@Override
 		protected LeaseHost host() {
 			return RedisLeaseHostConformanceIntegrationTests.this.lettuce;
 		}
 
-		@Override
-		protected Duration resolution() {
-			return Duration.ofNanos(1000);
-		}
-
 	}
 
 	@Nested
 	@DisplayName("Jedis")
-	class Jedis extends LeaseHostConformanceKit {
+	class Jedis extends RedisLeaseHostConformance {
 
 		@Override
 		protected LeaseHost host() {
 			return RedisLeaseHostConformanceIntegrationTests.this.jedis;
-		}
-
-		@Override
-		protected Duration resolution() {
-			return Duration.ofNanos(1000);
 		}
 
 	}
