@@ -2,9 +2,11 @@
 --
 -- KEYS[1] is the lease's only Redis key; ARGV[1] names the operation, ARGV[2..] are its
 -- arguments. Every instant is read here from Redis TIME, in microseconds, and never
--- goes back for a key: the latest reading is stored with the key's state. The state is
--- one MessagePack array:
---   { latest, holder or false, expiresAt, queue, handed }
+-- goes back for a key: the latest reading is stored with the key's state, in one of two
+-- forms. The common one, a grant with no waiters and nothing handed, is
+--   'G' .. struct.pack('>i8i8', latest, expiresAt) .. holder
+-- and costs no MessagePack on the way in or out; any other state is
+--   'Q' .. MessagePack { latest, holder or false, expiresAt, queue, handed }
 --   queue:  { { ticket, holder, duration, bound }, ... }   in arrival order
 --   handed: { { ticket, holder, expiresAt, duration }, ... } grants handed to waiters
 -- A key whose grant is absent or passed and that has no waiters is deleted; PEXPIRE is
@@ -26,11 +28,14 @@ local clock = tonumber(time[1]) * 1000000 + tonumber(time[2])
 
 local state
 local raw = redis.call('GET', key)
-if raw then
-	local s = cmsgpack.unpack(raw)
-	state = { latest = s[1], holder = s[2], expires = s[3], queue = s[4], handed = s[5] }
-else
+if not raw then
 	state = { latest = clock, holder = false, expires = 0, queue = {}, handed = {} }
+elseif string.byte(raw, 1) == 71 then
+	local latest, expires, at = struct.unpack('>i8i8', raw, 2)
+	state = { latest = latest, holder = string.sub(raw, at), expires = expires, queue = {}, handed = {} }
+else
+	local s = cmsgpack.unpack(string.sub(raw, 2))
+	state = { latest = s[1], holder = s[2], expires = s[3], queue = s[4], handed = s[5] }
 end
 local now = clock
 if state.latest > now then
@@ -100,7 +105,11 @@ local function persist()
 		return
 	end
 	local ttl = math.floor((gc - now) / 1000) + 1000
-	redis.call('SET', key, cmsgpack.pack({ now, state.holder, state.expires, queue, handed }), 'PX', ttl)
+	if #queue == 0 and #handed == 0 then
+		redis.call('SET', key, 'G' .. struct.pack('>i8i8', now, state.expires) .. state.holder, 'PX', ttl)
+	else
+		redis.call('SET', key, 'Q' .. cmsgpack.pack({ now, state.holder, state.expires, queue, handed }), 'PX', ttl)
+	end
 end
 
 local function reentrant(holder)

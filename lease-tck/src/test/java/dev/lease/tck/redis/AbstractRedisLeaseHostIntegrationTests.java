@@ -41,6 +41,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.ReturnType;
 
 import dev.lease.Held;
 import dev.lease.Lease;
@@ -69,6 +70,11 @@ import static org.awaitility.Awaitility.await;
 abstract class AbstractRedisLeaseHostIntegrationTests {
 
 	private static final Duration LONG = Duration.ofSeconds(30);
+
+	private static final String QUEUED = """
+			local raw = redis.call('GET', KEYS[1])
+			if not raw or string.byte(raw, 1) ~= 81 then return 0 end
+			return #cmsgpack.unpack(string.sub(raw, 2))[4]""";
 
 	private RedisTestServer server;
 
@@ -378,39 +384,14 @@ abstract class AbstractRedisLeaseHostIntegrationTests {
 	}
 
 	private int queued(LeaseKey key) {
-		byte[] raw = rawState(key);
-		if (raw == null) {
-			return 0;
+		// The state's two forms (lease.lua): 'G' is a grant with nobody queued, 'Q' is
+		// MessagePack whose fourth element is the queue.
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			Long queued = connection.scriptingCommands()
+				.eval(QUEUED.getBytes(StandardCharsets.UTF_8), ReturnType.INTEGER, 1,
+						(this.prefix + "{" + encoded(key) + "}").getBytes(StandardCharsets.US_ASCII));
+			return (queued != null) ? queued.intValue() : 0;
 		}
-		// The ticket of every waiter is a 16-character base64url string; count the
-		// waiters through the queue array header in the MessagePack state.
-		int index = 0;
-		index++; // array header of 5
-		index += skip(raw, index); // latest
-		index += skip(raw, index); // holder
-		index += skip(raw, index); // expiresAt
-		int header = raw[index] & 0xff;
-		return ((header & 0xf0) == 0x90) ? header & 0x0f : -1;
-	}
-
-	// Length of one MessagePack scalar (integer, string, false) at index.
-	private static int skip(byte[] raw, int index) {
-		int b = raw[index] & 0xff;
-		if (b <= 0x7f || b == 0xc2 || b == 0xc3 || b >= 0xe0) {
-			return 1;
-		}
-		if ((b & 0xe0) == 0xa0) {
-			return 1 + (b & 0x1f);
-		}
-		return switch (b) {
-			case 0xcc, 0xd0 -> 2;
-			case 0xcd, 0xd1 -> 3;
-			case 0xce, 0xd2, 0xca -> 5;
-			case 0xcf, 0xd3, 0xcb -> 9;
-			case 0xd9 -> 2 + (raw[index + 1] & 0xff);
-			case 0xda -> 3 + (((raw[index + 1] & 0xff) << 8) | (raw[index + 2] & 0xff));
-			default -> throw new IllegalStateException("Unexpected MessagePack byte " + b);
-		};
 	}
 
 	private byte[] rawState(LeaseKey key) {
