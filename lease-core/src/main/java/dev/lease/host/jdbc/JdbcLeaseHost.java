@@ -109,6 +109,9 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 
 	private static final Duration RESOLUTION = Duration.ofNanos(1000);
 
+	// PostgreSQL refuses a NOTIFY payload of 8000 bytes or more.
+	private static final int NOTIFY_PAYLOAD_MAXIMUM = 7999;
+
 	private static final Duration MAXIMUM = Duration.ofDays(36_500);
 
 	private static final int ATTEMPTS = 8;
@@ -130,6 +133,8 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 	private final JdbcLeaseStatements statements;
 
 	private final JdbcLeaseWakeups wakeups = new JdbcLeaseWakeups();
+
+	private final PickedUpWaiters pickedUp = new PickedUpWaiters();
 
 	private final @Nullable PostgresNotificationListener listener;
 
@@ -166,7 +171,9 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 		this.statements = new JdbcLeaseStatements(this.dialect, this.tablePrefix);
 		this.channel = (this.tablePrefix + "KEYS").toLowerCase(Locale.ROOT);
 		this.listener = (this.dialect == JdbcLeaseDialect.POSTGRESQL && builder.notifications)
-				? new PostgresNotificationListener(this.dataSource, this.channel, this.wakeups) : null;
+				? new PostgresNotificationListener(this.dataSource, this.channel, this.wakeups, this.pickedUp,
+						this.statements.deleteWaiter)
+				: null;
 	}
 
 	/**
@@ -290,6 +297,10 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 		checkKeyAndHolder(key, holder);
 		byte[] keyBytes = key.bytes();
 		byte[] holderBytes = holder.bytes();
+		if (!this.pickedUp.isEmpty()) {
+			// Most often the row of the very grant released now, taken up a moment ago.
+			removePickedUpWaiters();
+		}
 		if (this.dialect == JdbcLeaseDialect.POSTGRESQL && statement("release", key,
 				(tx) -> tx.update(this.statements.releaseInOneStatement, keyBytes, holderBytes)) == 1) {
 			return new Released();
@@ -309,6 +320,18 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 			save(tx, state, now);
 			return new Released();
 		});
+	}
+
+	private void removePickedUpWaiters() {
+		try {
+			statement("clean up", null, (tx) -> {
+				this.pickedUp.remove((id) -> tx.update(this.statements.deleteWaiter, id));
+				return null;
+			});
+		}
+		catch (LeaseHostException ex) {
+			logger.debug("Could not remove the rows of taken-up grants; they are removed later", ex);
+		}
 	}
 
 	@Override
@@ -353,6 +376,9 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 	public void close() {
 		if (this.listener != null) {
 			this.listener.stop();
+			if (!this.pickedUp.isEmpty()) {
+				removePickedUpWaiters();
+			}
 		}
 	}
 
@@ -441,6 +467,13 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 			catch (InterruptedException ex) {
 				withdraw(key, holder, queued, ex);
 				throw ex;
+			}
+			long handed = signal.handedTo(queued.id);
+			if (handed != Long.MIN_VALUE && this.listener != null) {
+				// The committed handoff named us: take it without a round trip, and let
+				// the listener remove our row, which nobody else reads.
+				this.pickedUp.add(queued.id);
+				return taken(key, holder, handed);
 			}
 			Object answer;
 			try {
@@ -606,9 +639,19 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 					state.key);
 		}
 		if (!state.handed.isEmpty()) {
-			tx.handedOff = true;
+			List<JdbcLeaseWakeups.Handoff> handoffs = new ArrayList<>();
+			StringBuilder payload = new StringBuilder(HexFormat.of().formatHex(state.key));
+			for (StoredWaiter waiter : state.handed) {
+				handoffs.add(new JdbcLeaseWakeups.Handoff(waiter.id, waiter.grantedExpiresAt));
+				payload.append(' ').append(waiter.id).append(':').append(waiter.grantedExpiresAt);
+			}
+			tx.handoffs = handoffs;
 			if (this.listener != null) {
-				tx.queryRow(this.statements.notify, this.channel, HexFormat.of().formatHex(state.key));
+				// Delivered only once this transaction commits: the waiter it names may
+				// answer Taken from it without asking. Past NOTIFY's size limit the key
+				// alone wakes the waiters, and they ask.
+				tx.queryRow(this.statements.notify, this.channel, (payload.length() <= NOTIFY_PAYLOAD_MAXIMUM)
+						? payload.toString() : HexFormat.of().formatHex(state.key));
 			}
 		}
 	}
@@ -663,8 +706,8 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 			try {
 				Transaction tx = new Transaction(this.statements.selectNow, this.dialect == JdbcLeaseDialect.MYSQL);
 				T result = Transaction.run(this.dataSource, tx, autoCommit, work);
-				if (tx.handedOff && key != null) {
-					this.wakeups.wake(key);
+				if (!tx.handoffs.isEmpty() && key != null) {
+					this.wakeups.wake(key, tx.handoffs);
 				}
 				return result;
 			}

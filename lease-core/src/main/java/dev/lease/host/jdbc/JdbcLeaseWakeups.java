@@ -16,6 +16,7 @@
 
 package dev.lease.host.jdbc;
 
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
@@ -51,15 +52,17 @@ final class JdbcLeaseWakeups {
 		});
 	}
 
-	void wake(LeaseKey key) {
+	// Wake the waiters of a key, telling them to whom it was handed, when that is known,
+	// so that the one it went to need not ask.
+	void wake(LeaseKey key, List<Handoff> handoffs) {
 		Set<Signal> signals = this.waiting.get(key);
 		if (signals != null) {
-			signals.forEach(Signal::wake);
+			signals.forEach((signal) -> signal.wake(handoffs));
 		}
 	}
 
 	void wakeAll() {
-		this.waiting.values().forEach((signals) -> signals.forEach(Signal::wake));
+		this.waiting.values().forEach((signals) -> signals.forEach((signal) -> signal.wake(List.of())));
 	}
 
 	boolean isEmpty() {
@@ -73,10 +76,26 @@ final class JdbcLeaseWakeups {
 
 		private final Semaphore permit = new Semaphore(0);
 
-		void wake() {
+		private volatile List<Handoff> handoffs = List.of();
+
+		void wake(List<Handoff> handoffs) {
+			if (!handoffs.isEmpty()) {
+				this.handoffs = handoffs;
+			}
 			if (this.permit.availablePermits() == 0) {
 				this.permit.release();
 			}
+		}
+
+		// The expiresAt of a grant the database said it handed to this waiter, or
+		// Long.MIN_VALUE.
+		long handedTo(long waiterId) {
+			for (Handoff handoff : this.handoffs) {
+				if (handoff.waiterId() == waiterId) {
+					return handoff.expiresAt();
+				}
+			}
+			return Long.MIN_VALUE;
 		}
 
 		void await(long nanos) throws InterruptedException {
@@ -84,6 +103,16 @@ final class JdbcLeaseWakeups {
 				this.permit.drainPermits();
 			}
 		}
+
+	}
+
+	/**
+	 * A grant handed to a waiter, as committed by the transaction that handed it.
+	 *
+	 * @param waiterId the waiter's row
+	 * @param expiresAt the grant's instant in microseconds since the epoch
+	 */
+	record Handoff(long waiterId, long expiresAt) {
 
 	}
 

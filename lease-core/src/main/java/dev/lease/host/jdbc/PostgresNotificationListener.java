@@ -18,8 +18,11 @@ package dev.lease.host.jdbc;
 
 import java.lang.reflect.Method;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -54,6 +57,10 @@ final class PostgresNotificationListener {
 
 	private final JdbcLeaseWakeups wakeups;
 
+	private final PickedUpWaiters pickedUp;
+
+	private final String deleteWaiter;
+
 	private final CountDownLatch firstListen = new CountDownLatch(1);
 
 	private volatile boolean listening;
@@ -62,10 +69,13 @@ final class PostgresNotificationListener {
 
 	private @Nullable Thread thread;
 
-	PostgresNotificationListener(DataSource dataSource, String channel, JdbcLeaseWakeups wakeups) {
+	PostgresNotificationListener(DataSource dataSource, String channel, JdbcLeaseWakeups wakeups,
+			PickedUpWaiters pickedUp, String deleteWaiter) {
 		this.dataSource = dataSource;
 		this.channel = channel;
 		this.wakeups = wakeups;
+		this.pickedUp = pickedUp;
+		this.deleteWaiter = deleteWaiter;
 	}
 
 	// Start listening unless already started; answers whether this call started it.
@@ -149,21 +159,47 @@ final class PostgresNotificationListener {
 		Method getParameter = null;
 		while (this.running) {
 			Object[] notifications = (Object[]) getNotifications.invoke(pgConnection, POLL_MILLIS);
-			if (notifications == null) {
-				continue;
-			}
-			for (Object notification : notifications) {
-				if (getParameter == null) {
-					getParameter = Class
-						.forName("org.postgresql.PGNotification", false, pgConnectionType.getClassLoader())
-						.getMethod("getParameter");
+			if (notifications != null) {
+				for (Object notification : notifications) {
+					if (getParameter == null) {
+						getParameter = Class
+							.forName("org.postgresql.PGNotification", false, pgConnectionType.getClassLoader())
+							.getMethod("getParameter");
+					}
+					wake((String) getParameter.invoke(notification));
 				}
-				String payload = (String) getParameter.invoke(notification);
-				if (payload != null && !payload.isEmpty()) {
-					this.wakeups.wake(LeaseKey.of(HexFormat.of().parseHex(payload)));
+			}
+			if (!this.pickedUp.isEmpty()) {
+				try (PreparedStatement delete = connection.prepareStatement(this.deleteWaiter)) {
+					this.pickedUp.remove((id) -> {
+						delete.setLong(1, id);
+						delete.executeUpdate();
+					});
 				}
 			}
 		}
+	}
+
+	// "<hex key>[ <waiter id>:<expiresAt>]...": the waiters of the key wake, and the
+	// ones named may take their grant without asking.
+	private void wake(@Nullable String payload) {
+		if (payload == null || payload.isEmpty()) {
+			return;
+		}
+		String[] parts = payload.split(" ");
+		List<JdbcLeaseWakeups.Handoff> handoffs = new ArrayList<>();
+		try {
+			for (int i = 1; i < parts.length; i++) {
+				int colon = parts[i].indexOf(':');
+				handoffs.add(new JdbcLeaseWakeups.Handoff(Long.parseLong(parts[i].substring(0, colon)),
+						Long.parseLong(parts[i].substring(colon + 1))));
+			}
+		}
+		catch (RuntimeException ex) {
+			// a payload not of our making only wakes the waiters; they ask
+			handoffs.clear();
+		}
+		this.wakeups.wake(LeaseKey.of(HexFormat.of().parseHex(parts[0])), handoffs);
 	}
 
 }

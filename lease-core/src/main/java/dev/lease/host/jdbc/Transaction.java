@@ -45,8 +45,8 @@ final class Transaction {
 
 	private final String now;
 
-	/** Set when the work handed a grant to a waiter, to wake this host's waiters. */
-	boolean handedOff;
+	/** The grants the work handed to waiters, to wake this host's waiters with. */
+	List<JdbcLeaseWakeups.Handoff> handoffs = List.of();
 
 	private final boolean readCommitted;
 

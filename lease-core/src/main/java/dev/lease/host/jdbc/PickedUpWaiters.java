@@ -1,0 +1,71 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.host.jdbc;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * The waiter rows whose handed grant was taken up from a notification, without a round
+ * trip: nobody reads them any more, so they are removed later, by the listener or by this
+ * host's next release. A row whose removal is lost (a crash, a failed connection) is
+ * swept once its grant has passed.
+ *
+ * @author Lease contributors
+ */
+final class PickedUpWaiters {
+
+	private final ConcurrentLinkedQueue<Long> rows = new ConcurrentLinkedQueue<>();
+
+	void add(long waiterId) {
+		this.rows.add(waiterId);
+	}
+
+	boolean isEmpty() {
+		return this.rows.isEmpty();
+	}
+
+	// Remove the rows gathered so far; the ones not removed are kept for the next time.
+	void remove(Delete delete) throws SQLException {
+		List<Long> taken = new ArrayList<>();
+		for (Long id = this.rows.poll(); id != null; id = this.rows.poll()) {
+			taken.add(id);
+		}
+		for (int i = 0; i < taken.size(); i++) {
+			try {
+				delete.row(taken.get(i));
+			}
+			catch (SQLException | RuntimeException ex) {
+				this.rows.addAll(taken.subList(i, taken.size()));
+				throw ex;
+			}
+		}
+	}
+
+	/**
+	 * Deletes one waiter row.
+	 */
+	@FunctionalInterface
+	interface Delete {
+
+		void row(long waiterId) throws SQLException;
+
+	}
+
+}
