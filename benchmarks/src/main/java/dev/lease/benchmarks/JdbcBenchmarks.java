@@ -47,7 +47,9 @@ final class JdbcBenchmarks {
 
 	private static final Duration TERM = Duration.ofSeconds(30);
 
-	private static final int HANDOFFS = 200;
+	private static final int ROUNDS = 5;
+
+	private static final int HANDOFFS = 500;
 
 	private static final String FLOOR_UPSERT = """
 			INSERT INTO LEASE_KEYS (LEASE_KEY, HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS) VALUES (?, ?, ?, ?, 0, 0)
@@ -88,24 +90,18 @@ final class JdbcBenchmarks {
 		for (int threads : new int[] { 1, 8 }) {
 			LeaseKey[][] keys = keys("bench:jdbc:", threads);
 			LeaseKey[][] floorKeys = keys("bench:floor:", threads);
-			// Alternate floor and host, best of three each, so that a burst of load on a
-			// shared machine does not land on one side only.
-			double floor = 0;
-			double pairs = 0;
-			for (int round = 0; round < 3; round++) {
-				floor = Math.max(floor, PairThroughput.pairsPerSecond(threads, 1000, 3000, (thread, index) -> {
-					byte[] key = floorKeys[thread][(int) (index & 1023)].bytes();
-					long now = System.currentTimeMillis() * 1000;
-					jdbc.update(FLOOR_UPSERT, key, holderBytes, now + TERM.toNanos() / 1000, now);
-					jdbc.update(FLOOR_DELETE, key, holderBytes);
-				}));
-				pairs = Math.max(pairs, PairThroughput.pairsPerSecond(threads, 1000, 3000, (thread, index) -> {
-					LeaseKey key = keys[thread][(int) (index & 1023)];
-					host.tryTake(key, holder, TERM);
-					host.release(key, holder);
-				}));
-			}
-			table.add("jdbc (PostgreSQL) try_take+release, " + threads + " thread(s)", "pairs/s", pairs, floor);
+			PairThroughput.Beside beside = PairThroughput.beside(threads, ROUNDS, (thread, index) -> {
+				byte[] key = floorKeys[thread][(int) (index & 1023)].bytes();
+				long now = System.currentTimeMillis() * 1000;
+				jdbc.update(FLOOR_UPSERT, key, holderBytes, now + TERM.toNanos() / 1000, now);
+				jdbc.update(FLOOR_DELETE, key, holderBytes);
+			}, (thread, index) -> {
+				LeaseKey key = keys[thread][(int) (index & 1023)];
+				host.tryTake(key, holder, TERM);
+				host.release(key, holder);
+			});
+			table.add("jdbc (PostgreSQL) try_take+release, " + threads + " thread(s)", "pairs/s", beside.figure(),
+					beside.floor());
 		}
 	}
 
@@ -118,7 +114,7 @@ final class JdbcBenchmarks {
 		List<Double> millis = new ArrayList<>();
 		LeaseHolder holder = LeaseHolder.of("bench:holder");
 		LeaseHolder waiter = LeaseHolder.of("bench:waiter");
-		for (int i = 0; i < HANDOFFS + 20; i++) {
+		for (int i = 0; i < HANDOFFS + 50; i++) {
 			LeaseKey key = LeaseKey.of("bench:handoff:" + System.nanoTime() + ":" + i);
 			releasing.tryTake(key, holder, TERM);
 			long[] returned = new long[1];
@@ -138,7 +134,7 @@ final class JdbcBenchmarks {
 			long released = System.nanoTime();
 			releasing.release(key, holder);
 			take.get(30, TimeUnit.SECONDS);
-			if (i >= 20) {
+			if (i >= 50) {
 				millis.add((returned[0] - released) / 1_000_000.0);
 			}
 			waiting.release(key, waiter);

@@ -17,6 +17,7 @@
 package dev.lease.benchmarks;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.LongAdder;
@@ -65,6 +66,35 @@ final class PairThroughput {
 		}
 		done.await();
 		return count.sum() / (measureMillis / 1000.0);
+	}
+
+	// A figure beside its floor on a shared machine: the two take turns in short rounds,
+	// so that a burst of load elsewhere lands on both sides, and the median round of each
+	// counts, so that one lucky or unlucky round does not decide the ratio.
+	static Beside beside(int threads, int rounds, Pair floor, Pair figure) throws InterruptedException {
+		double[] floors = new double[rounds];
+		double[] figures = new double[rounds];
+		for (int round = 0; round < rounds; round++) {
+			floors[round] = pairsPerSecond(threads, 500, 2000, floor);
+			figures[round] = pairsPerSecond(threads, 500, 2000, figure);
+		}
+		return new Beside(median(figures), median(floors));
+	}
+
+	private static double median(double[] values) {
+		double[] sorted = values.clone();
+		Arrays.sort(sorted);
+		return sorted[sorted.length / 2];
+	}
+
+	/**
+	 * The median pairs per second of a figure and of its floor.
+	 *
+	 * @param figure the figure
+	 * @param floor its floor
+	 */
+	record Beside(double figure, double floor) {
+
 	}
 
 	/**

@@ -64,7 +64,11 @@ final class RedisBenchmarks {
 			if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 			return 0""".getBytes(StandardCharsets.UTF_8);
 
-	private static final int HANDOFFS = 400;
+	private static final int ROUNDS = 5;
+
+	private static final int HANDOFFS = 1000;
+
+	private static final int WARM_UP = 200;
 
 	private static final int GRANTS = 100_000;
 
@@ -136,25 +140,19 @@ final class RedisBenchmarks {
 					floorKeys[t][i] = (prefix + "floor:" + t + ":" + i).getBytes(StandardCharsets.UTF_8);
 				}
 			}
-			// Floor and host in turn, twice each, on a shared machine: the better of each
-			// counts.
-			double floor = 0;
-			double pairs = 0;
-			for (int round = 0; round < 2; round++) {
-				floor = Math.max(floor, floor(factory, floorSha, threads, floorKeys, holderBytes));
-				pairs = Math.max(pairs, PairThroughput.pairsPerSecond(threads, 1000, 3000, (thread, index) -> {
-					LeaseKey key = keys[thread][(int) (index & 1023)];
-					host.tryTake(key, holder, TERM);
-					host.release(key, holder);
-				}));
-			}
-			table.add("redis try_take+release, " + threads + " thread(s)", "pairs/s", pairs, floor);
+			PairThroughput.Beside beside = PairThroughput.beside(threads, ROUNDS,
+					floor(factory, floorSha, floorKeys, holderBytes), (thread, index) -> {
+						LeaseKey key = keys[thread][(int) (index & 1023)];
+						host.tryTake(key, holder, TERM);
+						host.release(key, holder);
+					});
+			table.add("redis try_take+release, " + threads + " thread(s)", "pairs/s", beside.figure(), beside.floor());
 		}
 	}
 
-	private static double floor(LettuceConnectionFactory factory, String sha, int threads, byte[][][] keys,
-			byte[] holder) throws InterruptedException {
-		return PairThroughput.pairsPerSecond(threads, 1000, 3000, (thread, index) -> {
+	private static PairThroughput.Pair floor(LettuceConnectionFactory factory, String sha, byte[][][] keys,
+			byte[] holder) {
+		return (thread, index) -> {
 			byte[] key = keys[thread][(int) (index & 1023)];
 			try (RedisConnection connection = factory.getConnection()) {
 				connection.stringCommands()
@@ -163,7 +161,7 @@ final class RedisBenchmarks {
 			try (RedisConnection connection = factory.getConnection()) {
 				connection.scriptingCommands().evalSha(sha, ReturnType.INTEGER, 1, key, holder);
 			}
-		});
+		};
 	}
 
 	private static void handoff(BenchmarkTable table, RedisLeaseHost host, LettuceConnectionFactory factory,
@@ -171,7 +169,7 @@ final class RedisBenchmarks {
 		ExecutorService executor = Executors.newSingleThreadExecutor();
 		long[] latencies = new long[HANDOFFS];
 		try {
-			for (int i = -50; i < HANDOFFS; i++) {
+			for (int i = -WARM_UP; i < HANDOFFS; i++) {
 				LeaseKey key = LeaseKey.of("handoff:" + UUID.randomUUID());
 				LeaseHolder holder = LeaseHolder.of("holder");
 				LeaseHolder waiter = LeaseHolder.of("waiter");
