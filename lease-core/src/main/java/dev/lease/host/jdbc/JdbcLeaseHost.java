@@ -595,6 +595,17 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 	}
 
 	private void loadQueue(Transaction tx, StoredKeyState state) throws SQLException {
+		if (this.dialect == JdbcLeaseDialect.POSTGRESQL) {
+			for (Object[] row : tx.queryRows(this.statements.selectQueueAndNow, 0, (Object) state.key)) {
+				tx.clockRead(((Number) row[0]).longValue());
+				if (row[1] != null) {
+					state.queue.add(new StoredWaiter(((Number) row[1]).longValue(), (byte[]) row[2],
+							((Number) row[3]).longValue(), ((Number) row[4]).longValue(),
+							((Number) row[5]).longValue()));
+				}
+			}
+			return;
+		}
 		for (Object[] row : tx.queryRows(this.statements.selectQueue, 0, (Object) state.key)) {
 			state.queue.add(new StoredWaiter(((Number) row[0]).longValue(), (byte[]) row[1],
 					((Number) row[2]).longValue(), ((Number) row[3]).longValue(), ((Number) row[4]).longValue()));
@@ -617,6 +628,10 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 
 	// Write back what the question changed: the resolved state with its own change.
 	private void save(Transaction tx, StoredKeyState state, long now) throws SQLException {
+		if (this.dialect == JdbcLeaseDialect.POSTGRESQL && state.added.isEmpty()) {
+			saveInOneStatement(tx, state, now);
+			return;
+		}
 		for (StoredWaiter waiter : state.dropped) {
 			if (!state.added.contains(waiter)) {
 				tx.update(this.statements.deleteWaiter, waiter.id);
@@ -638,22 +653,43 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 			tx.update(this.statements.updateKey, state.holder, state.expiresAt, now, state.queue.size(), state.arrivals,
 					state.key);
 		}
-		if (!state.handed.isEmpty()) {
-			List<JdbcLeaseWakeups.Handoff> handoffs = new ArrayList<>();
-			StringBuilder payload = new StringBuilder(HexFormat.of().formatHex(state.key));
-			for (StoredWaiter waiter : state.handed) {
-				handoffs.add(new JdbcLeaseWakeups.Handoff(waiter.id, waiter.grantedExpiresAt));
-				payload.append(' ').append(waiter.id).append(':').append(waiter.grantedExpiresAt);
-			}
-			tx.handoffs = handoffs;
-			if (this.listener != null) {
-				// Delivered only once this transaction commits: the waiter it names may
-				// answer Taken from it without asking. Past NOTIFY's size limit the key
-				// alone wakes the waiters, and they ask.
-				tx.queryRow(this.statements.notify, this.channel, (payload.length() <= NOTIFY_PAYLOAD_MAXIMUM)
-						? payload.toString() : HexFormat.of().formatHex(state.key));
-			}
+		String payload = handoffs(tx, state);
+		if (payload != null) {
+			tx.queryRow(this.statements.notify, this.channel, payload);
 		}
+	}
+
+	private void saveInOneStatement(Transaction tx, StoredKeyState state, long now) throws SQLException {
+		long[] dropped = state.dropped.stream().mapToLong((waiter) -> waiter.id).toArray();
+		long[] handedIds = state.handed.stream().mapToLong((waiter) -> waiter.id).toArray();
+		long[] handedExpiresAt = state.handed.stream().mapToLong((waiter) -> waiter.grantedExpiresAt).toArray();
+		boolean kept = !state.isFree(now);
+		String payload = handoffs(tx, state);
+		tx.queryRows(this.statements.saveInOneStatement, 0, dropped, handedIds, handedExpiresAt, state.holder,
+				state.expiresAt, now, state.queue.size(), state.arrivals, state.key, kept, state.key, kept,
+				this.channel, (payload != null) ? payload : "", payload != null);
+	}
+
+	// Note the grants handed to waiters, to wake this host's waiters after the commit,
+	// and answer the payload of the NOTIFY that wakes the other hosts' waiters, or null.
+	private @Nullable String handoffs(Transaction tx, StoredKeyState state) {
+		if (state.handed.isEmpty()) {
+			return null;
+		}
+		List<JdbcLeaseWakeups.Handoff> handoffs = new ArrayList<>();
+		StringBuilder payload = new StringBuilder(HexFormat.of().formatHex(state.key));
+		for (StoredWaiter waiter : state.handed) {
+			handoffs.add(new JdbcLeaseWakeups.Handoff(waiter.id, waiter.grantedExpiresAt));
+			payload.append(' ').append(waiter.id).append(':').append(waiter.grantedExpiresAt);
+		}
+		tx.handoffs = handoffs;
+		if (this.listener == null) {
+			return null;
+		}
+		// Delivered only once this transaction commits: the waiter it names may answer
+		// Taken from it without asking. Past NOTIFY's size limit the key alone wakes the
+		// waiters, and they ask.
+		return (payload.length() <= NOTIFY_PAYLOAD_MAXIMUM) ? payload.toString() : HexFormat.of().formatHex(state.key);
 	}
 
 	// Garbage collection as part of normal operations, at most once a second per host:

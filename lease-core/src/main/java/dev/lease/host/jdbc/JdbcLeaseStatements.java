@@ -67,6 +67,10 @@ final class JdbcLeaseStatements {
 
 	final String asynchronousCommit;
 
+	final String selectQueueAndNow;
+
+	final String saveInOneStatement;
+
 	JdbcLeaseStatements(JdbcLeaseDialect dialect, String tablePrefix) {
 		this.selectKeyForUpdate = sql("""
 				SELECT HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS FROM %PREFIX%KEYS
@@ -129,6 +133,23 @@ final class JdbcLeaseStatements {
 				DELETE FROM %PREFIX%WAITERS WHERE WAITER_ID = ? AND GRANTED_EXPIRES_AT IS NOT NULL
 				RETURNING GRANTED_EXPIRES_AT""", dialect, tablePrefix);
 		this.asynchronousCommit = "SET LOCAL SYNCHRONOUS_COMMIT TO OFF";
+		// PostgreSQL only, with the key's row locked: the queue and a reading of the
+		// clock in one round trip.
+		this.selectQueueAndNow = sql("""
+				SELECT C.READING, W.WAITER_ID, W.HOLDER, W.DURATION_MICROS, W.BOUND, W.ARRIVAL
+				FROM (SELECT %NOW% AS READING) C LEFT JOIN %PREFIX%WAITERS W
+				ON W.LEASE_KEY = ? AND W.GRANTED_EXPIRES_AT IS NULL ORDER BY W.ARRIVAL""", dialect, tablePrefix);
+		// PostgreSQL only, with the key's row locked: write back a resolved state that
+		// queued nobody new (waiters dropped, grants handed, the key kept or deleted) and
+		// notify, in one round trip.
+		this.saveInOneStatement = sql("""
+				WITH DROPPED AS (DELETE FROM %PREFIX%WAITERS WHERE WAITER_ID = ANY(?)),
+				HANDED AS (UPDATE %PREFIX%WAITERS W SET GRANTED_EXPIRES_AT = H.EXPIRES_AT
+				FROM UNNEST(?, ?) AS H(WAITER_ID, EXPIRES_AT) WHERE W.WAITER_ID = H.WAITER_ID),
+				KEPT AS (UPDATE %PREFIX%KEYS SET HOLDER = ?, EXPIRES_AT = ?, LATEST = ?, QUEUED = ?, ARRIVALS = ?
+				WHERE LEASE_KEY = ? AND ?),
+				GONE AS (DELETE FROM %PREFIX%KEYS WHERE LEASE_KEY = ? AND NOT ?)
+				SELECT PG_NOTIFY(?, ?) WHERE ?""", dialect, tablePrefix);
 	}
 
 	private static String sql(String template, JdbcLeaseDialect dialect, String tablePrefix) {

@@ -343,23 +343,24 @@ abstract class JdbcLeaseHostChecks {
 	}
 
 	// A data source whose connections fail, as a dropped connection does, at the first
-	// statement starting with the given text once armed.
-	static DataSource failingOn(DataSource target, String statementStart, AtomicBoolean armed) {
+	// statement that contains the given text once armed (on PostgreSQL the writes of a
+	// release that hands the key on are one statement, with the others).
+	static DataSource failingOn(DataSource target, String statementPart, AtomicBoolean armed) {
 		return (DataSource) Proxy.newProxyInstance(JdbcLeaseHostChecks.class.getClassLoader(),
 				new Class<?>[] { DataSource.class }, (proxy, method, args) -> {
 					Object result = invoke(target, method, args);
 					if (result instanceof Connection connection) {
-						return failingConnection(connection, statementStart, armed);
+						return failingConnection(connection, statementPart, armed);
 					}
 					return result;
 				});
 	}
 
-	private static Connection failingConnection(Connection target, String statementStart, AtomicBoolean armed) {
+	private static Connection failingConnection(Connection target, String statementPart, AtomicBoolean armed) {
 		return (Connection) Proxy.newProxyInstance(JdbcLeaseHostChecks.class.getClassLoader(),
 				new Class<?>[] { Connection.class }, (proxy, method, args) -> {
 					if (method.getName().equals("prepareStatement") && args != null && args[0] instanceof String sql
-							&& sql.startsWith(statementStart) && armed.compareAndSet(true, false)) {
+							&& sql.contains(statementPart) && armed.compareAndSet(true, false)) {
 						target.abort(Runnable::run);
 						throw new SQLException("Connection dropped (test)", "08006");
 					}
