@@ -47,7 +47,7 @@ final class JdbcBenchmarks {
 
 	private static final Duration TERM = Duration.ofSeconds(30);
 
-	private static final int ROUNDS = 5;
+	private static final int ROUNDS = 7;
 
 	private static final int HANDOFFS = 500;
 

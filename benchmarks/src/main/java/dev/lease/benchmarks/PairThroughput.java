@@ -18,9 +18,13 @@ package dev.lease.benchmarks;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * Measures operations per second of a pair (a take and a release, or their floor) run in
@@ -69,26 +73,31 @@ final class PairThroughput {
 	}
 
 	// A figure beside its floor on a shared machine: the two take turns in short rounds,
-	// so that a burst of load elsewhere lands on both sides, and the median round of each
-	// counts, so that one lucky or unlucky round does not decide the ratio.
+	// so that a burst of load elsewhere lands on both sides of a round, and the round
+	// whose ratio is the median counts, so that one lucky or unlucky round does not
+	// decide it.
 	static Beside beside(int threads, int rounds, Pair floor, Pair figure) throws InterruptedException {
+		// Both sides warm (compiled, connected, caches full) before any round counts.
+		pairsPerSecond(threads, 0, 2000, floor);
+		pairsPerSecond(threads, 0, 2000, figure);
 		double[] floors = new double[rounds];
 		double[] figures = new double[rounds];
 		for (int round = 0; round < rounds; round++) {
 			floors[round] = pairsPerSecond(threads, 500, 2000, floor);
 			figures[round] = pairsPerSecond(threads, 500, 2000, figure);
 		}
-		return new Beside(median(figures), median(floors));
-	}
-
-	private static double median(double[] values) {
-		double[] sorted = values.clone();
-		Arrays.sort(sorted);
-		return sorted[sorted.length / 2];
+		System.out.printf(Locale.ROOT, "  %d thread(s), rounds (figure / floor): %s%n", threads,
+				IntStream.range(0, rounds)
+					.mapToObj((round) -> String.format(Locale.ROOT, "%.0f / %.0f", figures[round], floors[round]))
+					.collect(Collectors.joining(", ")));
+		Integer[] byRatio = IntStream.range(0, rounds).boxed().toArray(Integer[]::new);
+		Arrays.sort(byRatio, Comparator.comparingDouble((round) -> figures[round] / floors[round]));
+		int median = byRatio[rounds / 2];
+		return new Beside(figures[median], floors[median]);
 	}
 
 	/**
-	 * The median pairs per second of a figure and of its floor.
+	 * The pairs per second of a figure and of its floor in one round.
 	 *
 	 * @param figure the figure
 	 * @param floor its floor

@@ -64,7 +64,7 @@ final class RedisBenchmarks {
 			if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 			return 0""".getBytes(StandardCharsets.UTF_8);
 
-	private static final int ROUNDS = 5;
+	private static final int ROUNDS = 7;
 
 	private static final int HANDOFFS = 1000;
 

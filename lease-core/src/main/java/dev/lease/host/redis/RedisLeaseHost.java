@@ -114,12 +114,16 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 
 	private static final SecureRandom random = new SecureRandom();
 
+	private static final Base64.Encoder BASE64 = Base64.getUrlEncoder().withoutPadding();
+
 	private static final boolean lettucePresent = ClassUtils.isPresent("io.lettuce.core.RedisClient",
 			RedisLeaseHost.class.getClassLoader());
 
 	private final RedisConnectionFactory connectionFactory;
 
 	private final String keyPrefix;
+
+	private final byte[] keyPrefixBytes;
 
 	private final byte[] channel;
 
@@ -136,6 +140,7 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 	private RedisLeaseHost(Builder builder) {
 		this.connectionFactory = builder.connectionFactory;
 		this.keyPrefix = builder.keyPrefix;
+		this.keyPrefixBytes = ascii(builder.keyPrefix);
 		this.channel = ascii(builder.keyPrefix + "handoff");
 		this.replicasToAck = builder.replicasToAck;
 		this.replicaTimeout = builder.replicaTimeout;
@@ -436,8 +441,15 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 		return found;
 	}
 
+	// <prefix>{<base64url>}, written straight into one array: this runs on every call.
 	private byte[] redisKey(LeaseKey key) {
-		return ascii(this.keyPrefix + "{" + Base64.getUrlEncoder().withoutPadding().encodeToString(key.bytes()) + "}");
+		byte[] encoded = BASE64.encode(key.bytes());
+		byte[] redisKey = new byte[this.keyPrefixBytes.length + encoded.length + 2];
+		System.arraycopy(this.keyPrefixBytes, 0, redisKey, 0, this.keyPrefixBytes.length);
+		redisKey[this.keyPrefixBytes.length] = '{';
+		System.arraycopy(encoded, 0, redisKey, this.keyPrefixBytes.length + 1, encoded.length);
+		redisKey[redisKey.length - 1] = '}';
+		return redisKey;
 	}
 
 	private @Nullable LeaseKey leaseKey(byte[] redisKey) {
