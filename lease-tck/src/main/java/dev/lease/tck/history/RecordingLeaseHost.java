@@ -45,18 +45,36 @@ public final class RecordingLeaseHost implements LeaseHost {
 
 	private final LeaseHost host;
 
-	private final Instant origin = Instant.now();
+	private final Instant origin;
 
-	private final long originNanos = System.nanoTime();
+	private final long originNanos;
 
-	private final ConcurrentLinkedQueue<Event> events = new ConcurrentLinkedQueue<>();
+	private final ConcurrentLinkedQueue<Event> events;
 
 	/**
 	 * Record the calls made to the given host.
 	 * @param host the host
 	 */
 	public RecordingLeaseHost(LeaseHost host) {
+		this(host, Instant.now(), System.nanoTime(), new ConcurrentLinkedQueue<>());
+	}
+
+	private RecordingLeaseHost(LeaseHost host, Instant origin, long originNanos, ConcurrentLinkedQueue<Event> events) {
 		this.host = host;
+		this.origin = origin;
+		this.originNanos = originNanos;
+		this.events = events;
+	}
+
+	/**
+	 * Record the calls made to another host on the same server (another connection,
+	 * another instance) into this history, on the same clock, so that one check covers
+	 * both.
+	 * @param other the other host
+	 * @return a host recording into this history
+	 */
+	public RecordingLeaseHost alongside(LeaseHost other) {
+		return new RecordingLeaseHost(other, this.origin, this.originNanos, this.events);
 	}
 
 	/**
