@@ -18,7 +18,14 @@ package dev.lease.tck.history;
 
 import java.time.Duration;
 import java.util.Collection;
+import java.util.UUID;
 import java.util.concurrent.Callable;
+
+import dev.lease.LeaseHolder;
+import dev.lease.LeaseHost;
+import dev.lease.LeaseKey;
+import dev.lease.Released;
+import dev.lease.Taken;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -41,6 +48,19 @@ public final class HistoryAssertions {
 	private static final Duration ARRIVAL_SLACK = Duration.ofMillis(150);
 
 	private HistoryAssertions() {
+	}
+
+	/**
+	 * Fail unless the key is free: another holder takes it, and releases it so that
+	 * nothing is left.
+	 * @param host the host, usually a {@link RecordingLeaseHost}
+	 * @param key the key
+	 */
+	public static void assertFreeForAnother(LeaseHost host, LeaseKey key) {
+		LeaseHolder next = LeaseHolder.of("next-" + UUID.randomUUID());
+		assertThat(host.tryTake(key, next, Duration.ofSeconds(30))).as("a free key's try take")
+			.isInstanceOf(Taken.class);
+		assertThat(host.release(key, next)).isInstanceOf(Released.class);
 	}
 
 	/**
