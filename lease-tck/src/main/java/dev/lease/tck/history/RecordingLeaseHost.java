@@ -85,6 +85,24 @@ public final class RecordingLeaseHost implements LeaseHost {
 		return List.copyOf(this.events);
 	}
 
+	/**
+	 * Add an event this host did not see, such as a grant a child process obtained on the
+	 * same server, timed on this history's clock with {@link #now()}.
+	 * @param event the event
+	 */
+	public void add(Event event) {
+		this.events.add(event);
+	}
+
+	/**
+	 * Return the current reading of this history's clock: the JVM's monotonic clock,
+	 * mapped to an instant.
+	 * @return the reading
+	 */
+	public Instant now() {
+		return this.origin.plusNanos(System.nanoTime() - this.originNanos);
+	}
+
 	@Override
 	public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
 		Instant invoked = now();
@@ -149,10 +167,6 @@ public final class RecordingLeaseHost implements LeaseHost {
 	private void record(Call call, LeaseKey key, LeaseHolder holder, @Nullable Duration duration, Instant invoked,
 			@Nullable Object answer, @Nullable Throwable failure) {
 		this.events.add(new Event(call, key, holder, duration, invoked, now(), answer, failure));
-	}
-
-	private Instant now() {
-		return this.origin.plusNanos(System.nanoTime() - this.originNanos);
 	}
 
 }
