@@ -169,7 +169,11 @@ class PostgresqlConnectionFaultIntegrationTests {
 		if (answer instanceof Taken) {
 			assertThat(this.host.release(this.key, this.holder)).isNotInstanceOf(NotHeld.class);
 		}
-		assertThat(this.direct.remaining(this.key, this.holder)).isEmpty();
+		// A waiter whose take failed must not be left holding the key; the history says
+		// how.
+		assertThat(this.direct.remaining(this.key, this.holder))
+			.as(() -> "the failed waiter holds nothing; history: " + this.direct.history())
+			.isEmpty();
 		HistoryAssertions.assertFreeForAnother(this.direct, this.key);
 		assertAllowedAndNothingLeft();
 	}
