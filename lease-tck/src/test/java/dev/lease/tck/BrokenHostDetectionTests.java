@@ -17,12 +17,13 @@
 package dev.lease.tck;
 
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.platform.engine.DiscoverySelector;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.discovery.DiscoverySelectors;
 import org.junit.platform.launcher.Launcher;
@@ -34,6 +35,7 @@ import org.junit.platform.launcher.core.LauncherFactory;
 
 import dev.lease.LeaseHost;
 import dev.lease.host.inmemory.InMemoryLeaseHost;
+import dev.lease.tck.history.LeaseHostScheduleProperties;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -86,23 +88,35 @@ class BrokenHostDetectionTests {
 		assertThat(failuresOf(CorrectKit.class, LeaseHostConformanceKit.Waiters.class)).isEmpty();
 	}
 
+	@Test
+	@DisplayName("The schedule property catches a host that frees a key 50 ms before its instant (Invariant 2.2, Fence 1)")
+	void schedulePropertyCatchesEarlyFreeing() {
+		Map<String, String> failures = failures(DiscoverySelectors.selectClass(FreesEarlySchedules.class));
+		assertThat(failures).hasSize(1);
+		assertThat(failures.values()).allMatch((failure) -> failure.contains("The history breaks the lease atom")
+				&& (failure.contains("Fence 1") || failure.contains("Invariant 1.2")));
+	}
+
 	private static List<String> failuresOf(Class<? extends LeaseHostConformanceKit> kit, Class<?> group) {
-		LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()
-			.selectors(DiscoverySelectors.selectNestedClass(List.of(kit), group))
-			.build();
-		Set<String> failed = ConcurrentHashMap.newKeySet();
+		return List.copyOf(failures(DiscoverySelectors.selectNestedClass(List.of(kit), group)).keySet());
+	}
+
+	// The display name and failure of every test that did not succeed.
+	private static Map<String, String> failures(DiscoverySelector selector) {
+		LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request().selectors(selector).build();
+		Map<String, String> failed = new ConcurrentHashMap<>();
 		Launcher launcher = LauncherFactory.create();
 		launcher.execute(request, new TestExecutionListener() {
 
 			@Override
 			public void executionFinished(TestIdentifier test, TestExecutionResult result) {
 				if (test.isTest() && result.getStatus() != TestExecutionResult.Status.SUCCESSFUL) {
-					failed.add(test.getDisplayName());
+					failed.put(test.getDisplayName(), result.getThrowable().map(String::valueOf).orElse(""));
 				}
 			}
 
 		});
-		return List.copyOf(failed);
+		return failed;
 	}
 
 	static class BrokenKit extends LeaseHostConformanceKit {
@@ -156,6 +170,17 @@ class BrokenHostDetectionTests {
 
 		ReleasesForAnyoneKit() {
 			super(BrokenHosts::releasesForAnyone);
+		}
+
+	}
+
+	static class FreesEarlySchedules extends LeaseHostScheduleProperties {
+
+		private final LeaseHost host = BrokenHosts.freesEarly();
+
+		@Override
+		protected LeaseHost host() {
+			return this.host;
 		}
 
 	}

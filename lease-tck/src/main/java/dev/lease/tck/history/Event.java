@@ -24,6 +24,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.lease.Lease;
 import dev.lease.LeaseHolder;
+import dev.lease.LeaseHostException;
 import dev.lease.LeaseKey;
 import dev.lease.NotHeld;
 import dev.lease.Released;
@@ -63,6 +64,16 @@ public record Event(Call call, LeaseKey key, LeaseHolder holder, @Nullable Durat
 	 */
 	public Optional<Instant> grantedAt() {
 		return grant().map((lease) -> lease.expiresAt().minus(this.duration));
+	}
+
+	/**
+	 * Return whether the call failed with {@link LeaseHostException}, so that the host
+	 * may or may not have done what was asked: a take may have granted, a release may
+	 * have ended the grant.
+	 * @return whether the outcome is unknown
+	 */
+	public boolean outcomeUnknown() {
+		return this.failure instanceof LeaseHostException;
 	}
 
 	boolean released() {

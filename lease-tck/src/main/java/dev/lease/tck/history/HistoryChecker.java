@@ -39,6 +39,13 @@ import dev.lease.tck.history.Event.Call;
  * arrived; waiters are admitted in arrival order; held and reentrant refusals have a
  * cause.
  * <p>
+ * A call that failed with {@link dev.lease.LeaseHostException} has an unknown outcome: a
+ * failed take may have granted (even after it returned, to a waiter the host had queued,
+ * up to the waiter's bound) and a failed release may have ended its holder's grant. Such
+ * a call excuses the answers it could explain (held, a remaining term, released, a
+ * reentrant refusal, a longer wait, an earlier handover) and never convicts a host on its
+ * own.
+ * <p>
  * Host instants and the JVM's readings are compared only across a declared {@code skew},
  * the most the host's clock may differ from this JVM's (a few milliseconds for a server
  * on this machine).
@@ -108,6 +115,13 @@ public final class HistoryChecker {
 
 		private final List<Event> grants;
 
+		// Takes that failed with LeaseHostException, and the latest instant their grant
+		// could stand until had the host made it.
+		private final Map<Event, Instant> possibleGrants = new LinkedHashMap<>();
+
+		// Releases that failed with LeaseHostException, by holder.
+		private final List<Event> possibleReleases;
+
 		private final Map<Event, Event> releaseOf = new HashMap<>();
 
 		private final List<String> violations = new ArrayList<>();
@@ -119,6 +133,25 @@ public final class HistoryChecker {
 				.sorted(Comparator.comparing((Event event) -> event.grantedAt().orElseThrow())
 					.thenComparing(Event::returnedAt))
 				.toList();
+			this.possibleReleases = events.stream()
+				.filter((event) -> event.call() == Call.RELEASE && event.outcomeUnknown())
+				.toList();
+			events.stream()
+				.filter((event) -> (event.call() == Call.TAKE || event.call() == Call.TRY_TAKE)
+						&& event.outcomeUnknown())
+				.sorted(Comparator.comparing(Event::invokedAt))
+				.forEach((take) -> this.possibleGrants.put(take, latestPossibleExpiry(take)));
+		}
+
+		// A try take grants before it answers; a queued take may be handed the key up to
+		// its bound.
+		private Instant latestPossibleExpiry(Event take) {
+			Instant latestGrant = take.returnedAt();
+			if (take.call() == Call.TAKE) {
+				Instant bound = arrivalBound(take).plus(HistoryChecker.this.skew).plus(HistoryChecker.this.tolerance);
+				latestGrant = bound.isAfter(latestGrant) ? bound : latestGrant;
+			}
+			return latestGrant.plus(take.duration()).plus(HistoryChecker.this.skew);
 		}
 
 		List<String> violations() {
@@ -139,6 +172,19 @@ public final class HistoryChecker {
 			Optional<Event> grant = this.grants.stream()
 				.filter((g) -> g.holder().equals(release.holder()) && g.invokedAt().isBefore(release.returnedAt()))
 				.reduce((first, second) -> second);
+			Optional<Event> possible = this.possibleGrants.keySet()
+				.stream()
+				.filter((g) -> g.holder().equals(release.holder()) && g.invokedAt().isBefore(release.returnedAt())
+						&& !this.releaseOf.containsKey(g) && release.invokedAt().isBefore(this.possibleGrants.get(g)))
+				.filter((g) -> grant.isEmpty() || g.invokedAt().isAfter(grant.get().invokedAt())
+						|| this.releaseOf.containsKey(grant.get()))
+				.reduce((first, second) -> second);
+			if (possible.isPresent()) {
+				// A failed take of the holder may have granted: this release ended that
+				// grant.
+				this.releaseOf.put(possible.get(), release);
+				return;
+			}
 			if (grant.isEmpty()) {
 				fail("Operation 13: released answered to a party that never held the key: " + release);
 				return;
@@ -159,7 +205,8 @@ public final class HistoryChecker {
 				Event later = this.grants.get(i);
 				if (later.grantedAt().orElseThrow().isBefore(expiresAt(earlier))) {
 					Event release = this.releaseOf.get(earlier);
-					if (release == null || !release.invokedAt().isBefore(later.returnedAt())) {
+					if ((release == null || !release.invokedAt().isBefore(later.returnedAt()))
+							&& !mayHaveBeenReleased(earlier, later.returnedAt())) {
 						fail("Invariant 1.2: two grants overlap with no release between: " + earlier + " and " + later);
 					}
 				}
@@ -197,6 +244,16 @@ public final class HistoryChecker {
 			if (take.call() != Call.TAKE || take.answer() == null) {
 				return;
 			}
+			Instant bound = arrivalBound(take);
+			Instant latest = bound.plus(HistoryChecker.this.skew).plus(HistoryChecker.this.tolerance);
+			if (take.returnedAt().isAfter(latest)) {
+				fail("Operation 3, Check 4.1: a take waited beyond its arrival term (bound " + bound + "): " + take);
+			}
+		}
+
+		// The latest instant standing when a take arrived, a failed take's possible grant
+		// included.
+		private Instant arrivalBound(Event take) {
 			Instant bound = take.invokedAt();
 			for (Event grant : this.grants) {
 				if (!grant.holder().equals(take.holder()) && grant.invokedAt().isBefore(take.invokedAt())
@@ -204,10 +261,14 @@ public final class HistoryChecker {
 					bound = expiresAt(grant);
 				}
 			}
-			Instant latest = bound.plus(HistoryChecker.this.skew).plus(HistoryChecker.this.tolerance);
-			if (take.returnedAt().isAfter(latest)) {
-				fail("Operation 3, Check 4.1: a take waited beyond its arrival term (bound " + bound + "): " + take);
+			for (Map.Entry<Event, Instant> possible : this.possibleGrants.entrySet()) {
+				Event grant = possible.getKey();
+				if (!grant.holder().equals(take.holder()) && grant.invokedAt().isBefore(take.invokedAt())
+						&& possible.getValue().isAfter(bound)) {
+					bound = possible.getValue();
+				}
 			}
+			return bound;
 		}
 
 		// Held and reentrant refusals need a standing grant or a standing waiter.
@@ -242,22 +303,39 @@ public final class HistoryChecker {
 			return this.grants.stream()
 				.anyMatch((g) -> g.holder().equals(event.holder()) && g.returnedAt().isBefore(event.invokedAt())
 						&& event.returnedAt().isBefore(expiresAt(g).minus(HistoryChecker.this.skew))
-						&& !releasedBefore(g, event.returnedAt()));
+						&& !releasedBefore(g, event.returnedAt()) && !mayHaveBeenReleased(g, event.returnedAt()));
 		}
 
-		// A grant of the asker may have stood at some moment of the call.
+		// A grant of the asker, or a failed take's possible grant, may have stood at some
+		// moment of the call.
 		private boolean mayHaveStood(Event event) {
-			return this.grants.stream()
-				.anyMatch((g) -> g.holder().equals(event.holder()) && g.invokedAt().isBefore(event.returnedAt())
-						&& event.invokedAt().isBefore(expiresAt(g).plus(HistoryChecker.this.skew))
-						&& !releasedBefore(g, event.invokedAt()));
+			return mayHaveStood(event, true);
 		}
 
 		private boolean heldByAnother(Event event) {
-			return this.grants.stream()
-				.anyMatch((g) -> !g.holder().equals(event.holder()) && g.invokedAt().isBefore(event.returnedAt())
-						&& event.invokedAt().isBefore(expiresAt(g).plus(HistoryChecker.this.skew))
-						&& !releasedBefore(g, event.invokedAt()));
+			return mayHaveStood(event, false);
+		}
+
+		private boolean mayHaveStood(Event event, boolean asker) {
+			boolean granted = this.grants.stream()
+				.anyMatch(
+						(g) -> g.holder().equals(event.holder()) == asker && g.invokedAt().isBefore(event.returnedAt())
+								&& event.invokedAt().isBefore(expiresAt(g).plus(HistoryChecker.this.skew))
+								&& !releasedBefore(g, event.invokedAt()));
+			return granted || this.possibleGrants.entrySet()
+				.stream()
+				.anyMatch((possible) -> possible.getKey().holder().equals(event.holder()) == asker
+						&& possible.getKey().invokedAt().isBefore(event.returnedAt())
+						&& event.invokedAt().isBefore(possible.getValue())
+						&& !releasedBefore(possible.getKey(), event.invokedAt()));
+		}
+
+		// A release of the grant's holder that failed may have ended it before the
+		// instant.
+		private boolean mayHaveBeenReleased(Event grant, Instant instant) {
+			return this.possibleReleases.stream()
+				.anyMatch((r) -> r.holder().equals(grant.holder()) && r.invokedAt().isBefore(instant)
+						&& r.returnedAt().isAfter(grant.invokedAt()));
 		}
 
 		private boolean heldOrAwaitedBySame(Event event) {

@@ -41,35 +41,77 @@ import dev.lease.ReentrantTakeException;
  */
 public final class RandomSchedule {
 
-	private static final int MAX_TERM_MILLIS = 400;
+	/** The longest term a step asks for, in milliseconds. */
+	public static final int MAX_TERM_MILLIS = 400;
 
-	private final long seed;
+	private final String origin;
 
-	private final List<LeaseKey> keys = new ArrayList<>();
+	private final List<LeaseKey> keys;
 
-	private final List<List<Step>> threads = new ArrayList<>();
+	private final List<List<Step>> threads;
 
 	/**
 	 * Generate a schedule of 2 to 8 threads on 1 to 3 fresh keys.
 	 * @param seed the seed that reproduces the schedule
 	 */
 	public RandomSchedule(long seed) {
-		this.seed = seed;
 		Random random = new Random(seed);
-		String prefix = "schedule:" + UUID.randomUUID() + ":";
 		int keyCount = 1 + random.nextInt(3);
-		for (int i = 0; i < keyCount; i++) {
-			this.keys.add(LeaseKey.of(prefix + i));
-		}
+		List<List<Step>> threads = new ArrayList<>();
 		int threadCount = 2 + random.nextInt(7);
 		for (int t = 0; t < threadCount; t++) {
 			List<Step> steps = new ArrayList<>();
 			int stepCount = 4 + random.nextInt(7);
 			for (int s = 0; s < stepCount; s++) {
-				steps.add(Step.random(random, this.keys));
+				steps.add(Step.random(random, keyCount));
 			}
-			this.threads.add(steps);
+			threads.add(steps);
 		}
+		this.origin = "seed=" + seed;
+		this.keys = freshKeys(keyCount);
+		this.threads = threads;
+	}
+
+	private RandomSchedule(String origin, int keyCount, List<List<Step>> threads) {
+		this.origin = origin;
+		this.keys = freshKeys(keyCount);
+		this.threads = threads;
+	}
+
+	/**
+	 * Build a schedule from given steps, on fresh keys, as a property-based test's
+	 * generator does so that a failing schedule can be shrunk.
+	 * @param keyCount the number of keys, 1 to 3
+	 * @param threads each thread's steps, 2 to 8 threads
+	 * @return the schedule
+	 */
+	public static RandomSchedule of(int keyCount, List<List<Step>> threads) {
+		if (keyCount < 1 || keyCount > 3) {
+			throw new IllegalArgumentException("'keyCount' must be 1 to 3, but was " + keyCount);
+		}
+		if (threads.size() < 2 || threads.size() > 8) {
+			throw new IllegalArgumentException("a schedule needs 2 to 8 threads, but had " + threads.size());
+		}
+		List<List<Step>> copy = threads.stream().map(List::copyOf).toList();
+		return new RandomSchedule("given", keyCount, copy);
+	}
+
+	/**
+	 * Return the same steps on fresh keys, for running a schedule again on a host that
+	 * may still hold the old keys.
+	 * @return the schedule on fresh keys
+	 */
+	public RandomSchedule onFreshKeys() {
+		return new RandomSchedule(this.origin, this.keys.size(), this.threads);
+	}
+
+	private static List<LeaseKey> freshKeys(int keyCount) {
+		String prefix = "schedule:" + UUID.randomUUID() + ":";
+		List<LeaseKey> keys = new ArrayList<>();
+		for (int i = 0; i < keyCount; i++) {
+			keys.add(LeaseKey.of(prefix + i));
+		}
+		return List.copyOf(keys);
 	}
 
 	/**
@@ -103,7 +145,7 @@ public final class RandomSchedule {
 				List<Step> steps = this.threads.get(t);
 				running.add(executor.submit(() -> {
 					for (Step step : steps) {
-						step.run(host, holder);
+						step.run(host, this.keys.get(step.key() % this.keys.size()), holder);
 					}
 					return null;
 				}));
@@ -119,32 +161,49 @@ public final class RandomSchedule {
 
 	@Override
 	public String toString() {
-		return "RandomSchedule[seed=" + this.seed + ", keys=" + this.keys.size() + ", threads=" + this.threads + "]";
+		return "RandomSchedule[" + this.origin + ", keys=" + this.keys + ", threads=" + this.threads + "]";
 	}
 
 	/**
 	 * One step of one thread.
 	 *
 	 * @param kind what the step does
-	 * @param key the key it asks about
+	 * @param key which of the schedule's keys it asks about, modulo their number
 	 * @param millis the term it asks for, or how long it pauses
 	 */
-	record Step(Kind kind, LeaseKey key, int millis) {
+	public record Step(Kind kind, int key, int millis) {
 
-		static Step random(Random random, List<LeaseKey> keys) {
-			Kind kind = Kind.values()[random.nextInt(Kind.values().length)];
-			int millis = (kind == Kind.PAUSE) ? random.nextInt(300) : 50 + random.nextInt(MAX_TERM_MILLIS - 49);
-			return new Step(kind, keys.get(random.nextInt(keys.size())), millis);
+		/**
+		 * Check the step.
+		 * @param kind what the step does
+		 * @param key which of the schedule's keys it asks about, modulo their number
+		 * @param millis the term it asks for (1 to {@value #MAX_TERM_MILLIS}), or how
+		 * long it pauses (0 or more)
+		 */
+		public Step {
+			if (key < 0) {
+				throw new IllegalArgumentException("'key' must not be negative, but was " + key);
+			}
+			boolean term = kind == Kind.TAKE || kind == Kind.TRY_TAKE;
+			if ((term && (millis < 1 || millis > MAX_TERM_MILLIS)) || millis < 0) {
+				throw new IllegalArgumentException("'millis' out of range for " + kind + ": " + millis);
+			}
 		}
 
-		void run(LeaseHost host, LeaseHolder holder) throws InterruptedException {
+		static Step random(Random random, int keyCount) {
+			Kind kind = Kind.values()[random.nextInt(Kind.values().length)];
+			int millis = (kind == Kind.PAUSE) ? random.nextInt(300) : 50 + random.nextInt(MAX_TERM_MILLIS - 49);
+			return new Step(kind, random.nextInt(keyCount), millis);
+		}
+
+		void run(LeaseHost host, LeaseKey key, LeaseHolder holder) throws InterruptedException {
 			Duration term = Duration.ofMillis(this.millis);
 			try {
 				switch (this.kind) {
-					case TAKE -> host.take(this.key, holder, term);
-					case TRY_TAKE -> host.tryTake(this.key, holder, term);
-					case RELEASE -> host.release(this.key, holder);
-					case REMAINING -> host.remaining(this.key, holder);
+					case TAKE -> host.take(key, holder, term);
+					case TRY_TAKE -> host.tryTake(key, holder, term);
+					case RELEASE -> host.release(key, holder);
+					case REMAINING -> host.remaining(key, holder);
 					case PAUSE -> Thread.sleep(this.millis);
 				}
 			}
@@ -155,14 +214,30 @@ public final class RandomSchedule {
 
 		@Override
 		public String toString() {
-			return this.kind + "(" + ((this.kind != Kind.PAUSE) ? this.key + ", " : "") + this.millis + "ms)";
+			return this.kind + "(" + ((this.kind != Kind.PAUSE) ? "key " + this.key + ", " : "") + this.millis + "ms)";
 		}
 
 	}
 
-	enum Kind {
+	/**
+	 * What a step does.
+	 */
+	public enum Kind {
 
-		TAKE, TRY_TAKE, RELEASE, REMAINING, PAUSE
+		/** {@code take} for the step's term. */
+		TAKE,
+
+		/** {@code tryTake} for the step's term. */
+		TRY_TAKE,
+
+		/** {@code release}. */
+		RELEASE,
+
+		/** {@code remaining}. */
+		REMAINING,
+
+		/** Sleep for the step's time, holding whatever the thread holds. */
+		PAUSE
 
 	}
 

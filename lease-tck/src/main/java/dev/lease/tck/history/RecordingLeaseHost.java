@@ -45,18 +45,36 @@ public final class RecordingLeaseHost implements LeaseHost {
 
 	private final LeaseHost host;
 
-	private final Instant origin = Instant.now();
+	private final Instant origin;
 
-	private final long originNanos = System.nanoTime();
+	private final long originNanos;
 
-	private final ConcurrentLinkedQueue<Event> events = new ConcurrentLinkedQueue<>();
+	private final ConcurrentLinkedQueue<Event> events;
 
 	/**
 	 * Record the calls made to the given host.
 	 * @param host the host
 	 */
 	public RecordingLeaseHost(LeaseHost host) {
+		this(host, Instant.now(), System.nanoTime(), new ConcurrentLinkedQueue<>());
+	}
+
+	private RecordingLeaseHost(LeaseHost host, Instant origin, long originNanos, ConcurrentLinkedQueue<Event> events) {
 		this.host = host;
+		this.origin = origin;
+		this.originNanos = originNanos;
+		this.events = events;
+	}
+
+	/**
+	 * Record the calls made to another host on the same server (another connection,
+	 * another instance) into this history, on the same clock, so that one check covers
+	 * both.
+	 * @param other the other host
+	 * @return a host recording into this history
+	 */
+	public RecordingLeaseHost alongside(LeaseHost other) {
+		return new RecordingLeaseHost(other, this.origin, this.originNanos, this.events);
 	}
 
 	/**
@@ -65,6 +83,24 @@ public final class RecordingLeaseHost implements LeaseHost {
 	 */
 	public List<Event> history() {
 		return List.copyOf(this.events);
+	}
+
+	/**
+	 * Add an event this host did not see, such as a grant a child process obtained on the
+	 * same server, timed on this history's clock with {@link #now()}.
+	 * @param event the event
+	 */
+	public void add(Event event) {
+		this.events.add(event);
+	}
+
+	/**
+	 * Return the current reading of this history's clock: the JVM's monotonic clock,
+	 * mapped to an instant.
+	 * @return the reading
+	 */
+	public Instant now() {
+		return this.origin.plusNanos(System.nanoTime() - this.originNanos);
 	}
 
 	@Override
@@ -131,10 +167,6 @@ public final class RecordingLeaseHost implements LeaseHost {
 	private void record(Call call, LeaseKey key, LeaseHolder holder, @Nullable Duration duration, Instant invoked,
 			@Nullable Object answer, @Nullable Throwable failure) {
 		this.events.add(new Event(call, key, holder, duration, invoked, now(), answer, failure));
-	}
-
-	private Instant now() {
-		return this.origin.plusNanos(System.nanoTime() - this.originNanos);
 	}
 
 }

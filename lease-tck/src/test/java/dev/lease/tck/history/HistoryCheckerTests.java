@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
 import dev.lease.Held;
 import dev.lease.Lease;
 import dev.lease.LeaseHolder;
+import dev.lease.LeaseHostException;
 import dev.lease.LeaseKey;
 import dev.lease.NotHeld;
 import dev.lease.ReentrantTakeException;
@@ -137,6 +138,47 @@ class HistoryCheckerTests {
 			.anyMatch((v) -> v.startsWith("Non-goal 1"));
 	}
 
+	@Test
+	@DisplayName("Operation 8, 9, 13: a take failed with LeaseHostException may have granted; the holder's later answers are allowed")
+	void failedTakeMayHaveGranted() {
+		failed(Call.TRY_TAKE, A, 0, 10);
+		answer(Call.REMAINING, A, 100, 101, Optional.of(Duration.ofMillis(900)));
+		answer(Call.TRY_TAKE, B, 200, 201, new Held());
+		answer(Call.RELEASE, A, 300, 301, new Released());
+		taken(Call.TRY_TAKE, B, 400, 401, 400);
+		this.checker.check(this.history);
+	}
+
+	@Test
+	@DisplayName("Invariant 1.2: a failed take excuses nothing once its possible grant has passed, and never hides an overlap")
+	void failedTakeDoesNotHideAnOverlap() {
+		failed(Call.TRY_TAKE, C, 0, 10);
+		taken(Call.TRY_TAKE, A, 2000, 2001, 2000);
+		taken(Call.TRY_TAKE, B, 2500, 2501, 2500);
+		answer(Call.REMAINING, C, 2600, 2601, Optional.of(Duration.ofMillis(100)));
+		assertThat(this.checker.violations(this.history)).anyMatch((v) -> v.startsWith("Invariant 1.2"))
+			.anyMatch((v) -> v.startsWith("Operation 9"));
+	}
+
+	@Test
+	@DisplayName("Invariant 1.2, Operation 11: a release failed with LeaseHostException may have ended the grant")
+	void failedReleaseMayHaveEnded() {
+		taken(Call.TRY_TAKE, A, 0, 1, 0);
+		failed(Call.RELEASE, A, 100, 200);
+		answer(Call.RELEASE, A, 300, 301, new NotHeld());
+		taken(Call.TRY_TAKE, B, 400, 401, 400);
+		this.checker.check(this.history);
+	}
+
+	@Test
+	@DisplayName("Operation 11: a failed release does not excuse not-held answered to the holder before it")
+	void failedReleaseDoesNotExcuseEarlierAnswers() {
+		taken(Call.TRY_TAKE, A, 0, 1, 0);
+		answer(Call.RELEASE, A, 100, 101, new NotHeld());
+		failed(Call.RELEASE, A, 300, 400);
+		assertViolation("Operation 11");
+	}
+
 	private void assertViolation(String rule) {
 		assertThat(this.checker.violations(this.history)).anyMatch((violation) -> violation.startsWith(rule));
 		assertThatExceptionOfType(AssertionError.class).isThrownBy(() -> this.checker.check(this.history))
@@ -151,6 +193,12 @@ class HistoryCheckerTests {
 	private void answer(Call call, LeaseHolder holder, long invoked, long returned, Object answer) {
 		Duration duration = (call == Call.TAKE || call == Call.TRY_TAKE) ? TERM : null;
 		this.history.add(new Event(call, KEY, holder, duration, at(invoked), at(returned), answer, null));
+	}
+
+	private void failed(Call call, LeaseHolder holder, long invoked, long returned) {
+		Duration duration = (call == Call.TAKE || call == Call.TRY_TAKE) ? TERM : null;
+		this.history.add(new Event(call, KEY, holder, duration, at(invoked), at(returned), null,
+				new LeaseHostException("connection cut")));
 	}
 
 	private static Instant at(long millis) {

@@ -63,6 +63,9 @@ import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.TryTakeResult;
 import dev.lease.host.jdbc.JdbcLeaseHost;
+import dev.lease.tck.faults.KilledHolderWaiters;
+import dev.lease.tck.history.Event;
+import dev.lease.tck.history.RecordingLeaseHost;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -267,29 +270,10 @@ abstract class JdbcLeaseHostChecks {
 		LeaseKey key = newKey();
 		LeaseHolder killed = newHolder("killed");
 		Duration term = Duration.ofSeconds(3);
-		Process child = new ProcessBuilder(javaCommand(), "-cp", testClassPath(), LeaseHolderProcess.class.getName(),
-				url(), key.asString(), killed.asString(), Long.toString(term.toMillis()))
-			.redirectErrorStream(true)
-			.start();
+		Process child = startChild(key, killed, term);
 		Instant childExpiresAt;
 		try {
-			BufferedReader output = new BufferedReader(
-					new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
-			CompletableFuture<String> answer = CompletableFuture.supplyAsync(() -> {
-				try {
-					String line;
-					while ((line = output.readLine()) != null && !line.startsWith("TAKEN ")) {
-						// the child's start-up output
-					}
-					return line;
-				}
-				catch (IOException ex) {
-					throw new UncheckedIOException(ex);
-				}
-			}, this.threads);
-			String line = answer.get(60, TimeUnit.SECONDS);
-			assertThat(line).as("the child's answer").isNotNull();
-			childExpiresAt = Instant.parse(line.substring("TAKEN ".length()).trim());
+			childExpiresAt = takenBy(child);
 		}
 		finally {
 			child.destroyForcibly();
@@ -304,6 +288,58 @@ abstract class JdbcLeaseHostChecks {
 		Lease lease = ((Taken) result).lease();
 		assertThat(lease.expiresAt().minus(LONG)).as("Check 3.2: not granted before the killed holder's instant")
 			.isAfterOrEqualTo(childExpiresAt);
+	}
+
+	@Test
+	@DisplayName("Check 3.1, 3.2, Non-goal 3, Invariant 4.2: waiters queued behind a holder killed with kill -9 are answered at its instant, in arrival order, and the history holds")
+	void waitersBehindAKilledHolderAreAnsweredAtItsInstantInArrivalOrder() throws Exception {
+		Assumptions.assumeTrue(sharedAcrossProcesses(), "another process cannot reach " + platform() + " in memory");
+		LeaseKey key = newKey();
+		LeaseHolder killed = newHolder("killed");
+		Duration term = Duration.ofSeconds(5);
+		RecordingLeaseHost host = new RecordingLeaseHost(this.host);
+		Instant launched = host.now();
+		Process child = startChild(key, killed, term);
+		try {
+			Lease grant = new Lease(key, killed, takenBy(child));
+			Event childGrant = KilledHolderWaiters.childGrant(grant, term, launched, host.now());
+			// destroyForcibly is SIGKILL on this platform: kill -9.
+			KilledHolderWaiters.assertHandedOnInArrivalOrder(host, childGrant, 3,
+					() -> child.destroyForcibly().waitFor(10, TimeUnit.SECONDS),
+					() -> JdbcTestServers.rows(this.dataSource, key));
+		}
+		finally {
+			child.destroyForcibly();
+		}
+	}
+
+	// A holder in a JVM of its own that takes the key and pauses until it is killed.
+	private Process startChild(LeaseKey key, LeaseHolder holder, Duration term) throws IOException {
+		return new ProcessBuilder(javaCommand(), "-cp", testClassPath(), LeaseHolderProcess.class.getName(), url(),
+				key.asString(), holder.asString(), Long.toString(term.toMillis()))
+			.redirectErrorStream(true)
+			.start();
+	}
+
+	// The instant of the grant the child took, as it printed it.
+	private Instant takenBy(Process child) throws Exception {
+		BufferedReader output = new BufferedReader(
+				new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+		CompletableFuture<String> answer = CompletableFuture.supplyAsync(() -> {
+			try {
+				String line;
+				while ((line = output.readLine()) != null && !line.startsWith("TAKEN ")) {
+					// the child's start-up output
+				}
+				return line;
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+		}, this.threads);
+		String line = answer.get(60, TimeUnit.SECONDS);
+		assertThat(line).as("the child's answer").isNotNull();
+		return Instant.parse(line.substring("TAKEN ".length()).trim());
 	}
 
 	void awaitQueued(LeaseKey key, int waiters) {

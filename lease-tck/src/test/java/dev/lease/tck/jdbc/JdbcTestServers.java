@@ -17,6 +17,8 @@
 package dev.lease.tck.jdbc;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 
@@ -28,7 +30,10 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Assumptions;
 import org.springframework.core.io.ClassPathResource;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
+
+import dev.lease.LeaseKey;
 
 /**
  * The databases the JDBC tests run on: the running servers named by
@@ -118,6 +123,22 @@ final class JdbcTestServers {
 		config.setMaximumPoolSize(24);
 		config.setPoolName("lease-test-" + platform + "-" + UUID.randomUUID().toString().substring(0, 8));
 		return new HikariDataSource(config);
+	}
+
+	// The rows a test left behind for the given keys, in both tables.
+	static List<String> rows(DataSource dataSource, LeaseKey... keys) {
+		JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+		List<String> rows = new ArrayList<>();
+		for (LeaseKey key : keys) {
+			for (String table : List.of("LEASE_KEYS", "LEASE_WAITERS")) {
+				Integer count = jdbc.queryForObject("SELECT COUNT(*) FROM " + table + " WHERE LEASE_KEY = ?",
+						Integer.class, (Object) key.bytes());
+				for (int i = 0; i < ((count != null) ? count : 0); i++) {
+					rows.add(table + " row of " + key);
+				}
+			}
+		}
+		return rows;
 	}
 
 	// Create the tables with the shipped script, never test-only DDL.

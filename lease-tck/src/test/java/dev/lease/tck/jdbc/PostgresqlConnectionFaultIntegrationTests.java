@@ -40,6 +40,8 @@ import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.host.jdbc.JdbcLeaseHost;
 import dev.lease.tck.faults.TcpProxy;
+import dev.lease.tck.history.HistoryAssertions;
+import dev.lease.tck.history.RecordingLeaseHost;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -48,7 +50,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * Tests for {@link JdbcLeaseHost} on PostgreSQL when its connections fail mid-operation:
  * cut through a TCP proxy on the loopback interface, or their backends terminated with
  * {@code pg_terminate_backend}. The caller gets {@link LeaseHostException} or a true
- * answer, and the database holds either the whole change or none of it.
+ * answer, and the database holds either the whole change or none of it. Every call goes
+ * through one {@link RecordingLeaseHost}; each test ends with the history checked against
+ * the atom and no row left for its key.
  *
  * @author Lease contributors
  */
@@ -61,13 +65,17 @@ class PostgresqlConnectionFaultIntegrationTests {
 
 	private static HikariDataSource directPool;
 
-	private static JdbcLeaseHost direct;
+	private static JdbcLeaseHost directHost;
+
+	private RecordingLeaseHost direct;
 
 	private TcpProxy proxy;
 
 	private HikariDataSource proxiedPool;
 
-	private JdbcLeaseHost host;
+	private JdbcLeaseHost proxiedHost;
+
+	private RecordingLeaseHost host;
 
 	private final LeaseKey key = LeaseKey.of("fault:" + UUID.randomUUID());
 
@@ -76,12 +84,12 @@ class PostgresqlConnectionFaultIntegrationTests {
 	@BeforeAll
 	static void startDirectHost() {
 		directPool = JdbcTestServers.postgres();
-		direct = new JdbcLeaseHost(directPool);
+		directHost = new JdbcLeaseHost(directPool);
 	}
 
 	@AfterAll
 	static void stopDirectHost() {
-		direct.close();
+		directHost.close();
 		directPool.close();
 	}
 
@@ -94,13 +102,15 @@ class PostgresqlConnectionFaultIntegrationTests {
 				+ ((url.contains("?") ? "&" : "?") + "socketTimeout=5&connectTimeout=5");
 		this.proxiedPool = JdbcTestServers.pool(proxied, "postgresql", "lease-fault-" + UUID.randomUUID());
 		this.proxiedPool.setConnectionTimeout(5000);
-		this.host = new JdbcLeaseHost(this.proxiedPool);
+		this.proxiedHost = new JdbcLeaseHost(this.proxiedPool);
+		this.direct = new RecordingLeaseHost(directHost);
+		this.host = this.direct.alongside(this.proxiedHost);
 	}
 
 	@AfterEach
 	void disconnect() {
 		this.proxy.close();
-		this.host.close();
+		this.proxiedHost.close();
 		this.proxiedPool.close();
 	}
 
@@ -110,26 +120,28 @@ class PostgresqlConnectionFaultIntegrationTests {
 		CompletableFuture<?> call = this.proxy.cutWhileInFlight(() -> this.host.tryTake(this.key, this.holder, TERM),
 				LATENCY, LATENCY.dividedBy(3));
 		assertFailedWithLeaseHostException(call);
-		assertThat(direct.remaining(this.key, this.holder)).isEmpty();
-		assertThat(direct.tryTake(this.key, LeaseHolder.of("next"), TERM)).isInstanceOf(Taken.class);
+		assertThat(this.direct.remaining(this.key, this.holder)).isEmpty();
+		HistoryAssertions.assertFreeForAnother(this.direct, this.key);
+		assertAllowedAndNothingLeft();
 	}
 
 	@Test
 	@DisplayName("A release cut on its way fails with LeaseHostException and leaves the grant whole, its instant unmoved")
 	void releaseCutBeforeTheServerLeavesTheGrantWhole() throws Exception {
-		Taken taken = (Taken) direct.tryTake(this.key, this.holder, TERM);
+		Taken taken = (Taken) this.direct.tryTake(this.key, this.holder, TERM);
 		CompletableFuture<?> call = this.proxy.cutWhileInFlight(() -> this.host.release(this.key, this.holder), LATENCY,
 				LATENCY.dividedBy(3));
 		assertFailedWithLeaseHostException(call);
-		assertThat(direct.grants(Integer.MAX_VALUE)).contains(taken.lease());
-		assertThat(direct.release(this.key, this.holder)).isNotInstanceOf(NotHeld.class);
+		assertThat(this.direct.grants(Integer.MAX_VALUE)).contains(taken.lease());
+		assertThat(this.direct.release(this.key, this.holder)).isNotInstanceOf(NotHeld.class);
+		assertAllowedAndNothingLeft();
 	}
 
 	@Test
 	@DisplayName("A waiter whose backends are terminated (pg_terminate_backend) gets the key or LeaseHostException, and leaves nothing held")
 	void waiterWhoseBackendsAreTerminatedLeavesNothingHeld() throws Exception {
 		LeaseHolder first = LeaseHolder.of("first");
-		direct.tryTake(this.key, first, Duration.ofSeconds(3));
+		this.direct.tryTake(this.key, first, Duration.ofSeconds(3));
 		CompletableFuture<TakeResult> waiting = CompletableFuture.supplyAsync(() -> {
 			try {
 				return this.host.take(this.key, this.holder, TERM);
@@ -145,7 +157,7 @@ class PostgresqlConnectionFaultIntegrationTests {
 				"select count(pg_terminate_backend(pid)) from pg_stat_activity where application_name = ?",
 				Integer.class, application);
 		assertThat(terminated).as("backends of the waiting host").isPositive();
-		direct.release(this.key, first);
+		this.direct.release(this.key, first);
 		TakeResult answer;
 		try {
 			answer = waiting.get(TERM.toSeconds(), TimeUnit.SECONDS);
@@ -157,8 +169,18 @@ class PostgresqlConnectionFaultIntegrationTests {
 		if (answer instanceof Taken) {
 			assertThat(this.host.release(this.key, this.holder)).isNotInstanceOf(NotHeld.class);
 		}
-		assertThat(direct.remaining(this.key, this.holder)).isEmpty();
-		assertThat(direct.tryTake(this.key, LeaseHolder.of("next"), TERM)).isInstanceOf(Taken.class);
+		// A waiter whose take failed must not be left holding the key; the history says
+		// how.
+		assertThat(this.direct.remaining(this.key, this.holder))
+			.as(() -> "the failed waiter holds nothing; history: " + this.direct.history())
+			.isEmpty();
+		HistoryAssertions.assertFreeForAnother(this.direct, this.key);
+		assertAllowedAndNothingLeft();
+	}
+
+	private void assertAllowedAndNothingLeft() {
+		HistoryAssertions.assertAllowedAndNothingLeft(this.direct, HistoryAssertions.TOLERANCE,
+				() -> JdbcTestServers.rows(directPool, this.key));
 	}
 
 	private static void assertFailedWithLeaseHostException(CompletableFuture<?> call) {

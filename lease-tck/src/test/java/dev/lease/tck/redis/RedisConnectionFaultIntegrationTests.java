@@ -28,6 +28,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -39,6 +40,8 @@ import dev.lease.NotHeld;
 import dev.lease.Taken;
 import dev.lease.host.redis.RedisLeaseHost;
 import dev.lease.tck.faults.TcpProxy;
+import dev.lease.tck.history.HistoryAssertions;
+import dev.lease.tck.history.RecordingLeaseHost;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -46,7 +49,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /**
  * Tests for {@link RedisLeaseHost} when its connection is cut mid-operation, through a
  * TCP proxy on the loopback interface: the caller gets {@link LeaseHostException}, and
- * the server holds either the whole change or none of it.
+ * the server holds either the whole change or none of it. Every call goes through one
+ * {@link RecordingLeaseHost}; each test ends with the history checked against the atom
+ * and no Redis key left under its prefix.
  *
  * @author Lease contributors
  */
@@ -59,13 +64,22 @@ class RedisConnectionFaultIntegrationTests {
 
 	private static RedisTestServer server;
 
-	private static RedisLeaseHost direct;
+	private static RedisConnectionFactory directConnections;
+
+	// A prefix of the test's own, so that what it leaves behind can be found.
+	private final String prefix = "lease-fault-" + UUID.randomUUID().toString().substring(0, 8) + ":";
+
+	private RedisLeaseHost directHost;
+
+	private RecordingLeaseHost direct;
 
 	private TcpProxy proxy;
 
 	private LettuceConnectionFactory proxied;
 
-	private RedisLeaseHost host;
+	private RedisLeaseHost proxiedHost;
+
+	private RecordingLeaseHost host;
 
 	private final LeaseKey key = LeaseKey.of("fault:" + UUID.randomUUID());
 
@@ -74,12 +88,11 @@ class RedisConnectionFaultIntegrationTests {
 	@BeforeAll
 	static void startServer() {
 		server = RedisTestServer.start();
-		direct = RedisLeaseHost.builder(server.lettuce()).build();
+		directConnections = server.lettuce();
 	}
 
 	@AfterAll
 	static void stopServer() {
-		direct.close();
 		server.close();
 	}
 
@@ -96,14 +109,18 @@ class RedisConnectionFaultIntegrationTests {
 				client);
 		this.proxied.afterPropertiesSet();
 		this.proxied.start();
-		this.host = RedisLeaseHost.builder(this.proxied).build();
+		this.proxiedHost = RedisLeaseHost.builder(this.proxied).keyPrefix(this.prefix).build();
+		this.directHost = RedisLeaseHost.builder(directConnections).keyPrefix(this.prefix).build();
+		this.direct = new RecordingLeaseHost(this.directHost);
+		this.host = this.direct.alongside(this.proxiedHost);
 	}
 
 	@AfterEach
 	void disconnect() {
 		this.proxy.close();
 		try {
-			this.host.close();
+			this.proxiedHost.close();
+			this.directHost.close();
 		}
 		finally {
 			this.proxied.destroy();
@@ -116,8 +133,9 @@ class RedisConnectionFaultIntegrationTests {
 		CompletableFuture<?> call = this.proxy.cutWhileInFlight(() -> this.host.tryTake(this.key, this.holder, TERM),
 				LATENCY, LATENCY.dividedBy(3));
 		assertFailedWithLeaseHostException(call);
-		assertThat(direct.remaining(this.key, this.holder)).isEmpty();
-		assertThat(direct.tryTake(this.key, LeaseHolder.of("next"), TERM)).isInstanceOf(Taken.class);
+		assertThat(this.direct.remaining(this.key, this.holder)).isEmpty();
+		HistoryAssertions.assertFreeForAnother(this.direct, this.key);
+		assertAllowedAndNothingLeft();
 	}
 
 	@Test
@@ -127,31 +145,39 @@ class RedisConnectionFaultIntegrationTests {
 				LATENCY, LATENCY.multipliedBy(3).dividedBy(2));
 		assertFailedWithLeaseHostException(call);
 		// The script ran: the grant stands, and only its holder can end it (Invariant 5).
-		assertThat(direct.remaining(this.key, this.holder)).isPresent();
-		assertThat(direct.release(this.key, LeaseHolder.of("other"))).isInstanceOf(NotHeld.class);
-		assertThat(direct.release(this.key, this.holder)).isNotInstanceOf(NotHeld.class);
+		assertThat(this.direct.remaining(this.key, this.holder)).isPresent();
+		assertThat(this.direct.release(this.key, LeaseHolder.of("other"))).isInstanceOf(NotHeld.class);
+		assertThat(this.direct.release(this.key, this.holder)).isNotInstanceOf(NotHeld.class);
+		assertAllowedAndNothingLeft();
 	}
 
 	@Test
 	@DisplayName("A release cut on its way fails with LeaseHostException and leaves the grant whole, its instant unmoved")
 	void releaseCutBeforeTheServerLeavesTheGrantWhole() throws Exception {
-		Taken taken = (Taken) direct.tryTake(this.key, this.holder, TERM);
+		Taken taken = (Taken) this.direct.tryTake(this.key, this.holder, TERM);
 		CompletableFuture<?> call = this.proxy.cutWhileInFlight(() -> this.host.release(this.key, this.holder), LATENCY,
 				LATENCY.dividedBy(3));
 		assertFailedWithLeaseHostException(call);
-		assertThat(direct.grants(Integer.MAX_VALUE)).contains(taken.lease());
-		assertThat(direct.release(this.key, this.holder)).isNotInstanceOf(NotHeld.class);
+		assertThat(this.direct.grants(Integer.MAX_VALUE)).contains(taken.lease());
+		assertThat(this.direct.release(this.key, this.holder)).isNotInstanceOf(NotHeld.class);
+		assertAllowedAndNothingLeft();
 	}
 
 	@Test
 	@DisplayName("A release whose reply is cut fails with LeaseHostException, and the key is free: the whole release happened")
 	void releaseWithLostReplyHappenedWhole() throws Exception {
-		direct.tryTake(this.key, this.holder, TERM);
+		this.direct.tryTake(this.key, this.holder, TERM);
 		CompletableFuture<?> call = this.proxy.cutWhileInFlight(() -> this.host.release(this.key, this.holder), LATENCY,
 				LATENCY.multipliedBy(3).dividedBy(2));
 		assertFailedWithLeaseHostException(call);
-		assertThat(direct.remaining(this.key, this.holder)).isEmpty();
-		assertThat(direct.tryTake(this.key, LeaseHolder.of("next"), TERM)).isInstanceOf(Taken.class);
+		assertThat(this.direct.remaining(this.key, this.holder)).isEmpty();
+		HistoryAssertions.assertFreeForAnother(this.direct, this.key);
+		assertAllowedAndNothingLeft();
+	}
+
+	private void assertAllowedAndNothingLeft() {
+		HistoryAssertions.assertAllowedAndNothingLeft(this.direct, HistoryAssertions.TOLERANCE,
+				() -> server.keys(this.prefix));
 	}
 
 	private static void assertFailedWithLeaseHostException(CompletableFuture<?> call) {

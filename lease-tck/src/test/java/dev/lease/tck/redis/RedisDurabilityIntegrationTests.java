@@ -42,6 +42,8 @@ import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.host.redis.RedisDurability;
 import dev.lease.host.redis.RedisLeaseHost;
+import dev.lease.tck.history.HistoryAssertions;
+import dev.lease.tck.history.RecordingLeaseHost;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -134,7 +136,7 @@ class RedisDurabilityIntegrationTests {
 	}
 
 	@Test
-	@DisplayName("Invariant 2.2, Operation 2: across a restart of an AOF-enabled Redis, a waiter gets the key at the release or a clear error, and nothing stays held")
+	@DisplayName("Invariant 1, 2.2, Operation 2: across a restart of an AOF-enabled Redis, a waiter gets the key at the release or a clear error; the history is one the atom allows and nothing stays held")
 	void waiterAcrossRestartGetsTheKeyOrAClearError(@TempDir Path directory) throws Exception {
 		Path data = Files.createDirectories(directory.resolve("data"));
 		List<String> settings = List.of("appendonly yes", "appendfsync always", "dir " + data);
@@ -144,7 +146,8 @@ class RedisDurabilityIntegrationTests {
 		LeaseHolder waiter = LeaseHolder.of("waiter-" + UUID.randomUUID());
 		RedisTestServer server = RedisTestServer.startEmbedded(port, settings);
 		RedisTestServer restarted = null;
-		try (RedisLeaseHost host = RedisLeaseHost.builder(server.lettuce()).build()) {
+		try (RedisLeaseHost redis = RedisLeaseHost.builder(server.lettuce()).build()) {
+			RecordingLeaseHost host = new RecordingLeaseHost(redis);
 			Taken taken = (Taken) host.tryTake(key, holder, Duration.ofSeconds(20));
 			CompletableFuture<TakeResult> waiting = CompletableFuture.supplyAsync(() -> {
 				try {
@@ -174,7 +177,12 @@ class RedisDurabilityIntegrationTests {
 			else {
 				host.release(key, waiter);
 			}
-			assertThat(host.tryTake(key, LeaseHolder.of("next"), Duration.ofSeconds(1))).isInstanceOf(Taken.class);
+			LeaseHolder next = LeaseHolder.of("next");
+			assertThat(host.tryTake(key, next, Duration.ofSeconds(1))).isInstanceOf(Taken.class);
+			assertThat(host.release(key, next)).isInstanceOf(Released.class);
+			RedisTestServer running = restarted;
+			HistoryAssertions.assertAllowedAndNothingLeft(host, HistoryAssertions.TOLERANCE,
+					() -> running.keys(redis.keyPrefix()));
 		}
 		finally {
 			server.close();

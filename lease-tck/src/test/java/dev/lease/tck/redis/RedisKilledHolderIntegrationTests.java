@@ -34,11 +34,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 import dev.lease.Held;
+import dev.lease.Lease;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
 import dev.lease.Taken;
 import dev.lease.TryTakeResult;
 import dev.lease.host.redis.RedisLeaseHost;
+import dev.lease.tck.faults.KilledHolderWaiters;
+import dev.lease.tck.history.Event;
+import dev.lease.tck.history.RecordingLeaseHost;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -76,19 +80,9 @@ class RedisKilledHolderIntegrationTests {
 	void killedHolderKeepsKeyUntilItsInstant() throws Exception {
 		LeaseKey key = LeaseKey.of("killed-" + UUID.randomUUID());
 		LeaseHolder child = LeaseHolder.of("child-" + UUID.randomUUID());
-		String java = ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java");
-		Process process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-				RedisHolderProcess.class.getName(), this.server.host(), Integer.toString(this.server.port()),
-				this.prefix, key.asString(), child.asString(), Long.toString(DURATION.toMillis()))
-			.redirectError(ProcessBuilder.Redirect.DISCARD)
-			.start();
+		Process process = startChild(this.prefix, key, child, DURATION);
 		try {
-			BufferedReader reader = new BufferedReader(
-					new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-			String line = CompletableFuture.supplyAsync(() -> readLine(reader)).get(60, TimeUnit.SECONDS);
-			assertThat(line).startsWith("TAKEN ");
-			long micros = Long.parseLong(line.substring("TAKEN ".length()));
-			Instant childExpiresAt = Instant.EPOCH.plus(Duration.ofNanos(micros * 1000));
+			Instant childExpiresAt = takenBy(process);
 			kill9(process);
 			assertThat(process.waitFor(10, TimeUnit.SECONDS)).isTrue();
 			assertThat(process.exitValue()).isEqualTo(137);
@@ -113,6 +107,51 @@ class RedisKilledHolderIntegrationTests {
 		finally {
 			process.destroyForcibly();
 		}
+	}
+
+	@Test
+	@DisplayName("Check 3.1, 3.2, Non-goal 3, Invariant 4.2: waiters queued behind a holder killed with kill -9 are answered at its instant, in arrival order, and the history holds")
+	void waitersBehindAKilledHolderAreAnsweredAtItsInstantInArrivalOrder() throws Exception {
+		String prefix = this.prefix + "waiters-";
+		LeaseKey key = LeaseKey.of("killed-" + UUID.randomUUID());
+		LeaseHolder child = LeaseHolder.of("child-" + UUID.randomUUID());
+		Duration term = Duration.ofSeconds(5);
+		try (RedisLeaseHost waiting = RedisLeaseHost.builder(this.server.lettuce()).keyPrefix(prefix).build()) {
+			RecordingLeaseHost host = new RecordingLeaseHost(waiting);
+			Instant launched = host.now();
+			Process process = startChild(prefix, key, child, term);
+			try {
+				Lease grant = new Lease(key, child, takenBy(process));
+				Event childGrant = KilledHolderWaiters.childGrant(grant, term, launched, host.now());
+				KilledHolderWaiters.assertHandedOnInArrivalOrder(host, childGrant, 3, () -> {
+					kill9(process);
+					return process.waitFor(10, TimeUnit.SECONDS);
+				}, () -> this.server.keys(prefix));
+			}
+			finally {
+				process.destroyForcibly();
+			}
+		}
+	}
+
+	// A holder in a child JVM that takes the key and waits to be killed.
+	private Process startChild(String prefix, LeaseKey key, LeaseHolder holder, Duration duration) throws IOException {
+		String java = ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java");
+		return new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+				RedisHolderProcess.class.getName(), this.server.host(), Integer.toString(this.server.port()), prefix,
+				key.asString(), holder.asString(), Long.toString(duration.toMillis()))
+			.redirectError(ProcessBuilder.Redirect.DISCARD)
+			.start();
+	}
+
+	// The instant of the grant the child took, as it printed it.
+	private static Instant takenBy(Process process) throws Exception {
+		BufferedReader reader = new BufferedReader(
+				new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+		String line = CompletableFuture.supplyAsync(() -> readLine(reader)).get(60, TimeUnit.SECONDS);
+		assertThat(line).startsWith("TAKEN ");
+		long micros = Long.parseLong(line.substring("TAKEN ".length()));
+		return Instant.EPOCH.plus(Duration.ofNanos(micros * 1000));
 	}
 
 	private static void kill9(Process process) throws Exception {

@@ -21,10 +21,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
@@ -149,6 +152,22 @@ final class RedisTestServer implements AutoCloseable {
 		factory.start();
 		this.factories.add(factory);
 		return factory;
+	}
+
+	// The Redis keys under a prefix, on a connection of its own: what a test left behind.
+	List<String> keys(String prefix) {
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration(this.host, this.port));
+		factory.afterPropertiesSet();
+		factory.start();
+		try (RedisConnection connection = factory.getConnection()) {
+			Set<byte[]> keys = connection.keyCommands().keys((prefix + "*").getBytes(StandardCharsets.UTF_8));
+			return (keys != null) ? keys.stream().map((key) -> new String(key, StandardCharsets.UTF_8)).toList()
+					: List.of();
+		}
+		finally {
+			factory.destroy();
+		}
 	}
 
 	// Stop the embedded server only (for restart tests); the factories stay.
