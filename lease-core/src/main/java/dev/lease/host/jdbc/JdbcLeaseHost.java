@@ -116,6 +116,8 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 
 	private static final int ATTEMPTS = 8;
 
+	private static final int WITHDRAW_ATTEMPTS = 4;
+
 	private static final long STALE_MICROS = 1_000;
 
 	private static final long SWEEP_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -494,14 +496,25 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 		}
 	}
 
-	// Withdraw a waiter that gives up, giving back a grant handed to it meanwhile; a
-	// failure to do so is kept with the reason it gave up.
+	// Withdraw a waiter that gives up, giving back a grant handed to it meanwhile. The
+	// failure that made it give up often took the pool's other connections too, so a
+	// failed withdrawal is tried again on a fresh connection while the waiter's bound
+	// has not passed (after it, no release can hand the waiter the key); the last
+	// failure is kept with the reason it gave up.
 	private void withdraw(LeaseKey key, LeaseHolder holder, Queued queued, Exception reason) {
-		try {
-			ask(key, holder, queued, true);
-		}
-		catch (LeaseHostException ex) {
-			reason.addSuppressed(ex);
+		long boundNanos = System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(queued.bound - queued.now);
+		for (int attempt = 1;; attempt++) {
+			try {
+				ask(key, holder, queued, true);
+				return;
+			}
+			catch (LeaseHostException ex) {
+				if (attempt >= WITHDRAW_ATTEMPTS || System.nanoTime() - boundNanos > 0) {
+					reason.addSuppressed(ex);
+					return;
+				}
+				LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(25L << attempt));
+			}
 		}
 	}
 

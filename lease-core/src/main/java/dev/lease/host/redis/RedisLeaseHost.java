@@ -26,6 +26,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 
 import org.apache.commons.logging.Log;
@@ -93,6 +95,8 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 	private static final Duration MAXIMUM = Duration.ofDays(36_500);
 
 	private static final int KEY_PREFIX_MAXIMUM = 128;
+
+	private static final int WITHDRAW_ATTEMPTS = 4;
 
 	private static final byte[] TRY = ascii("try");
 
@@ -245,7 +249,7 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 						: run("take", redisKey, ASK, ticket, NO, this.channel);
 			}
 			catch (LeaseHostException ex) {
-				withdrawQuietly(redisKey, ticket);
+				withdraw(redisKey, ticket, asked + toBound * 1000, ex);
 				throw ex;
 			}
 			long code = number(answer, 0);
@@ -266,12 +270,23 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 		return run("take", redisKey, SETTLE, ticket, interrupted ? YES : NO, this.channel);
 	}
 
-	private void withdrawQuietly(byte[] redisKey, byte[] ticket) {
-		try {
-			settle(redisKey, ticket, true);
-		}
-		catch (RuntimeException ex) {
-			logger.debug("Could not withdraw a waiter after a failure", ex);
+	// A caller that gets no answer must not be handed the key later. The failure often
+	// outlasts one call (a reconnecting client), so a failed withdrawal is tried again
+	// while the waiter's bound has not passed: after it, no release can hand the waiter
+	// the key. The last failure is kept with the one that made the caller give up.
+	private void withdraw(byte[] redisKey, byte[] ticket, long boundNanos, Exception reason) {
+		for (int attempt = 1;; attempt++) {
+			try {
+				settle(redisKey, ticket, true);
+				return;
+			}
+			catch (RuntimeException ex) {
+				if (attempt >= WITHDRAW_ATTEMPTS || System.nanoTime() - boundNanos > 0) {
+					reason.addSuppressed(ex);
+					return;
+				}
+				LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(25L << attempt));
+			}
 		}
 	}
 
