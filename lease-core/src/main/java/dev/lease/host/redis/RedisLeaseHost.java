@@ -315,8 +315,17 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 	@Override
 	public ReleaseResult release(LeaseKey key, LeaseHolder holder) {
 		checkKeyAndHolder(key, holder);
-		List<Object> answer = run("release", redisKey(key), RELEASE, holder.bytes(), this.channel);
-		return (number(answer, 0) == 1) ? new Released() : new NotHeld();
+		byte[] redisKey = redisKey(key);
+		List<Object> answer = run("release", redisKey, RELEASE, holder.bytes(), this.channel);
+		if (number(answer, 0) != 1) {
+			return new NotHeld();
+		}
+		if (answer.size() == 3 && answer.get(1) instanceof byte[] ticket) {
+			// Handed on to a waiter: one of ours need not wait for the channel's message.
+			this.wakeups.wake(new String(redisKey, StandardCharsets.US_ASCII),
+					new RedisWakeups.Handed(new String(ticket, StandardCharsets.US_ASCII), number(answer, 2)));
+		}
+		return new Released();
 	}
 
 	@Override

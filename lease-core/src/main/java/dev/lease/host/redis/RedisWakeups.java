@@ -99,17 +99,23 @@ final class RedisWakeups implements MessageListener, AutoCloseable {
 		}
 		// "<redis key> <ticket> <expiresAt>": the key was handed to that ticket.
 		String[] parts = body.split(" ");
-		Set<Signal> signals = this.waiting.get(parts[0]);
-		if (signals != null) {
-			Handed handed = null;
-			if (parts.length == 3) {
-				try {
-					handed = new Handed(parts[1], Long.parseLong(parts[2]));
-				}
-				catch (NumberFormatException ex) {
-					// a malformed message only wakes the waiters; they ask
-				}
+		Handed handed = null;
+		if (parts.length == 3) {
+			try {
+				handed = new Handed(parts[1], Long.parseLong(parts[2]));
 			}
+			catch (NumberFormatException ex) {
+				// a malformed message only wakes the waiters; they ask
+			}
+		}
+		wake(parts[0], handed);
+	}
+
+	// Wake this JVM's waiters of a key, telling them to whom it was handed when that is
+	// known: from the channel, or at once from a release made here.
+	void wake(String key, @Nullable Handed handed) {
+		Set<Signal> signals = this.waiting.get(key);
+		if (signals != null) {
 			for (Signal signal : signals) {
 				signal.signal(handed);
 			}

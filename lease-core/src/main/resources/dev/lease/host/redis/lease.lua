@@ -15,7 +15,8 @@
 -- Answers (integers): try/take 1 expiresAt = taken, 0 = held (take: 0 timeToBound
 -- standingRemaining = queued), -1 = reentrant; ask/settle 1 expiresAt = granted,
 -- 0 timeToBound standingRemaining = queued, 2 = gone (unavailable); remaining 1 term or
--- 0; release 1 or 0; grant 1 holder expiresAt or 0.
+-- 0; release 1 (1 ticket expiresAt when it handed the key on) or 0; grant 1 holder
+-- expiresAt or 0.
 
 if redis.replicate_commands then
 	redis.replicate_commands()
@@ -255,6 +256,9 @@ elseif op == 'release' then
 	state.handed = handed
 	if hand_on(now) then
 		publish(ARGV[3])
+		persist()
+		local to = state.handed[#state.handed]
+		return { 1, to[1], to[3] }
 	end
 	persist()
 	return { 1 }
