@@ -472,8 +472,8 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 			}
 			long handed = signal.handedTo(queued.id);
 			if (handed != Long.MIN_VALUE && this.listener != null) {
-				// The committed handoff named us: take it without a round trip, and let
-				// the listener remove our row, which nobody else reads.
+				// The committed handoff named us: take it without a round trip, and leave
+				// our row, which nobody else reads, to the listener or our next release.
 				this.pickedUp.add(queued.id);
 				return taken(key, holder, handed);
 			}
