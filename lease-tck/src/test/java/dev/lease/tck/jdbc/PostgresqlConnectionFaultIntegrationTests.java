@@ -18,7 +18,9 @@ package dev.lease.tck.jdbc;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -34,17 +36,16 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHostException;
-import dev.lease.LeaseKey;
 import dev.lease.NotHeld;
 import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.host.jdbc.JdbcLeaseHost;
+import dev.lease.tck.faults.ConnectionFaultScenarios;
 import dev.lease.tck.faults.TcpProxy;
 import dev.lease.tck.history.HistoryAssertions;
 import dev.lease.tck.history.RecordingLeaseHost;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Tests for {@link JdbcLeaseHost} on PostgreSQL when its connections fail mid-operation:
@@ -56,30 +57,15 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  *
  * @author Lease contributors
  */
-class PostgresqlConnectionFaultIntegrationTests {
-
-	private static final Duration TERM = Duration.ofSeconds(30);
-
-	// A request crosses the proxy after this delay, and its reply after as much again.
-	private static final Duration LATENCY = Duration.ofMillis(600);
+class PostgresqlConnectionFaultIntegrationTests extends ConnectionFaultScenarios {
 
 	private static HikariDataSource directPool;
 
 	private static JdbcLeaseHost directHost;
 
-	private RecordingLeaseHost direct;
-
-	private TcpProxy proxy;
-
 	private HikariDataSource proxiedPool;
 
 	private JdbcLeaseHost proxiedHost;
-
-	private RecordingLeaseHost host;
-
-	private final LeaseKey key = LeaseKey.of("fault:" + UUID.randomUUID());
-
-	private final LeaseHolder holder = LeaseHolder.of("faulty");
 
 	@BeforeAll
 	static void startDirectHost() {
@@ -112,29 +98,6 @@ class PostgresqlConnectionFaultIntegrationTests {
 		this.proxy.close();
 		this.proxiedHost.close();
 		this.proxiedPool.close();
-	}
-
-	@Test
-	@DisplayName("A try take cut before its statement reaches PostgreSQL fails with LeaseHostException and takes nothing")
-	void tryTakeCutBeforeTheServerLeavesNoGrant() throws Exception {
-		CompletableFuture<?> call = this.proxy.cutWhileInFlight(() -> this.host.tryTake(this.key, this.holder, TERM),
-				LATENCY, LATENCY.dividedBy(3));
-		assertFailedWithLeaseHostException(call);
-		assertThat(this.direct.remaining(this.key, this.holder)).isEmpty();
-		HistoryAssertions.assertFreeForAnother(this.direct, this.key);
-		assertAllowedAndNothingLeft();
-	}
-
-	@Test
-	@DisplayName("A release cut on its way fails with LeaseHostException and leaves the grant whole, its instant unmoved")
-	void releaseCutBeforeTheServerLeavesTheGrantWhole() throws Exception {
-		Taken taken = (Taken) this.direct.tryTake(this.key, this.holder, TERM);
-		CompletableFuture<?> call = this.proxy.cutWhileInFlight(() -> this.host.release(this.key, this.holder), LATENCY,
-				LATENCY.dividedBy(3));
-		assertFailedWithLeaseHostException(call);
-		assertThat(this.direct.grants(Integer.MAX_VALUE)).contains(taken.lease());
-		assertThat(this.direct.release(this.key, this.holder)).isNotInstanceOf(NotHeld.class);
-		assertAllowedAndNothingLeft();
 	}
 
 	@Test
@@ -178,14 +141,9 @@ class PostgresqlConnectionFaultIntegrationTests {
 		assertAllowedAndNothingLeft();
 	}
 
-	private void assertAllowedAndNothingLeft() {
-		HistoryAssertions.assertAllowedAndNothingLeft(this.direct, HistoryAssertions.TOLERANCE,
-				() -> JdbcTestServers.rows(directPool, this.key));
-	}
-
-	private static void assertFailedWithLeaseHostException(CompletableFuture<?> call) {
-		assertThatExceptionOfType(ExecutionException.class).isThrownBy(call::get)
-			.satisfies((ex) -> assertThat(ex.getCause()).isInstanceOf(LeaseHostException.class));
+	@Override
+	protected Callable<? extends Collection<?>> leftovers() {
+		return () -> JdbcTestServers.rows(directPool, this.key);
 	}
 
 }

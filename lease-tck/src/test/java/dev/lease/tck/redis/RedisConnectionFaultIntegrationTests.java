@@ -17,9 +17,10 @@
 package dev.lease.tck.redis;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 
 import io.lettuce.core.ClientOptions;
 import org.junit.jupiter.api.AfterAll;
@@ -35,16 +36,14 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHostException;
-import dev.lease.LeaseKey;
 import dev.lease.NotHeld;
-import dev.lease.Taken;
 import dev.lease.host.redis.RedisLeaseHost;
+import dev.lease.tck.faults.ConnectionFaultScenarios;
 import dev.lease.tck.faults.TcpProxy;
 import dev.lease.tck.history.HistoryAssertions;
 import dev.lease.tck.history.RecordingLeaseHost;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Tests for {@link RedisLeaseHost} when its connection is cut mid-operation, through a
@@ -55,12 +54,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  *
  * @author Lease contributors
  */
-class RedisConnectionFaultIntegrationTests {
-
-	private static final Duration TERM = Duration.ofSeconds(30);
-
-	// A request crosses the proxy after this delay, and its reply after as much again.
-	private static final Duration LATENCY = Duration.ofMillis(600);
+class RedisConnectionFaultIntegrationTests extends ConnectionFaultScenarios {
 
 	private static RedisTestServer server;
 
@@ -71,19 +65,9 @@ class RedisConnectionFaultIntegrationTests {
 
 	private RedisLeaseHost directHost;
 
-	private RecordingLeaseHost direct;
-
-	private TcpProxy proxy;
-
 	private LettuceConnectionFactory proxied;
 
 	private RedisLeaseHost proxiedHost;
-
-	private RecordingLeaseHost host;
-
-	private final LeaseKey key = LeaseKey.of("fault:" + UUID.randomUUID());
-
-	private final LeaseHolder holder = LeaseHolder.of("faulty");
 
 	@BeforeAll
 	static void startServer() {
@@ -128,17 +112,6 @@ class RedisConnectionFaultIntegrationTests {
 	}
 
 	@Test
-	@DisplayName("A try take whose request is cut before it reaches Redis fails with LeaseHostException and takes nothing")
-	void tryTakeCutBeforeTheServerLeavesNoGrant() throws Exception {
-		CompletableFuture<?> call = this.proxy.cutWhileInFlight(() -> this.host.tryTake(this.key, this.holder, TERM),
-				LATENCY, LATENCY.dividedBy(3));
-		assertFailedWithLeaseHostException(call);
-		assertThat(this.direct.remaining(this.key, this.holder)).isEmpty();
-		HistoryAssertions.assertFreeForAnother(this.direct, this.key);
-		assertAllowedAndNothingLeft();
-	}
-
-	@Test
 	@DisplayName("A try take whose reply is cut fails with LeaseHostException; its grant is the holder's to find and release")
 	void tryTakeWithLostReplyLeavesAGrantItsHolderCanRelease() throws Exception {
 		CompletableFuture<?> call = this.proxy.cutWhileInFlight(() -> this.host.tryTake(this.key, this.holder, TERM),
@@ -147,18 +120,6 @@ class RedisConnectionFaultIntegrationTests {
 		// The script ran: the grant stands, and only its holder can end it (Invariant 5).
 		assertThat(this.direct.remaining(this.key, this.holder)).isPresent();
 		assertThat(this.direct.release(this.key, LeaseHolder.of("other"))).isInstanceOf(NotHeld.class);
-		assertThat(this.direct.release(this.key, this.holder)).isNotInstanceOf(NotHeld.class);
-		assertAllowedAndNothingLeft();
-	}
-
-	@Test
-	@DisplayName("A release cut on its way fails with LeaseHostException and leaves the grant whole, its instant unmoved")
-	void releaseCutBeforeTheServerLeavesTheGrantWhole() throws Exception {
-		Taken taken = (Taken) this.direct.tryTake(this.key, this.holder, TERM);
-		CompletableFuture<?> call = this.proxy.cutWhileInFlight(() -> this.host.release(this.key, this.holder), LATENCY,
-				LATENCY.dividedBy(3));
-		assertFailedWithLeaseHostException(call);
-		assertThat(this.direct.grants(Integer.MAX_VALUE)).contains(taken.lease());
 		assertThat(this.direct.release(this.key, this.holder)).isNotInstanceOf(NotHeld.class);
 		assertAllowedAndNothingLeft();
 	}
@@ -175,15 +136,9 @@ class RedisConnectionFaultIntegrationTests {
 		assertAllowedAndNothingLeft();
 	}
 
-	private void assertAllowedAndNothingLeft() {
-		HistoryAssertions.assertAllowedAndNothingLeft(this.direct, HistoryAssertions.TOLERANCE,
-				() -> server.keys(this.prefix));
-	}
-
-	private static void assertFailedWithLeaseHostException(CompletableFuture<?> call) {
-		assertThatExceptionOfType(ExecutionException.class).isThrownBy(call::get)
-			.withRootCauseInstanceOf(Exception.class)
-			.satisfies((ex) -> assertThat(ex.getCause()).isInstanceOf(LeaseHostException.class));
+	@Override
+	protected Callable<? extends Collection<?>> leftovers() {
+		return () -> server.keys(this.prefix);
 	}
 
 }
