@@ -29,22 +29,28 @@ local clock = tonumber(time[1]) * 1000000 + tonumber(time[2])
 
 local raw = redis.call('GET', key)
 
+-- An absent key, or a grant in the plain form, read once for both paths below.
+local plain = not raw or string.byte(raw, 1) == 71
+local latest, expires, holder = clock, 0, false
+if raw and plain then
+	latest, expires = struct.unpack('>i8i8', raw, 2)
+	holder = string.sub(raw, 18)
+end
+
+local function write_grant(now, expires_at, holder_bytes, ttl)
+	redis.call('SET', key, 'G' .. struct.pack('>i8i8', now, expires_at) .. holder_bytes, 'PX', ttl)
+end
+
 -- The common questions about a key nobody waits for, answered without building the
 -- general state below: the same model, fewer allocations. A take that must queue, and
 -- every other question, goes on to the general model.
-if not raw or string.byte(raw, 1) == 71 then
-	local latest, expires, holder = clock, 0, false
-	if raw then
-		latest, expires = struct.unpack('>i8i8', raw, 2)
-		holder = string.sub(raw, 18)
-	end
+if plain then
 	local now = (latest > clock) and latest or clock
 	local standing = holder and expires > now
 	if op == 'try' or op == 'take' then
 		if not standing then
 			local granted = now + tonumber(ARGV[3])
-			redis.call('SET', key, 'G' .. struct.pack('>i8i8', now, granted) .. ARGV[2], 'PX',
-				math.floor((granted - now) / 1000) + 1000)
+			write_grant(now, granted, ARGV[2], math.floor((granted - now) / 1000) + 1000)
 			return { 1, granted }
 		end
 		if holder == ARGV[2] then
@@ -73,11 +79,8 @@ if not raw or string.byte(raw, 1) == 71 then
 end
 
 local state
-if not raw then
-	state = { latest = clock, holder = false, expires = 0, queue = {}, handed = {} }
-elseif string.byte(raw, 1) == 71 then
-	local latest, expires, at = struct.unpack('>i8i8', raw, 2)
-	state = { latest = latest, holder = string.sub(raw, at), expires = expires, queue = {}, handed = {} }
+if plain then
+	state = { latest = latest, holder = holder, expires = expires, queue = {}, handed = {} }
 else
 	local s = cmsgpack.unpack(string.sub(raw, 2))
 	state = { latest = s[1], holder = s[2], expires = s[3], queue = s[4], handed = s[5] }
@@ -151,7 +154,7 @@ local function persist()
 	end
 	local ttl = math.floor((gc - now) / 1000) + 1000
 	if #queue == 0 and #handed == 0 then
-		redis.call('SET', key, 'G' .. struct.pack('>i8i8', now, state.expires) .. state.holder, 'PX', ttl)
+		write_grant(now, state.expires, state.holder, ttl)
 	else
 		redis.call('SET', key, 'Q' .. cmsgpack.pack({ now, state.holder, state.expires, queue, handed }), 'PX', ttl)
 	end
