@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -91,7 +92,11 @@ public class LeasesEndpoint {
 	@ReadOperation
 	public LeasesDescriptor leases(SecurityContext securityContext, @Nullable Integer limit) {
 		int bounded = (limit != null) ? limit : DEFAULT_LIMIT;
-		Assert.isTrue(bounded > 0, "'limit' must be positive");
+		if (bounded <= 0) {
+			// a caller's mistake, answered 400 with the reason, not a server error
+			throw new InvalidEndpointRequestException("'limit' must be positive, but was " + bounded,
+					"'limit' must be positive");
+		}
 		boolean showHolders = this.showValues.isShown(securityContext, this.roles);
 		List<LeaseDescriptor> leases = this.host.grants(Math.min(bounded, MAXIMUM_LIMIT))
 			.stream()

@@ -23,6 +23,7 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.Show;
 
@@ -32,7 +33,7 @@ import dev.lease.actuate.endpoint.LeasesDescriptor.LeaseDescriptor;
 import dev.lease.host.inmemory.InMemoryLeaseHost;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Tests for {@link LeasesEndpoint}.
@@ -65,7 +66,9 @@ class LeasesEndpointTests {
 		}
 		assertThat(endpoint(Show.ALWAYS).leases(SecurityContext.NONE, 3).getLeases()).hasSize(3);
 		assertThat(endpoint(Show.ALWAYS).leases(SecurityContext.NONE, null).getLeases()).hasSize(5);
-		assertThatIllegalArgumentException().isThrownBy(() -> endpoint(Show.ALWAYS).leases(SecurityContext.NONE, 0));
+		assertThatExceptionOfType(InvalidEndpointRequestException.class)
+			.isThrownBy(() -> endpoint(Show.ALWAYS).leases(SecurityContext.NONE, 0))
+			.withMessageContaining("'limit' must be positive");
 	}
 
 	@Test

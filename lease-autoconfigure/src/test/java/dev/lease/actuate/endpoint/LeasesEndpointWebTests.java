@@ -94,6 +94,14 @@ class LeasesEndpointWebTests {
 	}
 
 	@Test
+	void getLeasesWithALimitThatIsNotPositiveIsABadRequest() throws Exception {
+		for (String limit : new String[] { "0", "-1" }) {
+			HttpResponse<String> response = get("/actuator/leases?limit=" + limit);
+			assertThat(response.statusCode()).as("limit=" + limit).isEqualTo(400);
+		}
+	}
+
+	@Test
 	void getLeaseByKeyAnswersTheGrant() throws Exception {
 		String key = fresh();
 		take(key, fresh());
