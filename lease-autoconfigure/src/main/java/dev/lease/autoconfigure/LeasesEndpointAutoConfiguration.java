@@ -28,6 +28,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.core.env.Environment;
 
@@ -44,20 +45,30 @@ import dev.lease.actuate.endpoint.LeasesEndpoint;
  * @since 0.1.0
  */
 @AutoConfiguration(after = LeaseAutoConfiguration.class)
-@ConditionalOnClass(ConditionalOnAvailableEndpoint.class)
+// Actuator types are named, never class literals (see RedisLeaseHostAutoConfiguration).
+@ConditionalOnClass(
+		name = { "org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint",
+				"org.springframework.boot.actuate.endpoint.Show" })
 @ConditionalOnBean(LeaseHost.class)
-@ConditionalOnAvailableEndpoint(LeasesEndpoint.class)
 @ImportRuntimeHints(LeaseRuntimeHints.class)
 public final class LeasesEndpointAutoConfiguration {
 
-	@Bean
-	@ConditionalOnMissingBean
-	LeasesEndpoint leasesEndpoint(LeaseHostSelection selection, Environment environment) {
-		Binder binder = Binder.get(environment);
-		Show show = binder.bind("management.endpoint.leases.show-values", Show.class).orElse(Show.NEVER);
-		List<String> roles = binder.bind("management.endpoint.leases.roles", Bindable.listOf(String.class))
-			.orElse(List.of());
-		return new LeasesEndpoint(selection.host(), show, Set.copyOf(roles));
+	// Nested, so that the endpoint's condition (an Actuator class) is read only once the
+	// Actuator is known to be present.
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnAvailableEndpoint(LeasesEndpoint.class)
+	static class AvailableLeasesEndpointConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		LeasesEndpoint leasesEndpoint(LeaseHostSelection selection, Environment environment) {
+			Binder binder = Binder.get(environment);
+			Show show = binder.bind("management.endpoint.leases.show-values", Show.class).orElse(Show.NEVER);
+			List<String> roles = binder.bind("management.endpoint.leases.roles", Bindable.listOf(String.class))
+				.orElse(List.of());
+			return new LeasesEndpoint(selection.host(), show, Set.copyOf(roles));
+		}
+
 	}
 
 }

@@ -88,7 +88,7 @@ public final class FenceAutoConfiguration {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(MeterRegistry.class)
+	@ConditionalOnClass(name = "io.micrometer.core.instrument.MeterRegistry")
 	static class MicrometerRefusalConfiguration {
 
 		@Bean

@@ -21,8 +21,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
-import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 import dev.lease.LeaseHost;
 import dev.lease.autoconfigure.LeaseAutoConfiguration;
@@ -37,17 +37,28 @@ import dev.lease.health.LeaseHostHealthIndicator;
  * @author Lease contributors
  * @since 0.1.0
  */
-@AutoConfiguration(after = LeaseAutoConfiguration.class, before = HealthContributorAutoConfiguration.class)
-@ConditionalOnClass(ConditionalOnEnabledHealthIndicator.class)
+// Actuator types are named, never class literals (see RedisLeaseHostAutoConfiguration).
+@AutoConfiguration(after = LeaseAutoConfiguration.class,
+		beforeName = "org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration")
+@ConditionalOnClass(
+		name = { "org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator",
+				"org.springframework.boot.health.contributor.HealthIndicator" })
 @ConditionalOnBean(LeaseHost.class)
-@ConditionalOnEnabledHealthIndicator("lease")
 public final class LeaseHostHealthContributorAutoConfiguration {
 
-	@Bean
-	@ConditionalOnMissingBean(name = "leaseHealthIndicator")
-	LeaseHostHealthIndicator leaseHealthIndicator(LeaseHostSelection selection) {
-		LeaseHost host = selection.host();
-		return new LeaseHostHealthIndicator(host, LeaseHostNames.of(host), RedisHealthDetails.of(host));
+	// Nested, so that the indicator's condition (an Actuator class) is read only once the
+	// Actuator is known to be present.
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnEnabledHealthIndicator("lease")
+	static class EnabledLeaseHealthConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(name = "leaseHealthIndicator")
+		LeaseHostHealthIndicator leaseHealthIndicator(LeaseHostSelection selection) {
+			LeaseHost host = selection.host();
+			return new LeaseHostHealthIndicator(host, LeaseHostNames.of(host), RedisHealthDetails.of(host));
+		}
+
 	}
 
 }

@@ -26,14 +26,11 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
 import org.springframework.boot.sql.autoconfigure.init.OnDatabaseInitializationCondition;
 import org.springframework.boot.sql.init.dependency.DatabaseInitializationDependencyConfigurer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Import;
-import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.lease.LeaseHost;
 import dev.lease.autoconfigure.LeaseAutoConfiguration;
@@ -48,10 +45,14 @@ import dev.lease.host.jdbc.JdbcLeaseHost;
  * @author Lease contributors
  * @since 0.1.0
  */
-@AutoConfiguration(before = LeaseAutoConfiguration.class, after = DataSourceAutoConfiguration.class,
-		afterName = "dev.lease.autoconfigure.redis.RedisLeaseHostAutoConfiguration")
-@ConditionalOnClass({ JdbcTemplate.class, DataSourceScriptDatabaseInitializer.class })
-@ConditionalOnBean(DataSource.class)
+// Types outside this jar are named, never class literals (see
+// RedisLeaseHostAutoConfiguration).
+@AutoConfiguration(before = LeaseAutoConfiguration.class,
+		afterName = { "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+				"dev.lease.autoconfigure.redis.RedisLeaseHostAutoConfiguration" })
+@ConditionalOnClass(name = { "org.springframework.jdbc.core.JdbcTemplate",
+		"org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer" })
+@ConditionalOnBean(type = "javax.sql.DataSource")
 @ConditionalOnProperty(name = "lease.host", havingValue = "jdbc", matchIfMissing = true)
 @EnableConfigurationProperties(JdbcLeaseHostProperties.class)
 @Import(DatabaseInitializationDependencyConfigurer.class)

@@ -27,9 +27,6 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
-import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
-import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 
 import dev.lease.LeaseHost;
@@ -48,10 +45,13 @@ import dev.lease.observation.ObservedLeaseHost;
  * @since 0.1.0
  */
 @AutoConfiguration(before = LeaseAutoConfiguration.class,
-		after = { MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
-				ObservationAutoConfiguration.class })
-@ConditionalOnClass({ MeterRegistry.class, ObservationRegistry.class })
-@ConditionalOnBean(MeterRegistry.class)
+		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+				"org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration" })
+// Micrometer types are named, never class literals (see RedisLeaseHostAutoConfiguration).
+@ConditionalOnClass(
+		name = { "io.micrometer.core.instrument.MeterRegistry", "io.micrometer.observation.ObservationRegistry" })
+@ConditionalOnBean(type = "io.micrometer.core.instrument.MeterRegistry")
 public final class LeaseObservationAutoConfiguration {
 
 	@Bean

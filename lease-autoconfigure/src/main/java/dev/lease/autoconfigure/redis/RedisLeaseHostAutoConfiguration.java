@@ -23,7 +23,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -39,9 +38,15 @@ import dev.lease.host.redis.RedisLeaseHost;
  * @author Lease contributors
  * @since 0.1.0
  */
-@AutoConfiguration(before = LeaseAutoConfiguration.class, after = DataRedisAutoConfiguration.class)
-@ConditionalOnClass({ RedisConnectionFactory.class, DataRedisAutoConfiguration.class })
-@ConditionalOnBean(RedisConnectionFactory.class)
+// Every type outside this jar is named, never a class literal: a literal of an absent
+// class
+// is dropped when the class is introspected by reflection (a user's context runner test),
+// and the configuration would then be processed without Spring Data Redis.
+@AutoConfiguration(before = LeaseAutoConfiguration.class,
+		afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
+@ConditionalOnClass(name = { "org.springframework.data.redis.connection.RedisConnectionFactory",
+		"org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration" })
+@ConditionalOnBean(type = "org.springframework.data.redis.connection.RedisConnectionFactory")
 @ConditionalOnProperty(name = "lease.host", havingValue = "redis", matchIfMissing = true)
 @EnableConfigurationProperties(RedisLeaseHostProperties.class)
 public final class RedisLeaseHostAutoConfiguration {
