@@ -27,6 +27,7 @@ import org.springframework.beans.factory.NoSuchBeanDefinitionException;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.util.ClassUtils;
 
 import dev.lease.LeaseHost;
 import dev.lease.host.inmemory.InMemoryLeaseHost;
@@ -122,6 +123,36 @@ public final class LeaseHostSelection implements SmartInitializingSingleton {
 		return false;
 	}
 
+	// Detection reached memory although the application has a store a shared host could
+	// use: its host auto-configuration did not apply (a missing module, an unsupported
+	// Spring Boot). Guarding jobs in one JVM only, believing them guarded across all, is
+	// the failure this refuses.
+	private void refuseSilentFallback() {
+		if (this.beanFactory == null) {
+			return;
+		}
+		String[][] stores = { { "javax.sql.DataSource", "DataSource", "jdbc" },
+				{ "org.springframework.data.redis.connection.RedisConnectionFactory", "RedisConnectionFactory",
+						"redis" } };
+		for (String[] store : stores) {
+			ClassLoader classLoader = this.beanFactory.getBeanClassLoader();
+			if (!ClassUtils.isPresent(store[0], classLoader)) {
+				continue;
+			}
+			String[] names = this.beanFactory.getBeanNamesForType(ClassUtils.resolveClassName(store[0], classLoader),
+					false, false);
+			if (names.length > 0) {
+				throw new NoLeaseHostException(
+						"Leases would be hosted in memory, not shared across instances,"
+								+ " although the application has a " + store[1] + " bean '" + names[0] + "': no "
+								+ store[2] + " lease host was auto-configured",
+						"Set lease.host=" + store[2] + " to host leases there (it needs a supported Spring Boot, see"
+								+ " the README's compatibility table), or set lease.host=memory to keep leases in"
+								+ " this JVM only");
+			}
+		}
+	}
+
 	@Override
 	public void afterSingletonsInstantiated() {
 		LeaseHost host = host();
@@ -133,6 +164,7 @@ public final class LeaseHostSelection implements SmartInitializingSingleton {
 		boolean memory = host instanceof InMemoryLeaseHost;
 		boolean autoConfigured = isAutoConfigured(host);
 		if (memory && autoConfigured && this.properties.getHost() == null) {
+			refuseSilentFallback();
 			logger.warn("Leases are hosted in memory because no Redis or JDBC host was detected. " + NOT_SHARED
 					+ " Set lease.host to redis or jdbc (with a RedisConnectionFactory or DataSource), or set"
 					+ " lease.host=memory to choose memory explicitly");

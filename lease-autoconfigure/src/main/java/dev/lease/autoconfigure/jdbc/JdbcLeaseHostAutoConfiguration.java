@@ -18,6 +18,8 @@ package dev.lease.autoconfigure.jdbc;
 
 import javax.sql.DataSource;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -26,11 +28,13 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.jdbc.EmbeddedDatabaseConnection;
 import org.springframework.boot.sql.autoconfigure.init.OnDatabaseInitializationCondition;
 import org.springframework.boot.sql.init.dependency.DatabaseInitializationDependencyConfigurer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 
 import dev.lease.LeaseHost;
 import dev.lease.autoconfigure.LeaseAutoConfiguration;
@@ -58,6 +62,8 @@ import dev.lease.host.jdbc.JdbcLeaseHost;
 @Import(DatabaseInitializationDependencyConfigurer.class)
 public final class JdbcLeaseHostAutoConfiguration {
 
+	private static final Log logger = LogFactory.getLog(JdbcLeaseHostAutoConfiguration.class);
+
 	// Declared before leaseHost(): registered only when no LeaseHost bean was, so that no
 	// tables are created for a host the application does not use.
 	@Bean
@@ -70,10 +76,15 @@ public final class JdbcLeaseHostAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(LeaseHost.class)
-	JdbcLeaseHost leaseHost(DataSource dataSource, JdbcLeaseHostProperties properties,
+	JdbcLeaseHost leaseHost(DataSource dataSource, JdbcLeaseHostProperties properties, Environment environment,
 			ObjectProvider<JdbcLeaseHostDataSourceScriptDatabaseInitializer> initializer) {
 		// the tables first, when this application creates them
 		initializer.getIfAvailable();
+		if (!environment.containsProperty("lease.host") && EmbeddedDatabaseConnection.isEmbedded(dataSource)) {
+			logger.warn("Leases are hosted in an embedded database, detected as the JDBC lease host: it is not"
+					+ " shared across instances, so a lease excludes callers in this JVM only. Point the"
+					+ " DataSource at a shared database, or set lease.host (jdbc, redis or memory) to choose");
+		}
 		// closed by the context: its destroy method, close(), is inferred
 		return JdbcLeaseHost.builder(dataSource)
 			.tablePrefix(validTablePrefix(properties).getTablePrefix())

@@ -113,8 +113,18 @@ class JdbcLeaseHostAutoConfigurationTests {
 	}
 
 	@Test
-	void runWithoutSpringJdbcDetectsMemory() {
+	void runWithoutSpringJdbcBesideADataSourceRefusesToFallBackToMemory() {
 		this.runner.withClassLoader(new FilteredClassLoader(JdbcTemplate.class))
+			.run((context) -> assertThat(context).getFailure()
+				.isInstanceOf(NoLeaseHostException.class)
+				.hasMessageContaining("DataSource bean 'dataSource'")
+				.hasMessageContaining("lease.host=memory"));
+	}
+
+	@Test
+	void runWithoutSpringJdbcAndLeaseHostMemoryUsesMemory() {
+		this.runner.withClassLoader(new FilteredClassLoader(JdbcTemplate.class))
+			.withPropertyValues("lease.host=memory")
 			.run((context) -> assertThat(context).doesNotHaveBean(JdbcLeaseHost.class)
 				.hasSingleBean(InMemoryLeaseHost.class));
 	}
