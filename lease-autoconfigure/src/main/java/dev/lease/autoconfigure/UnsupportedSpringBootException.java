@@ -1,0 +1,53 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.autoconfigure;
+
+/**
+ * Thrown at start-up on a Spring Boot version the lease starter does not support.
+ *
+ * @author Lease contributors
+ * @since 0.1.0
+ */
+public class UnsupportedSpringBootException extends IllegalStateException {
+
+	private final String version;
+
+	private final String supported;
+
+	UnsupportedSpringBootException(String version, String supported) {
+		super("The lease starter does not support Spring Boot " + version + "; it supports " + supported);
+		this.version = version;
+		this.supported = supported;
+	}
+
+	/**
+	 * Return the Spring Boot version found.
+	 * @return the version
+	 */
+	public String getVersion() {
+		return this.version;
+	}
+
+	/**
+	 * Return the versions the starter supports.
+	 * @return the supported versions
+	 */
+	public String getSupported() {
+		return this.supported;
+	}
+
+}
