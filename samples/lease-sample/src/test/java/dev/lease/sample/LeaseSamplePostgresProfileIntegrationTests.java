@@ -16,7 +16,6 @@
 
 package dev.lease.sample;
 
-import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.test.context.ActiveProfiles;
@@ -26,19 +25,17 @@ import org.springframework.test.context.DynamicPropertySource;
 /**
  * Tests for {@link LeaseSampleApplication} with its {@code postgres} profile: the same
  * demonstration and endpoints, with leases on the server named by
- * {@code LEASE_TEST_POSTGRES_URL}.
+ * {@code LEASE_TEST_POSTGRES_URL}, or on an embedded one when none is named.
  *
  * @author Lease contributors
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @ActiveProfiles("postgres")
-@EnabledIfEnvironmentVariable(named = "LEASE_TEST_POSTGRES_URL", matches = ".+",
-		disabledReason = "the sample's postgres profile needs a running server: set LEASE_TEST_POSTGRES_URL")
 class LeaseSamplePostgresProfileIntegrationTests extends LeaseSampleApplicationTests {
 
 	@DynamicPropertySource
 	static void server(DynamicPropertyRegistry registry) {
-		registry.add("spring.datasource.url", () -> System.getenv("LEASE_TEST_POSTGRES_URL"));
+		registry.add("spring.datasource.url", SampleTestServers::postgresUrl);
 	}
 
 }

@@ -16,7 +16,6 @@
 
 package dev.lease.sample;
 
-import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.test.context.ActiveProfiles;
@@ -26,19 +25,17 @@ import org.springframework.test.context.DynamicPropertySource;
 /**
  * Tests for {@link LeaseSampleApplication} with its {@code redis} profile: the same
  * demonstration and endpoints, with leases on the server named by
- * {@code LEASE_TEST_REDIS_URL}.
+ * {@code LEASE_TEST_REDIS_URL}, or on an embedded one when none is named.
  *
  * @author Lease contributors
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @ActiveProfiles("redis")
-@EnabledIfEnvironmentVariable(named = "LEASE_TEST_REDIS_URL", matches = ".+",
-		disabledReason = "the sample's redis profile needs a running server: set LEASE_TEST_REDIS_URL")
 class LeaseSampleRedisProfileIntegrationTests extends LeaseSampleApplicationTests {
 
 	@DynamicPropertySource
 	static void server(DynamicPropertyRegistry registry) {
-		registry.add("spring.data.redis.url", () -> System.getenv("LEASE_TEST_REDIS_URL"));
+		registry.add("spring.data.redis.url", SampleTestServers::redisUrl);
 	}
 
 }
