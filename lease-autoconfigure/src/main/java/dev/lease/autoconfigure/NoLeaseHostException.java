@@ -23,13 +23,9 @@ package dev.lease.autoconfigure;
  * @author Lease contributors
  * @since 0.1.0
  */
-public class NoLeaseHostException extends IllegalStateException {
+public class NoLeaseHostException extends LeaseConfigurationException {
 
 	private static final long serialVersionUID = 1L;
-
-	private final String description;
-
-	private final String action;
 
 	/**
 	 * Create an exception.
@@ -37,25 +33,7 @@ public class NoLeaseHostException extends IllegalStateException {
 	 * @param action what to do about it
 	 */
 	public NoLeaseHostException(String message, String action) {
-		super(message + ". " + action);
-		this.description = message;
-		this.action = action;
-	}
-
-	/**
-	 * Return what is wrong.
-	 * @return the description
-	 */
-	public String getDescription() {
-		return this.description;
-	}
-
-	/**
-	 * Return what to do about it.
-	 * @return the action
-	 */
-	public String getAction() {
-		return this.action;
+		super(message, action);
 	}
 
 }

@@ -63,7 +63,7 @@ class LeaseHostDetectionTests {
 				.contains("DataSource bean 'ordersDataSource'")
 				.contains("not shared");
 			assertThat(failure.getAction()).contains("lease.host=jdbc").contains("lease.host=memory");
-			FailureAnalysis analysis = new NoLeaseHostFailureAnalyzer().analyze(context.getStartupFailure());
+			FailureAnalysis analysis = new LeaseConfigurationFailureAnalyzer().analyze(context.getStartupFailure());
 			assertThat(analysis).isNotNull();
 			assertThat(analysis.getAction()).contains("lease.host");
 		});

@@ -86,10 +86,14 @@ public final class JdbcLeaseHostAutoConfiguration {
 					+ " DataSource at a shared database, or set lease.host (jdbc, redis or memory) to choose");
 		}
 		// closed by the context: its destroy method, close(), is inferred
-		return JdbcLeaseHost.builder(dataSource)
+		JdbcLeaseHost host = JdbcLeaseHost.builder(dataSource)
 			.tablePrefix(validTablePrefix(properties).getTablePrefix())
 			.notifications(properties.isNotifications())
 			.build();
+		if (properties.isCheckSchema()) {
+			JdbcLeaseSchemaCheck.check(dataSource, host);
+		}
+		return host;
 	}
 
 	private static JdbcLeaseHostProperties validTablePrefix(JdbcLeaseHostProperties properties) {

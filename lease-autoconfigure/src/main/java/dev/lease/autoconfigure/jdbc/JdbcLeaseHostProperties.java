@@ -45,6 +45,13 @@ public class JdbcLeaseHostProperties extends DatabaseInitializationProperties {
 	 */
 	private boolean notifications = true;
 
+	/**
+	 * Whether to check at start-up that the host's tables exist with every column of its
+	 * schema script, failing start-up with the fix when they do not. A database that does
+	 * not answer at start-up is not judged.
+	 */
+	private boolean checkSchema = true;
+
 	public String getTablePrefix() {
 		return this.tablePrefix;
 	}
@@ -59,6 +66,14 @@ public class JdbcLeaseHostProperties extends DatabaseInitializationProperties {
 
 	public void setNotifications(boolean notifications) {
 		this.notifications = notifications;
+	}
+
+	public boolean isCheckSchema() {
+		return this.checkSchema;
+	}
+
+	public void setCheckSchema(boolean checkSchema) {
+		this.checkSchema = checkSchema;
 	}
 
 	@Override

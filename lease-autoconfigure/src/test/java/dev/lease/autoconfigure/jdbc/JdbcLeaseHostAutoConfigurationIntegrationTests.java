@@ -110,9 +110,13 @@ class JdbcLeaseHostAutoConfigurationIntegrationTests {
 	}
 
 	@Test
-	void initializeSchemaEmbeddedLeavesAServerDatabaseAlone() {
+	void initializeSchemaEmbeddedLeavesAServerDatabaseAloneAndStartUpFailsWithoutItsTables() {
 		runner().run((context) -> {
-			assertThat(context).hasSingleBean(JdbcLeaseHost.class);
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("table " + this.tablePrefix + "KEYS is missing")
+				.hasMessageContaining("lease.jdbc.initialize-schema=always")
+				.hasMessageContaining("classpath:dev/lease/host/jdbc/schema-postgresql.sql");
 			assertThat(tableCount(new JdbcTemplate(dataSource), this.tablePrefix + "KEYS")).isZero();
 		});
 	}

@@ -174,14 +174,15 @@ class JdbcLeaseHostAutoConfigurationTests {
 
 	@Test
 	void initializeSchemaNeverCreatesNoTables() {
-		this.runner.withPropertyValues("lease.jdbc.initialize-schema=never").run((context) -> {
-			assertThat(context).hasSingleBean(JdbcLeaseHost.class)
-				.doesNotHaveBean(JdbcLeaseHostDataSourceScriptDatabaseInitializer.class);
-			JdbcTemplate jdbc = new JdbcTemplate(context.getBean(DataSource.class));
-			assertThat(tableCount(jdbc, "LEASE_KEYS")).isZero();
-			assertThatExceptionOfType(RuntimeException.class)
-				.isThrownBy(() -> jdbc.queryForObject("SELECT COUNT(*) FROM LEASE_KEYS", Integer.class));
-		});
+		this.runner.withPropertyValues("lease.jdbc.initialize-schema=never", "lease.jdbc.check-schema=false")
+			.run((context) -> {
+				assertThat(context).hasSingleBean(JdbcLeaseHost.class)
+					.doesNotHaveBean(JdbcLeaseHostDataSourceScriptDatabaseInitializer.class);
+				JdbcTemplate jdbc = new JdbcTemplate(context.getBean(DataSource.class));
+				assertThat(tableCount(jdbc, "LEASE_KEYS")).isZero();
+				assertThatExceptionOfType(RuntimeException.class)
+					.isThrownBy(() -> jdbc.queryForObject("SELECT COUNT(*) FROM LEASE_KEYS", Integer.class));
+			});
 	}
 
 	@Test
@@ -192,6 +193,7 @@ class JdbcLeaseHostAutoConfigurationTests {
 			assertThat(properties.getSchema()).isEqualTo(JdbcLeaseHost.SCHEMA_LOCATION);
 			assertThat(properties.getInitializeSchema()).isEqualTo(DatabaseInitializationMode.EMBEDDED);
 			assertThat(properties.isNotifications()).isTrue();
+			assertThat(properties.isCheckSchema()).isTrue();
 			assertThat(properties.isContinueOnError()).isTrue();
 		});
 	}

@@ -20,15 +20,16 @@ import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
 /**
- * Explains a {@link NoLeaseHostException} at start-up: what is missing, and how to choose
- * a host.
+ * Explains a {@link LeaseConfigurationException} at start-up (no host, a missing schema,
+ * ...): what is wrong, and what to change.
  *
  * @author Lease contributors
+ * @since 0.1.0
  */
-class NoLeaseHostFailureAnalyzer extends AbstractFailureAnalyzer<NoLeaseHostException> {
+public class LeaseConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<LeaseConfigurationException> {
 
 	@Override
-	protected FailureAnalysis analyze(Throwable rootFailure, NoLeaseHostException cause) {
+	protected FailureAnalysis analyze(Throwable rootFailure, LeaseConfigurationException cause) {
 		return new FailureAnalysis(cause.getDescription(), cause.getAction(), cause);
 	}
 

@@ -26,11 +26,11 @@ import dev.lease.autoconfigure.inmemory.InMemoryLeaseHostAutoConfiguration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link NoLeaseHostFailureAnalyzer}.
+ * Tests for {@link LeaseConfigurationFailureAnalyzer}.
  *
  * @author Lease contributors
  */
-class NoLeaseHostFailureAnalyzerTests {
+class LeaseConfigurationFailureAnalyzerTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(
 			AutoConfigurations.of(LeaseAutoConfiguration.class, InMemoryLeaseHostAutoConfiguration.class));
@@ -38,7 +38,7 @@ class NoLeaseHostFailureAnalyzerTests {
 	@Test
 	void hostNamedButNotCreatedIsExplainedWithAnAction() {
 		this.runner.withPropertyValues("lease.host=redis").run((context) -> {
-			FailureAnalysis analysis = new NoLeaseHostFailureAnalyzer().analyze(context.getStartupFailure());
+			FailureAnalysis analysis = new LeaseConfigurationFailureAnalyzer().analyze(context.getStartupFailure());
 			assertThat(analysis).isNotNull();
 			assertThat(analysis.getDescription())
 				.isEqualTo("lease.host is 'redis' but no redis lease host could be created");
@@ -50,7 +50,7 @@ class NoLeaseHostFailureAnalyzerTests {
 	void noHostAtAllIsExplainedWithAnAction() {
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(LeaseAutoConfiguration.class))
 			.run((context) -> {
-				FailureAnalysis analysis = new NoLeaseHostFailureAnalyzer().analyze(context.getStartupFailure());
+				FailureAnalysis analysis = new LeaseConfigurationFailureAnalyzer().analyze(context.getStartupFailure());
 				assertThat(analysis).isNotNull();
 				assertThat(analysis.getDescription()).isEqualTo("No LeaseHost is available");
 				assertThat(analysis.getAction()).contains("set lease.host to redis, jdbc or memory");
