@@ -14,10 +14,13 @@
  * limitations under the License.
  */
 
-package dev.lease.fence;
+package dev.lease.observation;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+
+import dev.lease.fence.FenceRefusal;
+import dev.lease.fence.FenceRefusalListener;
 
 /**
  * Counts {@code lease.fence.refused}, tagged by {@code party}. The key is never a tag: it

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.lease.fence;
+package dev.lease.observation;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -25,6 +25,8 @@ import org.junit.jupiter.api.Test;
 
 import dev.lease.FenceExpiredException;
 import dev.lease.LeaseKey;
+import dev.lease.fence.FenceRefusal;
+import dev.lease.fence.FenceRefusals;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

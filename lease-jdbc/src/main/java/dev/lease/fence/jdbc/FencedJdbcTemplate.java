@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.lease.fence;
+package dev.lease.fence.jdbc;
 
 import java.time.Instant;
 import java.util.List;
@@ -34,6 +34,11 @@ import org.springframework.util.Assert;
 import dev.lease.Fence;
 import dev.lease.FenceExpiredException;
 import dev.lease.LeaseKey;
+import dev.lease.fence.BoundFence;
+import dev.lease.fence.FenceBinding;
+import dev.lease.fence.FenceRefusal;
+import dev.lease.fence.FenceRefusalListener;
+import dev.lease.fence.FenceRefusals;
 
 /**
  * Writes to a database as a fenced party: runs the write and then, last in the same

@@ -14,30 +14,23 @@
  * limitations under the License.
  */
 
-package dev.lease.fence;
+package dev.lease.fence.jdbc;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
-import java.net.URI;
 
 import javax.sql.DataSource;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.jspecify.annotations.Nullable;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.jdbc.datasource.SimpleDriverDataSource;
-import redis.embedded.RedisServer;
 
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 /**
- * The servers the fence tests write to: the running ones named by
- * {@code LEASE_TEST_POSTGRES_URL}, {@code LEASE_TEST_MARIADB_URL} and
- * {@code LEASE_TEST_REDIS_URL}, else embedded PostgreSQL and Redis started here. MariaDB
- * has no embedded form: without its variable its tests are skipped, naming it.
+ * The databases the fence tests write to: the running ones named by
+ * {@code LEASE_TEST_POSTGRES_URL} and {@code LEASE_TEST_MARIADB_URL}, else an embedded
+ * PostgreSQL started here. MariaDB has no embedded form: without its variable its tests
+ * are skipped, naming it.
  *
  * @author Lease contributors
  */
@@ -46,8 +39,6 @@ final class FenceTestServers {
 	static final String POSTGRES_URL = "LEASE_TEST_POSTGRES_URL";
 
 	static final String MARIADB_URL = "LEASE_TEST_MARIADB_URL";
-
-	static final String REDIS_URL = "LEASE_TEST_REDIS_URL";
 
 	private FenceTestServers() {
 	}
@@ -75,27 +66,6 @@ final class FenceTestServers {
 		}
 	}
 
-	static Redis redis() throws IOException {
-		String url = System.getenv(REDIS_URL);
-		if (url != null && !url.isBlank()) {
-			URI uri = URI.create(url);
-			return Redis.connect(uri.getHost(), (uri.getPort() > 0) ? uri.getPort() : 6379, null);
-		}
-		int port = freePort();
-		RedisServer server = new RedisServer(port);
-		server.start();
-		return Redis.connect("127.0.0.1", port, server::stop);
-	}
-
-	private static int freePort() {
-		try (ServerSocket socket = new ServerSocket(0)) {
-			return socket.getLocalPort();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-	}
-
 	/**
 	 * Something to stop when the tests are done.
 	 */
@@ -113,32 +83,6 @@ final class FenceTestServers {
 
 		@Override
 		public void close() throws IOException {
-			if (this.stop != null) {
-				this.stop.stop();
-			}
-		}
-
-	}
-
-	/**
-	 * A Redis server to write to, and how to stop it when it was started here.
-	 */
-	record Redis(LettuceConnectionFactory connectionFactory, StringRedisTemplate template,
-			@Nullable Stop stop) implements AutoCloseable {
-
-		static Redis connect(String host, int port, @Nullable Stop stop) {
-			LettuceConnectionFactory factory = new LettuceConnectionFactory(
-					new RedisStandaloneConfiguration(host, port));
-			factory.afterPropertiesSet();
-			factory.start();
-			StringRedisTemplate template = new StringRedisTemplate(factory);
-			template.afterPropertiesSet();
-			return new Redis(factory, template, stop);
-		}
-
-		@Override
-		public void close() throws IOException {
-			this.connectionFactory.destroy();
 			if (this.stop != null) {
 				this.stop.stop();
 			}

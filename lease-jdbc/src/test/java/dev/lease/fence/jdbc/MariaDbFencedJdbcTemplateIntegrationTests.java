@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.lease.fence;
+package dev.lease.fence.jdbc;
 
 import javax.sql.DataSource;
 

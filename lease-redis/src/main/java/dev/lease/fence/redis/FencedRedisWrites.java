@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.lease.fence;
+package dev.lease.fence.redis;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -30,6 +30,11 @@ import org.springframework.util.Assert;
 import dev.lease.Fence;
 import dev.lease.FenceExpiredException;
 import dev.lease.LeaseKey;
+import dev.lease.fence.BoundFence;
+import dev.lease.fence.FenceBinding;
+import dev.lease.fence.FenceRefusal;
+import dev.lease.fence.FenceRefusalListener;
+import dev.lease.fence.FenceRefusals;
 
 /**
  * Writes to Redis as a fenced party: each write is one script that reads Redis

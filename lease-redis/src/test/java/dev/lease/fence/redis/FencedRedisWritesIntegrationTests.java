@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.lease.fence;
+package dev.lease.fence.redis;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -34,6 +34,9 @@ import dev.lease.FenceExpiredException;
 import dev.lease.Lease;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
+import dev.lease.fence.BoundFence;
+import dev.lease.fence.FenceBinding;
+import dev.lease.fence.FencedStoreScenarios;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

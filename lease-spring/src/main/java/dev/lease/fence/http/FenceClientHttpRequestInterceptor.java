@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.lease.fence;
+package dev.lease.fence.http;
 
 import java.io.IOException;
 
@@ -23,6 +23,9 @@ import org.springframework.http.client.ClientHttpRequestExecution;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
 import org.springframework.http.client.ClientHttpResponse;
 import org.springframework.util.Assert;
+
+import dev.lease.fence.BoundFence;
+import dev.lease.fence.FenceBinding;
 
 /**
  * Sends the fence bound for one fenced party as the {@code Lease-Fence} header, for

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.lease.fence;
+package dev.lease.fence.http;
 
 import org.springframework.util.Assert;
 import org.springframework.web.reactive.function.client.ClientRequest;
@@ -22,6 +22,10 @@ import org.springframework.web.reactive.function.client.ClientResponse;
 import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
 import org.springframework.web.reactive.function.client.ExchangeFunction;
 import reactor.core.publisher.Mono;
+
+import dev.lease.fence.BoundFence;
+import dev.lease.fence.FenceBinding;
+import dev.lease.fence.reactor.ReactorFences;
 
 /**
  * Sends the fence bound for one fenced party as the {@code Lease-Fence} header, for

@@ -14,13 +14,17 @@
  * limitations under the License.
  */
 
-package dev.lease.fence;
+package dev.lease.fence.http;
 
 import java.time.Instant;
 import java.time.InstantSource;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.util.Assert;
+
+import dev.lease.fence.FenceRefusal;
+import dev.lease.fence.FenceRefusalListener;
+import dev.lease.fence.FenceRefusals;
 
 /**
  * The server side of the {@code Lease-Fence} header, shared by the servlet filter and the

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.lease.fence;
+package dev.lease.fence.http;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -25,6 +25,8 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.web.filter.OncePerRequestFilter;
+
+import dev.lease.fence.FenceRefusalListener;
 
 /**
  * Judges the {@code Lease-Fence} header of each request on this server's own clock (Fence

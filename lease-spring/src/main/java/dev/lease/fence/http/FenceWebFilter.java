@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.lease.fence;
+package dev.lease.fence.http;
 
 import java.nio.charset.StandardCharsets;
 import java.time.InstantSource;
@@ -27,6 +27,8 @@ import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 import reactor.core.publisher.Mono;
+
+import dev.lease.fence.FenceRefusalListener;
 
 /**
  * WebFlux form of {@link FenceServletFilter}: judges the {@code Lease-Fence} header on

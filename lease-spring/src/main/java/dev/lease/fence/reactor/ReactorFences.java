@@ -14,18 +14,20 @@
  * limitations under the License.
  */
 
-package dev.lease.fence;
+package dev.lease.fence.reactor;
 
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.util.context.ContextView;
 
+import dev.lease.fence.BoundFence;
+
 /**
  * Carries a bound fence into a Reactor pipeline's context, where the thread binding does
  * not reach: a {@code @Fenced} method returning a {@code Mono} or {@code Flux} has its
- * fence written into the subscriber context, and {@link FenceExchangeFilterFunction}
- * reads it from there.
+ * fence written into the subscriber context, and
+ * {@link dev.lease.fence.http.FenceExchangeFilterFunction} reads it from there.
  *
  * @author Lease contributors
  * @since 0.1.0

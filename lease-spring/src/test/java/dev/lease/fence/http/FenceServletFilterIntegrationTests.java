@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.lease.fence;
+package dev.lease.fence.http;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -46,6 +46,9 @@ import dev.lease.Lease;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
 import dev.lease.Taken;
+import dev.lease.fence.BoundFence;
+import dev.lease.fence.FenceBinding;
+import dev.lease.fence.FenceRefusal;
 import dev.lease.host.inmemory.InMemoryLeaseHost;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.lease.fence;
+package dev.lease.fence.http;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -48,6 +48,10 @@ import dev.lease.Taken;
 import dev.lease.annotation.Fenced;
 import dev.lease.aop.FencedAdvisor;
 import dev.lease.aop.LeasedCalls;
+import dev.lease.fence.BoundFence;
+import dev.lease.fence.FenceAllowances;
+import dev.lease.fence.FenceBinding;
+import dev.lease.fence.FenceRefusal;
 import dev.lease.host.inmemory.InMemoryLeaseHost;
 
 import static org.assertj.core.api.Assertions.assertThat;
