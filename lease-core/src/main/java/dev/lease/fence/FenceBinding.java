@@ -23,8 +23,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The fences bound to the current thread by {@code @Fenced} calls, innermost last. Fenced
- * parties ({@link FencedJdbcTemplate}, {@link FencedRedisWrites}, the HTTP client
- * interceptors) read their party's fence here.
+ * parties ({@code FencedJdbcTemplate} in lease-jdbc, {@code FencedRedisWrites} in
+ * lease-redis, the HTTP client interceptors in lease-spring) read their party's fence
+ * here.
  *
  * @author Lease contributors
  * @since 0.1.0
@@ -89,7 +90,13 @@ public final class FenceBinding {
 		return fence;
 	}
 
-	static String missing(String party) {
+	/**
+	 * Say why a fenced party has no fence, for a party that reports it later than
+	 * {@link #required(String)} would, such as a reactive HTTP client.
+	 * @param party the fenced party
+	 * @return the message of the failure
+	 */
+	public static String missing(String party) {
 		return "No fence is bound for fenced party '" + party + "' on this thread: call the write from a @Fenced(\""
 				+ party + "\") method inside a leased call, or pass the Fence explicitly";
 	}

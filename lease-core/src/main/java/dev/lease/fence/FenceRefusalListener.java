@@ -18,11 +18,11 @@ package dev.lease.fence;
 
 /**
  * Told of every work item a fenced party refuses; for example to count
- * {@code lease.fence.refused} per party.
+ * {@code lease.fence.refused} per party, as lease-spring's
+ * {@code MeterRegistryFenceRefusalListener} does.
  *
  * @author Lease contributors
  * @since 0.1.0
- * @see MeterRegistryFenceRefusalListener
  */
 @FunctionalInterface
 public interface FenceRefusalListener {

@@ -16,26 +16,34 @@
 
 package dev.lease.fence;
 
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.time.Instant;
-
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 
 import dev.lease.FenceExpiredException;
 
 /**
- * Reports a refusal: one DEBUG line with key, party and margin, then the listener.
+ * Reports a refusal: one DEBUG line with key, party and margin, then the listener. Every
+ * fenced party reports through here, whichever artifact it lives in.
  *
  * @author Lease contributors
+ * @since 0.1.0
  */
-final class FenceRefusals {
+public final class FenceRefusals {
 
-	private static final Log logger = LogFactory.getLog(FenceRefusals.class);
+	// The JDK's logger: lease-core depends on nothing but JSpecify. Spring Boot routes it
+	// to its logging system like any java.util.logging output.
+	private static final Logger logger = System.getLogger(FenceRefusals.class.getName());
 
 	private FenceRefusals() {
 	}
 
-	static String describe(FenceRefusal refusal) {
+	/**
+	 * Describe a refusal in one line: party, key, margin, fence, reading and lateness.
+	 * @param refusal the refusal
+	 * @return the line
+	 */
+	public static String describe(FenceRefusal refusal) {
 		return "Fence refused: party '" + refusal.party() + "', key "
 				+ ((refusal.key() != null) ? refusal.key() : "unknown") + ", margin "
 				+ ((refusal.margin() != null) ? refusal.margin() : "unknown") + ", fence " + refusal.fence()
@@ -43,15 +51,22 @@ final class FenceRefusals {
 				+ ((refusal.late() != null) ? refusal.late() : "unknown");
 	}
 
-	static FenceExpiredException refused(FenceRefusal refusal, FenceRefusalListener listener) {
-		if (logger.isDebugEnabled()) {
-			logger.debug(describe(refusal));
+	/**
+	 * Log a refusal at DEBUG, tell the listener (a failing listener is logged, never
+	 * thrown), and return the exception the fenced party throws.
+	 * @param refusal the refusal
+	 * @param listener the listener to tell
+	 * @return the exception to throw
+	 */
+	public static FenceExpiredException refused(FenceRefusal refusal, FenceRefusalListener listener) {
+		if (logger.isLoggable(Level.DEBUG)) {
+			logger.log(Level.DEBUG, describe(refusal));
 		}
 		try {
 			listener.refused(refusal);
 		}
 		catch (RuntimeException ex) {
-			logger.warn("Fence refusal listener failed for party '" + refusal.party() + "'", ex);
+			logger.log(Level.WARNING, "Fence refusal listener failed for party '" + refusal.party() + "'", ex);
 		}
 		Instant reading = refusal.reading();
 		return new FenceExpiredException(refusal.party(), refusal.fence(), reading);

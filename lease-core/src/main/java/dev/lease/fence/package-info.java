@@ -15,8 +15,10 @@
  */
 
 /**
- * Fenced parties: stores, journals and HTTP services that judge a lease's fence on their
- * own clock and refuse work that would take effect after it.
+ * What every fenced party shares, whatever its store: the fences bound to the current
+ * call, the allowances, and the report of a refusal. The parties themselves live beside
+ * their store: {@code dev.lease.fence.jdbc}, {@code dev.lease.fence.redis},
+ * {@code dev.lease.fence.http}.
  */
 @NullMarked
 package dev.lease.fence;

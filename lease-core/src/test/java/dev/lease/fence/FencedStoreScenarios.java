@@ -17,7 +17,6 @@
 package dev.lease.fence;
 
 import java.time.Duration;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +24,6 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.springframework.aop.framework.ProxyFactory;
 
 import dev.lease.Allowance;
 import dev.lease.Fence;
@@ -35,9 +33,6 @@ import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
 import dev.lease.TakeResult;
 import dev.lease.Taken;
-import dev.lease.annotation.Fenced;
-import dev.lease.aop.FencedAdvisor;
-import dev.lease.aop.LeasedCalls;
 import dev.lease.host.inmemory.InMemoryLeaseHost;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -46,17 +41,21 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 /**
  * The spec's example "A fence carried to a store", made executable against one fenced
  * store: a holder pauses past its term, the key goes to the next holder, and the store
- * refuses the paused holder's write. Each store's tests extend this class.
+ * refuses the paused holder's write. Each store's tests extend this class (lease-redis
+ * and lease-jdbc, through this module's test jar).
+ * <p>
+ * The fence is bound as a {@code @Fenced} method binds it: minted from the grant with the
+ * party's allowance when the call starts. The advice itself is tested in lease-spring.
  *
  * @author Lease contributors
  */
-abstract class FencedStoreScenarios {
+public abstract class FencedStoreScenarios {
 
-	static final String PARTY = "store";
+	protected static final String PARTY = "store";
 
-	static final Duration TERM = Duration.ofMillis(800);
+	protected static final Duration TERM = Duration.ofMillis(800);
 
-	static final Allowance ALLOWANCE = Allowance.of(Duration.ofMillis(100));
+	protected static final Allowance ALLOWANCE = Allowance.of(Duration.ofMillis(100));
 
 	private final InMemoryLeaseHost host = new InMemoryLeaseHost();
 
@@ -76,12 +75,13 @@ abstract class FencedStoreScenarios {
 		String id = UUID.randomUUID().toString();
 		Lease lease = ((Taken) this.host.tryTake(key, paused, TERM)).lease();
 		CompletableFuture<TakeResult> nextTake = CompletableFuture.supplyAsync(() -> take(key, next));
-		Throwable refused = catchThrowable(() -> LeasedCalls.run(lease, () -> writer().write(id, "late", () -> {
+		Throwable refused = catchThrowable(() -> fenced(lease, () -> {
 			// The holder pauses on purpose for longer than anyone budgeted: past its
 			// term.
 			Thread.sleep(TERM.plusMillis(200).toMillis());
 			assertThat(nextTake.get(10, TimeUnit.SECONDS)).isInstanceOf(Taken.class);
-		})));
+			write(id, "late");
+		}));
 		assertThat(refused).isInstanceOf(FenceExpiredException.class);
 		FenceExpiredException expired = (FenceExpiredException) refused;
 		assertThat(expired.getParty()).isEqualTo(PARTY);
@@ -99,8 +99,7 @@ abstract class FencedStoreScenarios {
 		LeaseHolder holder = LeaseHolder.of("holder-" + UUID.randomUUID());
 		String id = UUID.randomUUID().toString();
 		Lease lease = ((Taken) this.host.tryTake(key, holder, Duration.ofSeconds(30))).lease();
-		LeasedCalls.run(lease, () -> writer().write(id, "early", () -> {
-		}));
+		fenced(lease, () -> write(id, "early"));
 		assertThat(read(id)).isEqualTo("early");
 		this.host.release(key, holder);
 	}
@@ -115,40 +114,18 @@ abstract class FencedStoreScenarios {
 		}
 	}
 
-	private Writer writer() {
-		ProxyFactory factory = new ProxyFactory(new StoreWriter(this));
-		factory.addInterface(Writer.class);
-		factory.addAdvisor(new FencedAdvisor(FenceAllowances.of(Map.of(PARTY, ALLOWANCE))));
-		return (Writer) factory.getProxy();
-	}
-
-	interface Writer {
-
-		void write(String id, String value, Pause pause) throws Exception;
-
+	// What a @Fenced method does around its body: bind the fence minted from the grant.
+	private static void fenced(Lease lease, Call call) throws Exception {
+		BoundFence bound = new BoundFence(PARTY, lease.key(), Fence.mint(lease, ALLOWANCE));
+		try (FenceBinding.Scope scope = FenceBinding.bind(bound)) {
+			call.run();
+		}
 	}
 
 	@FunctionalInterface
-	interface Pause {
+	private interface Call {
 
-		void pause() throws Exception;
-
-	}
-
-	@Fenced(PARTY)
-	static final class StoreWriter implements Writer {
-
-		private final FencedStoreScenarios store;
-
-		StoreWriter(FencedStoreScenarios store) {
-			this.store = store;
-		}
-
-		@Override
-		public void write(String id, String value, Pause pause) throws Exception {
-			pause.pause();
-			this.store.write(id, value);
-		}
+		void run() throws Exception;
 
 	}
 

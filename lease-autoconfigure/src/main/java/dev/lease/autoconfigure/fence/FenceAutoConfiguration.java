@@ -38,7 +38,7 @@ import dev.lease.Allowance;
 import dev.lease.aop.FencedAdvisor;
 import dev.lease.fence.FenceAllowances;
 import dev.lease.fence.FenceRefusalListener;
-import dev.lease.fence.MeterRegistryFenceRefusalListener;
+import dev.lease.observation.MeterRegistryFenceRefusalListener;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} for fences: binds each fenced

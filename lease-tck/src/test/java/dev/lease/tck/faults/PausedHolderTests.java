@@ -36,7 +36,7 @@ import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
 import dev.lease.TakeResult;
 import dev.lease.Taken;
-import dev.lease.fence.FencedJdbcTemplate;
+import dev.lease.fence.jdbc.FencedJdbcTemplate;
 import dev.lease.host.inmemory.InMemoryLeaseHost;
 import dev.lease.tck.history.HistoryAssertions;
 import dev.lease.tck.history.RecordingLeaseHost;

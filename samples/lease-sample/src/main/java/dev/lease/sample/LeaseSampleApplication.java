@@ -22,7 +22,7 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
 
-import dev.lease.fence.FencedJdbcTemplate;
+import dev.lease.fence.jdbc.FencedJdbcTemplate;
 
 /**
  * Orders being settled under leases, with a repository fenced against late writes.

@@ -22,7 +22,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
 import dev.lease.annotation.Fenced;
-import dev.lease.fence.FencedJdbcTemplate;
+import dev.lease.fence.jdbc.FencedJdbcTemplate;
 
 /**
  * The orders table. Every write is fenced: it lands only if the orders database's own
