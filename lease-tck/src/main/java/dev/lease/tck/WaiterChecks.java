@@ -17,12 +17,15 @@
 package dev.lease.tck;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -38,14 +41,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Waiters: each bound fixed at arrival, never extended, admitted in arrival order
- * (Invariant 4, Operation 3 to 5, Non-goal 3 and 4).
+ * Waiters: each bound fixed at arrival, never extended, admitted in arrival order, and
+ * granted the key the moment it frees, by a release or at an instant (Invariant 4,
+ * Operation 2 to 5, Non-goal 3 and 4).
  *
  * @author Lease contributors
  */
 abstract class WaiterChecks extends KitGroup {
 
 	private static final Duration FIRST_TERM = Duration.ofMillis(1500);
+
+	// Terms far longer than the tolerance, so that a waiter woken at a grant's instant
+	// rather than at its early release is late beyond doubt.
+	private static final Duration CHAIN_HOLDER_TERM = Duration.ofSeconds(8);
+
+	private static final Duration CHAIN_TERM = Duration.ofSeconds(6);
+
+	// How long each waiter of a chain holds the key before it releases it.
+	private static final Duration HELD_FOR = Duration.ofMillis(150);
 
 	@Test
 	@DisplayName("Check 4.2 (Invariant 4.2, Operation 4, 5): a second waiter fails on its own arrival term, not the first waiter's whole term")
@@ -164,6 +177,100 @@ abstract class WaiterChecks extends KitGroup {
 		elapse(FIRST_TERM.plus(ARRIVAL));
 		assertThat(host().tryTake(key, newHolder("late"), LONG)).isInstanceOf(Held.class);
 		assertThat(take.answer(tolerance())).isInstanceOf(Taken.class);
+	}
+
+	@Test
+	@DisplayName("Operation 2: a chain of waiters, each releasing early, is granted at each release, never with an instant already passed")
+	void chainOfEarlyReleasesIsGrantedAtEachRelease() throws Exception {
+		assertChainGrantedAsTheKeyFrees(new Link(CHAIN_TERM, true), new Link(CHAIN_TERM, true),
+				new Link(CHAIN_TERM, true));
+	}
+
+	@Test
+	@DisplayName("Operation 2: a chain of waiters whose first lets a short term pass is granted at that instant and then at each release, never with an instant already passed")
+	void chainThroughAPassedTermIsGrantedAtItsInstant() throws Exception {
+		assertChainGrantedAsTheKeyFrees(new Link(SHORT, false), new Link(CHAIN_TERM, true), new Link(CHAIN_TERM, true));
+	}
+
+	// A holder with a long term releases early to a queue of waiters; each waiter must be
+	// granted when the one before it frees the key, long before the holder's instant.
+	private void assertChainGrantedAsTheKeyFrees(Link... links) throws Exception {
+		LeaseKey key = newKey();
+		LeaseHolder holder = newHolder("holder");
+		taken(key, holder, CHAIN_HOLDER_TERM);
+		List<CompletableFuture<ChainAnswer>> answers = new ArrayList<>();
+		for (int i = 0; i < links.length; i++) {
+			answers.add(takeInChain(key, newHolder("waiter" + (i + 1)), links[i]));
+			elapse(ARRIVAL);
+		}
+		host().release(key, holder);
+		Instant freedAt = Instant.now();
+		SoftAssertions softly = new SoftAssertions();
+		for (int i = 0; i < answers.size(); i++) {
+			String waiter = "waiter " + (i + 1);
+			ChainAnswer answer = answers.get(i)
+				.get(CHAIN_HOLDER_TERM.plus(tolerance()).toMillis(), TimeUnit.MILLISECONDS);
+			if (!(answer.result() instanceof Taken taken)) {
+				softly.fail("%s answered %s", waiter, answer.result());
+				break;
+			}
+			softly.assertThat(Duration.between(freedAt, answer.answeredAt()))
+				.as("%s's answer after the key freed at %s (Operation 2)", waiter, freedAt)
+				.isLessThanOrEqualTo(tolerance().plus(kit().clockSkew()));
+			softly.assertThat(taken.lease().expiresAt())
+				.as("%s's instant, against the JVM's clock at its answer %s", waiter, answer.answeredAt())
+				.isAfter(answer.answeredAt().minus(kit().clockSkew()));
+			freedAt = answer.freedAt();
+		}
+		softly.assertAll();
+	}
+
+	// A take on its own thread whose holder, once granted, either keeps the key a moment
+	// and releases it, or lets its term pass.
+	private CompletableFuture<ChainAnswer> takeInChain(LeaseKey key, LeaseHolder waiter, Link link) {
+		CompletableFuture<ChainAnswer> answer = new CompletableFuture<>();
+		runInBackground(() -> {
+			try {
+				TakeResult result = host().take(key, waiter, link.term());
+				Instant answeredAt = Instant.now();
+				Instant freedAt = answeredAt;
+				if (result instanceof Taken taken) {
+					freedAt = taken.lease().expiresAt();
+					if (link.releasesEarly()) {
+						elapse(HELD_FOR);
+						host().release(key, waiter);
+						freedAt = Instant.now();
+					}
+				}
+				answer.complete(new ChainAnswer(result, answeredAt, freedAt));
+			}
+			catch (Throwable ex) {
+				answer.completeExceptionally(ex);
+			}
+		});
+		return answer;
+	}
+
+	/**
+	 * One waiter of a chain.
+	 *
+	 * @param term the term it takes the key for
+	 * @param releasesEarly whether it releases the key a moment after it is granted, or
+	 * lets the term pass
+	 */
+	record Link(Duration term, boolean releasesEarly) {
+
+	}
+
+	/**
+	 * What one waiter of a chain saw, on the JVM's clock.
+	 *
+	 * @param result the take's answer
+	 * @param answeredAt when the answer came
+	 * @param freedAt when its release returned, or the instant of a grant it let pass
+	 */
+	record ChainAnswer(TakeResult result, Instant answeredAt, Instant freedAt) {
+
 	}
 
 }

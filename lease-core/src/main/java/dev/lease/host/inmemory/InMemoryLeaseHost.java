@@ -101,7 +101,7 @@ public final class InMemoryLeaseHost implements LeaseHost {
 			if (taken != null) {
 				return new Taken(taken);
 			}
-			Waiter waiter = new Waiter(holder, duration, state.grant.expiresAt(), state.lock.newCondition());
+			Waiter waiter = new Waiter(holder, duration, state.grant.expiresAt());
 			state.queue.add(waiter);
 			return await(state, waiter);
 		}
@@ -223,7 +223,7 @@ public final class InMemoryLeaseHost implements LeaseHost {
 			Instant wakeAt = (state.grant != null && state.grant.expiresAt().isBefore(waiter.bound))
 					? state.grant.expiresAt() : waiter.bound;
 			try {
-				waiter.awaitNanos(Duration.between(now, wakeAt).toNanos() + 1);
+				state.grantChanged.awaitNanos(Duration.between(now, wakeAt).toNanos() + 1);
 			}
 			catch (InterruptedException ex) {
 				withdraw(state, waiter);

@@ -21,6 +21,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayDeque;
 import java.util.Iterator;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.jspecify.annotations.Nullable;
@@ -41,6 +42,13 @@ final class KeyState {
 	final LeaseKey key;
 
 	final ReentrantLock lock = new ReentrantLock();
+
+	/**
+	 * Signalled to every waiter whenever the standing grant changes: the one handed the
+	 * key finds it granted, and each of the others sleeps again until the new grant's
+	 * instant rather than the one it saw before.
+	 */
+	final Condition grantChanged = this.lock.newCondition();
 
 	final ArrayDeque<Waiter> queue = new ArrayDeque<>();
 
@@ -79,6 +87,7 @@ final class KeyState {
 	// order whose bound has not passed (Non-goal 3, 4). A bound equal to the instant
 	// still takes the key (Operation 2 before Operation 4).
 	void handOn(Instant freedAt) {
+		this.grantChanged.signalAll();
 		Waiter waiter;
 		while ((waiter = this.queue.poll()) != null) {
 			if (!waiter.bound.isBefore(freedAt)) {

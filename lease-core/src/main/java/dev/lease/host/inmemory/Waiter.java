@@ -18,7 +18,6 @@ package dev.lease.host.inmemory;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.locks.Condition;
 
 import org.jspecify.annotations.Nullable;
 
@@ -39,28 +38,20 @@ final class Waiter {
 
 	final Instant bound;
 
-	private final Condition condition;
-
 	private @Nullable Lease granted;
 
-	Waiter(LeaseHolder holder, Duration duration, Instant bound, Condition condition) {
+	Waiter(LeaseHolder holder, Duration duration, Instant bound) {
 		this.holder = holder;
 		this.duration = duration;
 		this.bound = bound;
-		this.condition = condition;
 	}
 
 	void hand(Lease lease) {
 		this.granted = lease;
-		this.condition.signal();
 	}
 
 	@Nullable Lease granted() {
 		return this.granted;
-	}
-
-	long awaitNanos(long nanos) throws InterruptedException {
-		return this.condition.awaitNanos(nanos);
 	}
 
 }
