@@ -560,6 +560,8 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 
 		private Duration replicaTimeout = Duration.ofSeconds(1);
 
+		private Duration durabilityCheckInterval = Duration.ofSeconds(10);
+
 		private Builder(RedisConnectionFactory connectionFactory) {
 			if (connectionFactory == null) {
 				throw new IllegalArgumentException("'connectionFactory' must not be null");
@@ -608,6 +610,16 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 			}
 			this.replicasToAck = replicas;
 			this.replicaTimeout = timeout;
+			return this;
+		}
+
+		/**
+		 * Set how often the server's durability is checked again while the host runs.
+		 * @param interval the interval between two checks
+		 * @return this builder
+		 */
+		public Builder durabilityCheckInterval(Duration interval) {
+			this.durabilityCheckInterval = interval;
 			return this;
 		}
 
