@@ -128,6 +128,18 @@ class RedisForeignValueIntegrationTests {
 		}
 	}
 
+	private static byte[] bytes(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
+	}
+
+	private static byte[] concat(byte[] head, String tail) {
+		byte[] rest = bytes(tail);
+		byte[] bytes = new byte[head.length + rest.length];
+		System.arraycopy(head, 0, bytes, 0, head.length);
+		System.arraycopy(rest, 0, bytes, head.length, rest.length);
+		return bytes;
+	}
+
 	/**
 	 * Values another application could keep under the prefix.
 	 */
@@ -145,6 +157,14 @@ class RedisForeignValueIntegrationTests {
 
 		/** A string that begins with the current format's tag but is not a state. */
 		STRING_TAG((w) -> w.connection().stringCommands().set(w.key(), concat(RedisStoredState.TAG, "short"))),
+
+		/**
+		 * A string that begins with the current format's tag, as long as a grant, but
+		 * text.
+		 */
+		STRING_TAG_TEXT((w) -> w.connection()
+			.stringCommands()
+			.set(w.key(), concat(RedisStoredState.TAG, "sixteen bytes of text, then more"))),
 
 		/** A hash. */
 		HASH((w) -> w.connection().hashCommands().hSet(w.key(), bytes("field"), bytes("value"))),
@@ -166,18 +186,6 @@ class RedisForeignValueIntegrationTests {
 
 	record Operation(String name, Consumer<LeaseHost> call) {
 
-	}
-
-	private static byte[] bytes(String text) {
-		return text.getBytes(StandardCharsets.UTF_8);
-	}
-
-	private static byte[] concat(byte[] head, String tail) {
-		byte[] rest = bytes(tail);
-		byte[] bytes = new byte[head.length + rest.length];
-		System.arraycopy(head, 0, bytes, 0, head.length);
-		System.arraycopy(rest, 0, bytes, head.length, rest.length);
-		return bytes;
 	}
 
 }

@@ -30,8 +30,11 @@ import org.springframework.data.redis.connection.ReturnType;
  */
 final class RedisStoredState {
 
-	/** The bytes every value of the plain grant form begins with. */
-	static final byte[] TAG = { 'G' };
+	/**
+	 * The bytes every value of the plain grant form begins with: the marker 0xC1 'L', the
+	 * format version 1 and the form 'G'.
+	 */
+	static final byte[] TAG = { (byte) 0xC1, 'L', 1, 'G' };
 
 	// The previous holder's grant ended one second before the latest reading, which
 	// stands ahead of TIME: either in the plain form (a grant and nothing else) or in the
@@ -42,9 +45,9 @@ final class RedisStoredState {
 			local latest = tonumber(t[1]) * 1000000 + tonumber(t[2]) + tonumber(ARGV[2])
 			local value
 			if ARGV[1] == 'plain' then
-				value = 'G' .. struct.pack('>i8i8', latest, latest - 1000000) .. ARGV[3]
+				value = '\\193L\\1G' .. struct.pack('>i8i8', latest, latest - 1000000) .. ARGV[3]
 			else
-				value = 'Q' .. cmsgpack.pack({ latest, false, 0, {}, {} })
+				value = '\\193L\\1Q' .. cmsgpack.pack({ latest, false, 0, {}, {} })
 			end
 			redis.call('SET', KEYS[1], value, 'PX', 120000)
 			return 1""";
