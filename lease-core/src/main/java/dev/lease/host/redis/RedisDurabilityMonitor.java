@@ -17,7 +17,6 @@
 package dev.lease.host.redis;
 
 import java.time.Duration;
-import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -111,7 +110,7 @@ final class RedisDurabilityMonitor implements AutoCloseable {
 		RedisDurability durability = reading.durability();
 		if (this.requireDurable && durability.status() != Status.DURABLE) {
 			throw new LeaseHostException("Redis is required to be durable (lease.redis.require-durable), but is "
-					+ durability.status().name().toLowerCase(Locale.ROOT) + ": " + durability.reason());
+					+ describe(durability.status()) + ": " + durability.reason());
 		}
 		apply(reading, this.disturbances.get());
 	}
@@ -180,8 +179,15 @@ final class RedisDurabilityMonitor implements AutoCloseable {
 	LeaseHostException refusal() {
 		RedisDurability durability = this.latest;
 		return new LeaseHostException("Redis is required to be durable (lease.redis.require-durable), but is "
-				+ durability.status().name().toLowerCase(Locale.ROOT) + ": " + durability.reason()
-				+ "; nothing was taken");
+				+ describe(durability.status()) + ": " + durability.reason() + "; nothing was taken");
+	}
+
+	private static String describe(Status status) {
+		return switch (status) {
+			case DURABLE -> "durable";
+			case NOT_DURABLE -> "not durable";
+			case UNKNOWN -> "of unknown durability";
+		};
 	}
 
 	private void recheck() {
