@@ -112,7 +112,8 @@ final class RedisLeaseScript {
 		String kind = (detail instanceof byte[] bytes) ? new String(bytes, StandardCharsets.US_ASCII) : "a value";
 		return new LeaseHostException("Redis key '" + redisKey + "' holds a " + kind
 				+ " that is not lease state, so the key prefix '" + prefix
-				+ "' is shared with something else; it was left untouched. Give the lease host a prefix of its own:"
+				+ "' is shared with something else (another application, or a lease host older than format version "
+				+ FORMAT_VERSION + "); it was left untouched. Give the lease host a prefix of its own:"
 				+ " set lease.redis.key-prefix (RedisLeaseHost.Builder#keyPrefix)");
 	}
 
