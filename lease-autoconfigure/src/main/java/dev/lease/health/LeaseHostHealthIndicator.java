@@ -19,6 +19,7 @@ package dev.lease.health;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
@@ -44,7 +45,7 @@ public class LeaseHostHealthIndicator extends AbstractHealthIndicator {
 
 	private final String hostName;
 
-	private final Map<String, Object> details;
+	private final Supplier<Map<String, Object>> details;
 
 	private final LeaseHolder probe = LeaseHolder.of("health-probe/" + UUID.randomUUID());
 
@@ -58,26 +59,43 @@ public class LeaseHostHealthIndicator extends AbstractHealthIndicator {
 	}
 
 	/**
-	 * Create an indicator for the given host that also shows the given details, such as
-	 * the durability of a Redis server as read when the host started.
+	 * Create an indicator for the given host that also shows the given details.
 	 * @param host the host
 	 * @param hostName the host's name, shown as the {@code host} detail
 	 * @param details further details, shown after {@code host}
 	 */
 	public LeaseHostHealthIndicator(LeaseHost host, String hostName, Map<String, Object> details) {
+		this(host, hostName, copy(details));
+	}
+
+	/**
+	 * Create an indicator for the given host that also shows details read at every health
+	 * check, such as the durability of a Redis server as the host's latest check found
+	 * it.
+	 * @param host the host
+	 * @param hostName the host's name, shown as the {@code host} detail
+	 * @param details supplies further details, shown after {@code host}
+	 */
+	public LeaseHostHealthIndicator(LeaseHost host, String hostName, Supplier<Map<String, Object>> details) {
 		super("Lease host health check failed");
 		Assert.notNull(host, "'host' must not be null");
 		Assert.hasText(hostName, "'hostName' must not be empty");
 		Assert.notNull(details, "'details' must not be null");
 		this.host = host;
 		this.hostName = hostName;
-		this.details = new LinkedHashMap<>(details);
+		this.details = details;
+	}
+
+	private static Supplier<Map<String, Object>> copy(Map<String, Object> details) {
+		Assert.notNull(details, "'details' must not be null");
+		Map<String, Object> copy = new LinkedHashMap<>(details);
+		return () -> copy;
 	}
 
 	@Override
 	protected void doHealthCheck(Health.Builder builder) {
 		this.host.remaining(PROBE_KEY, this.probe);
-		builder.up().withDetail("host", this.hostName).withDetails(this.details);
+		builder.up().withDetail("host", this.hostName).withDetails(this.details.get());
 	}
 
 }

@@ -18,6 +18,7 @@ package dev.lease.autoconfigure.health;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import org.springframework.util.ClassUtils;
 
@@ -26,8 +27,8 @@ import dev.lease.host.redis.RedisDurability;
 import dev.lease.host.redis.RedisLeaseHost;
 
 /**
- * The health details of a {@link RedisLeaseHost}: the durability of its server, as read
- * when the host started.
+ * The health details of a {@link RedisLeaseHost}: the durability of its server, as the
+ * host's latest check found it.
  *
  * @author Lease contributors
  */
@@ -41,16 +42,19 @@ final class RedisHealthDetails {
 	}
 
 	// Empty for any host but Redis; RedisLeaseHost is loaded only when Spring Data Redis
-	// is.
-	static Map<String, Object> of(LeaseHost host) {
+	// is. Read at every health check, so the details follow the host's latest check.
+	static Supplier<Map<String, Object>> of(LeaseHost host) {
 		if (!redisPresent || !host.getClass().getName().equals("dev.lease.host.redis.RedisLeaseHost")) {
-			return Map.of();
+			return Map::of;
 		}
-		RedisDurability durability = ((RedisLeaseHost) host).durability();
-		Map<String, Object> details = new LinkedHashMap<>();
-		details.put("status", durability.status().name());
-		details.put("reason", durability.reason());
-		return Map.of("durability", details);
+		RedisLeaseHost redis = (RedisLeaseHost) host;
+		return () -> {
+			RedisDurability durability = redis.durability();
+			Map<String, Object> details = new LinkedHashMap<>();
+			details.put("status", durability.status().name());
+			details.put("reason", durability.reason());
+			return Map.of("durability", details);
+		};
 	}
 
 }

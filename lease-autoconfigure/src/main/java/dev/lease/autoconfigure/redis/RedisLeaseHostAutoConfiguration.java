@@ -16,6 +16,8 @@
 
 package dev.lease.autoconfigure.redis;
 
+import io.micrometer.core.instrument.binder.MeterBinder;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -24,6 +26,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import dev.lease.LeaseHost;
@@ -34,6 +37,8 @@ import dev.lease.host.redis.RedisLeaseHost;
  * {@link EnableAutoConfiguration Auto-configuration} for the {@link RedisLeaseHost}:
  * chosen by {@code lease.host=redis}, or detected first when a
  * {@link RedisConnectionFactory} is available and no {@link LeaseHost} bean is defined.
+ * With Micrometer, the {@code lease.host.durability} gauge follows the host's latest
+ * durability check.
  *
  * @author Lease contributors
  * @since 0.1.0
@@ -62,9 +67,34 @@ public final class RedisLeaseHostAutoConfiguration {
 		catch (IllegalArgumentException ex) {
 			throw new IllegalArgumentException("Invalid lease.redis.key-prefix: " + ex.getMessage(), ex);
 		}
+		try {
+			builder.durabilityCheckInterval(properties.getDurabilityCheckInterval());
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("Invalid lease.redis.durability-check-interval: " + ex.getMessage(), ex);
+		}
 		return builder.requireDurable(properties.isRequireDurable())
 			.replicasToAck(properties.getReplicasToAck(), properties.getReplicaTimeout())
 			.build();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(MeterBinder.class)
+	static class DurabilityMetricsConfiguration {
+
+		// Bound to every registry once the context is refreshed, when the host exists:
+		// also a RedisLeaseHost the application defined.
+		@Bean
+		@ConditionalOnMissingBean(name = "leaseHostDurabilityMetrics")
+		MeterBinder leaseHostDurabilityMetrics(ObjectProvider<RedisLeaseHost> hosts) {
+			return (registry) -> {
+				RedisLeaseHost host = hosts.getIfUnique();
+				if (host != null) {
+					RedisDurabilityGauge.register(host, registry);
+				}
+			};
+		}
+
 	}
 
 }

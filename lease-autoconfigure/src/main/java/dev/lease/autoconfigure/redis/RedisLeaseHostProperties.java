@@ -36,10 +36,23 @@ public class RedisLeaseHostProperties {
 	private String keyPrefix = "lease:";
 
 	/**
-	 * Whether to fail the start when the Redis server is not known to keep grants across
-	 * its restart (append-only file off, or CONFIG disabled).
+	 * Whether the Redis server must be known to keep every grant: append-only file on
+	 * with appendfsync always or everysec, and no eviction (maxmemory 0 or
+	 * maxmemory-policy noeviction). When it is not, or CONFIG is disabled, the start
+	 * fails; once started, takes fail with LeaseHostException while the latest check does
+	 * not find it durable.
 	 */
 	private boolean requireDurable;
+
+	/**
+	 * How often the Redis server's durability settings are read again while the host
+	 * runs; 0 for no schedule. A check is five small commands (INFO server and four
+	 * CONFIG GET), so every 10 seconds costs the server nothing noticeable even from
+	 * hundreds of instances, and bounds how long a change on the running server (CONFIG
+	 * SET appendonly no, maxmemory-policy allkeys-lru) goes unreported. A reconnection (a
+	 * restart, a failover) or a failed call is checked at once, whatever this is.
+	 */
+	private Duration durabilityCheckInterval = Duration.ofSeconds(10);
 
 	/**
 	 * Number of replicas that must acknowledge each grant, with WAIT, before a take
@@ -66,6 +79,14 @@ public class RedisLeaseHostProperties {
 
 	public void setRequireDurable(boolean requireDurable) {
 		this.requireDurable = requireDurable;
+	}
+
+	public Duration getDurabilityCheckInterval() {
+		return this.durabilityCheckInterval;
+	}
+
+	public void setDurabilityCheckInterval(Duration durabilityCheckInterval) {
+		this.durabilityCheckInterval = durabilityCheckInterval;
 	}
 
 	public int getReplicasToAck() {

@@ -169,6 +169,7 @@ class RedisLeaseHostAutoConfigurationIntegrationTests {
 				assertThat(properties.isRequireDurable()).isFalse();
 				assertThat(properties.getReplicasToAck()).isZero();
 				assertThat(properties.getReplicaTimeout()).isEqualTo(Duration.ofMillis(250));
+				assertThat(properties.getDurabilityCheckInterval()).isEqualTo(Duration.ofSeconds(10));
 			});
 	}
 

@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.util.List;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -60,6 +61,21 @@ final class RedisTestServer implements AutoCloseable {
 		int port = freePort();
 		try {
 			RedisServer server = RedisServer.newRedisServer().bind("127.0.0.1").port(port).build();
+			server.start();
+			return new RedisTestServer("127.0.0.1", port, server);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	// An embedded server with the given redis.conf lines, whatever the environment says.
+	static RedisTestServer startEmbedded(List<String> settings) {
+		int port = freePort();
+		try {
+			var builder = RedisServer.newRedisServer().bind("127.0.0.1").port(port);
+			settings.forEach(builder::setting);
+			RedisServer server = builder.build();
 			server.start();
 			return new RedisTestServer("127.0.0.1", port, server);
 		}

@@ -17,9 +17,9 @@
 package dev.lease.host.redis;
 
 /**
- * Whether a Redis server keeps grants across its own restart (Invariant 2.2), as read
- * with {@code CONFIG GET appendonly} and {@code CONFIG GET appendfsync} when the host
- * started.
+ * Whether a Redis server keeps every grant (Invariant 2.2): across its own restart
+ * ({@code appendonly}, {@code appendfsync}) and when its memory is full
+ * ({@code maxmemory}, {@code maxmemory-policy}), as read at the host's latest check.
  *
  * @param status the verdict
  * @param reason why, in words
@@ -34,17 +34,19 @@ public record RedisDurability(Status status, String reason) {
 	public enum Status {
 
 		/**
-		 * The append-only file is on: a restart of the server ends no grant.
+		 * The append-only file is on, synced always or every second, and the server never
+		 * evicts: neither a restart of the server nor a full memory ends a grant.
 		 */
 		DURABLE,
 
 		/**
-		 * A restart of the server can lose grants.
+		 * A restart of the server, or eviction, can lose grants.
 		 */
 		NOT_DURABLE,
 
 		/**
-		 * The server did not say, for example because {@code CONFIG} is disabled.
+		 * The server did not say, for example because {@code CONFIG} is renamed or denied
+		 * by an ACL.
 		 */
 		UNKNOWN
 

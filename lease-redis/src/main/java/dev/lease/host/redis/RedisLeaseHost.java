@@ -23,15 +23,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisClusterNode;
@@ -56,7 +52,6 @@ import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.TryTakeResult;
 import dev.lease.Unavailable;
-import dev.lease.host.redis.RedisDurability.Status;
 import dev.lease.host.redis.RedisWakeups.Signal;
 
 /**
@@ -87,8 +82,6 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 
 	/** The default prefix of every Redis key and of the channel. */
 	public static final String DEFAULT_KEY_PREFIX = "lease:";
-
-	private static final Log logger = LogFactory.getLog(RedisLeaseHost.class);
 
 	private static final Duration RESOLUTION = Duration.ofNanos(1000);
 
@@ -137,7 +130,7 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 
 	private final RedisLeaseScript script = new RedisLeaseScript();
 
-	private final RedisDurability durability;
+	private final RedisDurabilityMonitor durability;
 
 	private final RedisWakeups wakeups;
 
@@ -148,22 +141,18 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 		this.channel = ascii(builder.keyPrefix + "handoff");
 		this.replicasToAck = builder.replicasToAck;
 		this.replicaTimeout = builder.replicaTimeout;
-		this.durability = call("start", (connection) -> {
+		this.durability = new RedisDurabilityMonitor(this.connectionFactory, this.keyPrefix, builder.requireDurable,
+				builder.durabilityCheckInterval);
+		call("start", (connection) -> {
 			if (this.replicasToAck > 0 && connection instanceof RedisClusterConnection) {
 				// WAIT must go to the primary that wrote the grant; not wired for
 				// clusters.
 				throw new LeaseHostException("replicasToAck is not supported on a Redis Cluster");
 			}
 			this.script.load(connection);
-			return checkDurability(connection);
+			this.durability.start(connection);
+			return null;
 		});
-		if (this.durability.status() != Status.DURABLE) {
-			if (builder.requireDurable) {
-				throw new LeaseHostException("Redis is required to be durable, but is "
-						+ this.durability.status().name().toLowerCase(Locale.ROOT) + ": " + this.durability.reason());
-			}
-			logger.warn("Redis lease host: " + this.durability.reason());
-		}
 		try {
 			this.wakeups = new RedisWakeups(this.connectionFactory, builder.keyPrefix + "handoff");
 		}
@@ -171,6 +160,7 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 			throw (ex instanceof LeaseHostException) ? ex
 					: new LeaseHostException("Could not subscribe to Redis for handoffs", ex);
 		}
+		this.durability.watch();
 	}
 
 	/**
@@ -183,11 +173,13 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 	}
 
 	/**
-	 * Return whether the server keeps grants across its restart, as read at start.
+	 * Return whether the server keeps every grant (across its restart, and under memory
+	 * pressure), as read at the latest check: at start, on the schedule, and after every
+	 * disturbance of the connection.
 	 * @return the durability verdict and its reason
 	 */
 	public RedisDurability durability() {
-		return this.durability;
+		return this.durability.latest();
 	}
 
 	/**
@@ -201,6 +193,7 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 	@Override
 	public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
 		checkArguments(key, holder, duration);
+		this.durability.requireDurable();
 		byte[] redisKey = redisKey(key);
 		String wakeKey = new String(redisKey, StandardCharsets.US_ASCII);
 		byte[] ticket = ticket();
@@ -293,6 +286,7 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 	@Override
 	public TryTakeResult tryTake(LeaseKey key, LeaseHolder holder, Duration duration) {
 		checkArguments(key, holder, duration);
+		this.durability.requireDurable();
 		byte[] redisKey = redisKey(key);
 		List<Object> answer = run("try_take", redisKey, TRY, holder.bytes(), micros(duration));
 		long code = number(answer, 0);
@@ -374,6 +368,7 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 	 */
 	@Override
 	public void close() {
+		this.durability.close();
 		this.wakeups.close();
 	}
 
@@ -381,6 +376,11 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 	// (for a handed grant: the settle that takes it up), and give it back when too few
 	// replicas acknowledge, so that a failover cannot hand the key to a second holder.
 	private Lease confirm(byte[] redisKey, Lease lease, byte @Nullable [] ticket) {
+		if (this.durability.refuses()) {
+			// The server was found not durable while this grant was made or handed on.
+			release(lease.key(), lease.holder());
+			throw this.durability.refusal();
+		}
 		if (this.replicasToAck == 0) {
 			return lease;
 		}
@@ -415,54 +415,9 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 			throw ex;
 		}
 		catch (RuntimeException ex) {
+			this.durability.disturbed();
 			throw new LeaseHostException("Redis failed to answer " + operation, ex);
 		}
-	}
-
-	private RedisDurability checkDurability(RedisConnection connection) {
-		String appendOnly;
-		String appendFsync;
-		try {
-			appendOnly = config(connection, "appendonly");
-			appendFsync = config(connection, "appendfsync");
-		}
-		catch (RuntimeException ex) {
-			return new RedisDurability(Status.UNKNOWN,
-					"CONFIG GET is not available (" + ex.getMessage() + "), so whether a restart of Redis"
-							+ " keeps grants is unknown; enable appendonly with appendfsync always");
-		}
-		if (appendOnly == null || appendFsync == null) {
-			return new RedisDurability(Status.UNKNOWN, "Redis did not report appendonly and appendfsync");
-		}
-		if (!appendOnly.equalsIgnoreCase("yes")) {
-			return new RedisDurability(Status.NOT_DURABLE, "appendonly is '" + appendOnly
-					+ "': a restart of Redis loses the grants written since its last snapshot; set appendonly yes");
-		}
-		if (appendFsync.equalsIgnoreCase("always")) {
-			return new RedisDurability(Status.DURABLE, "appendonly yes, appendfsync always");
-		}
-		if (appendFsync.equalsIgnoreCase("everysec")) {
-			return new RedisDurability(Status.DURABLE, "appendonly yes, appendfsync everysec: a restart or crash"
-					+ " of Redis keeps every grant; a crash of its machine can lose the last second");
-		}
-		return new RedisDurability(Status.NOT_DURABLE, "appendonly yes but appendfsync '" + appendFsync
-				+ "': a crash of the machine can lose grants; set appendfsync always or everysec");
-	}
-
-	// CONFIG GET; on a cluster every node answers, under "<node>.<name>": the weakest
-	// answer wins.
-	private static @Nullable String config(RedisConnection connection, String name) {
-		Properties properties = connection.serverCommands().getConfig(name);
-		String found = null;
-		for (String property : properties.stringPropertyNames()) {
-			if (property.equals(name) || property.endsWith("." + name)) {
-				String value = properties.getProperty(property);
-				if (found == null || value.equals("no") || (value.equals("everysec") && found.equals("always"))) {
-					found = value;
-				}
-			}
-		}
-		return found;
 	}
 
 	// <prefix>{<base64url>}, written straight into one array: this runs on every call.
@@ -560,6 +515,8 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 
 		private Duration replicaTimeout = Duration.ofSeconds(1);
 
+		private Duration durabilityCheckInterval = Duration.ofSeconds(10);
+
 		private Builder(RedisConnectionFactory connectionFactory) {
 			if (connectionFactory == null) {
 				throw new IllegalArgumentException("'connectionFactory' must not be null");
@@ -580,7 +537,9 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 		}
 
 		/**
-		 * Set whether a server that is not known to be durable fails the start.
+		 * Set whether a server that is not known to keep every grant fails the start,
+		 * and, once started, whether takes are refused with {@link LeaseHostException}
+		 * while the latest check does not find it durable.
 		 * @param requireDurable whether durability is required
 		 * @return this builder
 		 */
@@ -608,6 +567,23 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 			}
 			this.replicasToAck = replicas;
 			this.replicaTimeout = timeout;
+			return this;
+		}
+
+		/**
+		 * Set how often the server's durability is read again while the host runs;
+		 * {@link Duration#ZERO} for no schedule. Defaults to 10 seconds. Reconnections
+		 * and failed calls are checked at once, whatever the schedule; the schedule finds
+		 * what they cannot show, such as a {@code CONFIG SET} on the running server. A
+		 * check is five small commands ({@code INFO server} and four {@code CONFIG GET}).
+		 * @param interval the time between two checks
+		 * @return this builder
+		 */
+		public Builder durabilityCheckInterval(Duration interval) {
+			if (interval == null || interval.isNegative()) {
+				throw new IllegalArgumentException("'interval' must not be negative, but was " + interval);
+			}
+			this.durabilityCheckInterval = interval;
 			return this;
 		}
 

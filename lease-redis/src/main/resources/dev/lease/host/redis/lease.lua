@@ -2,11 +2,16 @@
 --
 -- KEYS[1] is the lease's only Redis key; ARGV[1] names the operation, ARGV[2..] are its
 -- arguments. Every instant is read here from Redis TIME, in microseconds, and never
--- goes back for a key: the latest reading is stored with the key's state, in one of two
--- forms. The common one, a grant with no waiters and nothing handed, is
---   'G' .. struct.pack('>i8i8', latest, expiresAt) .. holder
+-- goes back for a key: the latest reading is stored with the key's state.
+--
+-- Every stored value begins with a tag: the marker byte 0xC1, 'L', the format version
+-- (1), and the form. 0xC1 is the one byte MessagePack never uses and no UTF-8 text, JSON
+-- or Java serialization begins with, so another application's value under the prefix is
+-- told from lease state by its first bytes, and then by its shape. The common form, a
+-- grant with no waiters and nothing handed, is
+--   TAG_GRANT .. struct.pack('>i8i8', latest, expiresAt) .. holder
 -- and costs no MessagePack on the way in or out; any other state is
---   'Q' .. MessagePack { latest, holder or false, expiresAt, queue, handed }
+--   TAG_STATE .. MessagePack { latest, holder or false, expiresAt, queue, handed }
 --   queue:  { { ticket, holder, duration, bound }, ... }   in arrival order
 --   handed: { { ticket, holder, expiresAt, duration }, ... } grants handed to waiters
 -- A key whose grant is absent or passed and that has no waiters is deleted; PEXPIRE is
@@ -16,7 +21,9 @@
 -- standingRemaining = queued), -1 = reentrant; ask/settle 1 expiresAt = granted,
 -- 0 timeToBound standingRemaining = queued, 2 = gone (unavailable); remaining 1 term or
 -- 0; release 1 (1 ticket expiresAt when it handed the key on) or 0; grant 1 holder
--- expiresAt or 0.
+-- expiresAt or 0. Whatever the operation: -2 kind = the key holds a value that is not
+-- lease state (kind: 'string' or the Redis type), left untouched; -3 version = lease
+-- state of a format this script does not know, left untouched.
 
 if redis.replicate_commands then
 	redis.replicate_commands()
@@ -27,18 +34,58 @@ local op = ARGV[1]
 local time = redis.call('TIME')
 local clock = tonumber(time[1]) * 1000000 + tonumber(time[2])
 
-local raw = redis.call('GET', key)
+local TAG_GRANT = '\193L\1G'
+local TAG_STATE = '\193L\1Q'
+-- The longest duration the host accepts (36,500 days), in microseconds: a grant in the
+-- plain form lies no further than this from its latest reading.
+local LONGEST = 3153600000000000
 
--- An absent key, or a grant in the plain form, read once for both paths below.
-local plain = not raw or string.byte(raw, 1) == 71
-local latest, expires, holder = clock, 0, false
-if raw and plain then
-	latest, expires = struct.unpack('>i8i8', raw, 2)
-	holder = string.sub(raw, 18)
+-- GET on a hash, a list or any other type is an error: answer what it is, touch nothing.
+local raw = redis.pcall('GET', key)
+if type(raw) == 'table' then
+	return { -2, redis.call('TYPE', key).ok }
 end
 
-local function write_grant(now, expires_at, holder_bytes, ttl)
-	redis.call('SET', key, 'G' .. struct.pack('>i8i8', now, expires_at) .. holder_bytes, 'PX', ttl)
+-- An absent key, or a grant in the plain form, read once for both paths below; any
+-- value that is not lease state of this format is answered, and left as it is.
+local plain = not raw
+local latest, expires, holder = clock, 0, false
+if raw then
+	local m1, m2, version, form = string.byte(raw, 1, 4)
+	if m1 ~= 193 or m2 ~= 76 or not version then
+		return { -2, 'string' }
+	end
+	if version ~= 1 then
+		return { -3, version }
+	end
+	if form == 71 then
+		if #raw < 21 or #raw > 1044 then
+			return { -2, 'string' }
+		end
+		latest, expires = struct.unpack('>i8i8', raw, 5)
+		-- instants a clock can have written: text after the tag reads as thousands of years
+		if latest <= 0 or expires <= 0 or latest > clock + LONGEST or expires > latest + LONGEST then
+			return { -2, 'string' }
+		end
+		holder = string.sub(raw, 21)
+		plain = true
+	elseif form ~= 81 then
+		return { -2, 'string' }
+	end
+end
+
+-- Redis expires a key on TIME, not on the key's clock, which stands still at the
+-- latest reading while TIME is behind it (a clock that stepped back): a TTL counted
+-- from the key's clock would end the key, its grants and its latest reading early. So
+-- every TTL is counted from TIME, to the instant on the key's clock past which nothing
+-- stored can stand, plus a second.
+local function ttl_to(instant)
+	return math.floor((instant - clock) / 1000) + 1000
+end
+
+local function write_grant(now, expires_at, holder_bytes)
+	redis.call('SET', key, TAG_GRANT .. struct.pack('>i8i8', now, expires_at) .. holder_bytes, 'PX',
+		ttl_to(expires_at))
 end
 
 -- The common questions about a key nobody waits for, answered without building the
@@ -50,7 +97,7 @@ if plain then
 	if op == 'try' or op == 'take' then
 		if not standing then
 			local granted = now + tonumber(ARGV[3])
-			write_grant(now, granted, ARGV[2], math.floor((granted - now) / 1000) + 1000)
+			write_grant(now, granted, ARGV[2])
 			return { 1, granted }
 		end
 		if holder == ARGV[2] then
@@ -82,7 +129,11 @@ local state
 if plain then
 	state = { latest = latest, holder = holder, expires = expires, queue = {}, handed = {} }
 else
-	local s = cmsgpack.unpack(string.sub(raw, 2))
+	local ok, s = pcall(cmsgpack.unpack, string.sub(raw, 5))
+	if not ok or type(s) ~= 'table' or type(s[1]) ~= 'number' or type(s[3]) ~= 'number'
+			or type(s[4]) ~= 'table' or type(s[5]) ~= 'table' then
+		return { -2, 'string' }
+	end
 	state = { latest = s[1], holder = s[2], expires = s[3], queue = s[4], handed = s[5] }
 end
 local now = clock
@@ -152,11 +203,11 @@ local function persist()
 		redis.call('DEL', key)
 		return
 	end
-	local ttl = math.floor((gc - now) / 1000) + 1000
 	if #queue == 0 and #handed == 0 then
-		write_grant(now, state.expires, state.holder, ttl)
+		write_grant(now, state.expires, state.holder)
 	else
-		redis.call('SET', key, 'Q' .. cmsgpack.pack({ now, state.holder, state.expires, queue, handed }), 'PX', ttl)
+		redis.call('SET', key, TAG_STATE .. cmsgpack.pack({ now, state.holder, state.expires, queue, handed }), 'PX',
+			ttl_to(gc))
 	end
 end
 

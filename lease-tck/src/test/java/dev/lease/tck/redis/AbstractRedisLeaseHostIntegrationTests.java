@@ -73,8 +73,8 @@ abstract class AbstractRedisLeaseHostIntegrationTests {
 
 	private static final String QUEUED = """
 			local raw = redis.call('GET', KEYS[1])
-			if not raw or string.byte(raw, 1) ~= 81 then return 0 end
-			return #cmsgpack.unpack(string.sub(raw, 2))[4]""";
+			if not raw or string.byte(raw, 4) ~= 81 then return 0 end
+			return #cmsgpack.unpack(string.sub(raw, 5))[4]""";
 
 	private RedisTestServer server;
 
@@ -384,8 +384,8 @@ abstract class AbstractRedisLeaseHostIntegrationTests {
 	}
 
 	private int queued(LeaseKey key) {
-		// The state's two forms (lease.lua): 'G' is a grant with nobody queued, 'Q' is
-		// MessagePack whose fourth element is the queue.
+		// The state's two forms (lease.lua), told by the fourth byte of the tag: 'G' is a
+		// grant with nobody queued, 'Q' is MessagePack whose fourth element is the queue.
 		try (RedisConnection connection = this.connectionFactory.getConnection()) {
 			Long queued = connection.scriptingCommands()
 				.eval(QUEUED.getBytes(StandardCharsets.UTF_8), ReturnType.INTEGER, 1,

@@ -89,6 +89,37 @@ class RedisDurabilityIntegrationTests {
 	}
 
 	@Test
+	@DisplayName("Durability: a user whose ACL denies CONFIG sees UNKNOWN with the reason, and require-durable fails the start")
+	void configDeniedByAclIsUnknown() {
+		int port = RedisTestServer.freePort();
+		try (RedisTestServer server = RedisTestServer.startEmbedded(port,
+				List.of("appendonly yes", "user leases on >secret ~* &* +@all -config"))) {
+			RedisStandaloneConfiguration configuration = new RedisStandaloneConfiguration("127.0.0.1", port);
+			configuration.setUsername("leases");
+			configuration.setPassword("secret");
+			LettuceConnectionFactory factory = new LettuceConnectionFactory(configuration);
+			factory.afterPropertiesSet();
+			factory.start();
+			try {
+				try (RedisLeaseHost host = RedisLeaseHost.builder(factory).build()) {
+					assertThat(host.durability().status()).isEqualTo(RedisDurability.Status.UNKNOWN);
+					assertThat(host.durability().reason()).contains("CONFIG GET is not available");
+					LeaseKey key = LeaseKey.of(UUID.randomUUID().toString());
+					LeaseHolder holder = LeaseHolder.of("holder");
+					assertThat(host.tryTake(key, holder, Duration.ofSeconds(5))).isInstanceOf(Taken.class);
+					assertThat(host.release(key, holder)).isInstanceOf(Released.class);
+				}
+				assertThatExceptionOfType(LeaseHostException.class)
+					.isThrownBy(() -> RedisLeaseHost.builder(factory).requireDurable(true).build())
+					.withMessageContaining("unknown");
+			}
+			finally {
+				factory.destroy();
+			}
+		}
+	}
+
+	@Test
 	@DisplayName("Host failure: an unreachable Redis fails the start with LeaseHostException")
 	void unreachableServerFailsWithLeaseHostException() {
 		LettuceConnectionFactory factory = new LettuceConnectionFactory(

@@ -60,4 +60,15 @@ class RedisLeaseHostBuilderTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> RedisLeaseHost.builder(null));
 	}
 
+	@Test
+	@DisplayName("the durability check interval is zero (no schedule) or positive")
+	void durabilityCheckIntervalIsValidated() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> RedisLeaseHost.builder(this.factory).durabilityCheckInterval(Duration.ofSeconds(-1)));
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> RedisLeaseHost.builder(this.factory).durabilityCheckInterval(null));
+		assertThatNoException()
+			.isThrownBy(() -> RedisLeaseHost.builder(this.factory).durabilityCheckInterval(Duration.ZERO));
+	}
+
 }

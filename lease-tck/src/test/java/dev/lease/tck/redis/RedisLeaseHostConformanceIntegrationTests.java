@@ -16,6 +16,8 @@
 
 package dev.lease.tck.redis;
 
+import java.util.UUID;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -43,8 +45,11 @@ class RedisLeaseHostConformanceIntegrationTests {
 	@BeforeAll
 	void startHosts() {
 		this.server = RedisTestServer.start();
-		this.lettuce = RedisLeaseHost.builder(this.server.lettuce()).build();
-		this.jedis = RedisLeaseHost.builder(this.server.jedis()).build();
+		// A prefix of its own on a shared server: grants() reads every key under it, and
+		// a value there that is not lease state of this format fails the listing.
+		String prefix = "lease-conformance-" + UUID.randomUUID().toString().substring(0, 8) + ":";
+		this.lettuce = RedisLeaseHost.builder(this.server.lettuce()).keyPrefix(prefix).build();
+		this.jedis = RedisLeaseHost.builder(this.server.jedis()).keyPrefix(prefix).build();
 	}
 
 	@AfterAll

@@ -1,0 +1,284 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.host.redis;
+
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.util.ClassUtils;
+
+import dev.lease.LeaseHostException;
+import dev.lease.host.redis.RedisDurability.Status;
+import dev.lease.host.redis.RedisDurabilityCheck.Reading;
+
+/**
+ * The latest answer to "does this Redis keep every grant?", kept current while the host
+ * runs. The server can change under a running host: an operator's {@code CONFIG SET}, a
+ * restart with another configuration, a failover to a differently configured replica. So
+ * the check runs at start, on a schedule, and again after every disturbance of the
+ * connection: any failed call of the host, and, with Lettuce, every disconnection and
+ * (re)connection its event bus reports (Lettuce reconnects and replays commands without
+ * telling its caller; Jedis's pooled connections fail the first call after a restart,
+ * which the host reports here). Each check also reads the server's {@code run_id}, so the
+ * log says when the server answering is not the one read before.
+ * <p>
+ * With {@code requireDurable}, a take is refused while the latest answer is not
+ * {@code DURABLE} (the same rule the start applies), and after a disturbance the next
+ * take checks again before it is let through, so a restart without AOF is not answered
+ * {@code Taken} on the strength of an answer about the server before it. A check that
+ * cannot reach the server changes no answer: the operation that needs the server fails on
+ * its own.
+ *
+ * @author Lease contributors
+ */
+final class RedisDurabilityMonitor implements AutoCloseable {
+
+	private static final Log logger = LogFactory.getLog(RedisLeaseHost.class);
+
+	private static final boolean lettucePresent = ClassUtils.isPresent("io.lettuce.core.RedisClient",
+			RedisDurabilityMonitor.class.getClassLoader());
+
+	private final RedisConnectionFactory connectionFactory;
+
+	private final String keyPrefix;
+
+	private final boolean requireDurable;
+
+	private final Duration interval;
+
+	private final ReentrantLock checking = new ReentrantLock();
+
+	// Counts disturbances: a check marks the answer verified only if none came while it
+	// read, since it may have read the server from before.
+	private final AtomicLong disturbances = new AtomicLong();
+
+	private final AtomicBoolean pending = new AtomicBoolean();
+
+	private volatile RedisDurability latest = new RedisDurability(Status.UNKNOWN, "not checked yet");
+
+	private volatile @Nullable String runId;
+
+	private volatile boolean verified;
+
+	private volatile boolean checked;
+
+	private volatile @Nullable ScheduledExecutorService scheduler;
+
+	private volatile @Nullable AutoCloseable reconnections;
+
+	RedisDurabilityMonitor(RedisConnectionFactory connectionFactory, String keyPrefix, boolean requireDurable,
+			Duration interval) {
+		this.connectionFactory = connectionFactory;
+		this.keyPrefix = keyPrefix;
+		this.requireDurable = requireDurable;
+		this.interval = interval;
+	}
+
+	RedisDurability latest() {
+		return this.latest;
+	}
+
+	// The first check, on the host's first connection: with requireDurable, anything but
+	// DURABLE fails the start.
+	void start(RedisConnection connection) {
+		Reading reading = RedisDurabilityCheck.read(connection);
+		RedisDurability durability = reading.durability();
+		if (this.requireDurable && durability.status() != Status.DURABLE) {
+			throw new LeaseHostException("Redis is required to be durable (lease.redis.require-durable), but is "
+					+ describe(durability.status()) + ": " + durability.reason());
+		}
+		apply(reading, this.disturbances.get());
+	}
+
+	// Once the host is built: the schedule, and Lettuce's connection events.
+	void watch() {
+		ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor((task) -> {
+			Thread thread = new Thread(task, "lease-redis-durability");
+			thread.setDaemon(true);
+			return thread;
+		});
+		this.scheduler = executor;
+		if (!this.interval.isZero()) {
+			long millis = Math.max(1, this.interval.toMillis());
+			executor.scheduleWithFixedDelay(this::recheck, millis, millis, TimeUnit.MILLISECONDS);
+		}
+		if (lettucePresent && LettuceReconnections.handles(this.connectionFactory)) {
+			this.reconnections = LettuceReconnections.watch(this.connectionFactory, this::disturbed);
+		}
+	}
+
+	// A call failed, or the connection dropped or was made again: the answer may be
+	// about a server that is no longer there. Never throws.
+	void disturbed() {
+		this.disturbances.incrementAndGet();
+		this.verified = false;
+		ScheduledExecutorService executor = this.scheduler;
+		if (executor != null && this.pending.compareAndSet(false, true)) {
+			try {
+				executor.execute(() -> {
+					this.pending.set(false);
+					recheck();
+				});
+			}
+			catch (RejectedExecutionException ex) {
+				this.pending.set(false);
+			}
+		}
+	}
+
+	// Before a take: with requireDurable, refuse unless the server is known durable;
+	// after a disturbance, read it again first.
+	void requireDurable() {
+		if (!this.requireDurable) {
+			return;
+		}
+		if (!this.verified) {
+			try {
+				check(true);
+			}
+			catch (RuntimeException ex) {
+				throw new LeaseHostException("Redis is required to be durable (lease.redis.require-durable), and"
+						+ " its durability could not be read again after a connection failure; nothing was taken", ex);
+			}
+		}
+		if (refuses()) {
+			throw refusal();
+		}
+	}
+
+	// Whether a grant answered now must be given back.
+	boolean refuses() {
+		return this.requireDurable && this.latest.status() != Status.DURABLE;
+	}
+
+	LeaseHostException refusal() {
+		RedisDurability durability = this.latest;
+		return new LeaseHostException("Redis is required to be durable (lease.redis.require-durable), but is "
+				+ describe(durability.status()) + ": " + durability.reason() + "; nothing was taken");
+	}
+
+	private static String describe(Status status) {
+		return switch (status) {
+			case DURABLE -> "durable";
+			case NOT_DURABLE -> "not durable";
+			case UNKNOWN -> "of unknown durability";
+		};
+	}
+
+	private void recheck() {
+		try {
+			check(false);
+		}
+		catch (RuntimeException ex) {
+			// Unreachable: the calls that need the server fail on their own, and the
+			// next disturbance or tick checks again.
+			this.verified = false;
+			if (logger.isDebugEnabled()) {
+				logger.debug("Redis lease host (key prefix '" + this.keyPrefix + "'): durability check failed", ex);
+			}
+		}
+	}
+
+	private void check(boolean onlyIfUnverified) {
+		this.checking.lock();
+		try {
+			if (onlyIfUnverified && this.verified) {
+				return;
+			}
+			long seen = this.disturbances.get();
+			try (RedisConnection connection = this.connectionFactory.getConnection()) {
+				apply(RedisDurabilityCheck.read(connection), seen);
+			}
+		}
+		finally {
+			this.checking.unlock();
+		}
+	}
+
+	private void apply(Reading reading, long seen) {
+		RedisDurability previous = this.latest;
+		String previousRunId = this.runId;
+		RedisDurability durability = reading.durability();
+		this.latest = durability;
+		this.runId = reading.runId();
+		if (this.disturbances.get() == seen) {
+			this.verified = true;
+		}
+		else {
+			disturbed();
+		}
+		boolean first = !this.checked;
+		this.checked = true;
+		boolean serverChanged = previousRunId != null && reading.runId() != null
+				&& !previousRunId.equals(reading.runId());
+		if (!first && !serverChanged && previous.equals(durability)) {
+			return;
+		}
+		StringBuilder line = new StringBuilder("Redis lease host (key prefix '").append(this.keyPrefix).append("'): ");
+		if (serverChanged) {
+			line.append("the server restarted or failed over (run_id ")
+				.append(previousRunId)
+				.append(" -> ")
+				.append(reading.runId())
+				.append(")")
+				.append((previous.status() != Status.DURABLE) ? ", and grants taken before may be lost; " : "; ");
+		}
+		line.append(switch (durability.status()) {
+			case DURABLE -> "the server keeps every grant: ";
+			case NOT_DURABLE -> "the server can lose grants: ";
+			case UNKNOWN -> "whether the server keeps every grant is unknown: ";
+		}).append(durability.reason());
+		if (durability.status() == Status.DURABLE) {
+			logger.info(line);
+		}
+		else {
+			if (this.requireDurable) {
+				line.append(". Takes are refused until it is durable (lease.redis.require-durable)");
+			}
+			logger.warn(line);
+		}
+	}
+
+	@Override
+	public void close() {
+		ScheduledExecutorService executor = this.scheduler;
+		if (executor != null) {
+			executor.shutdownNow();
+		}
+		AutoCloseable watching = this.reconnections;
+		if (watching != null) {
+			try {
+				watching.close();
+			}
+			catch (Exception ex) {
+				// nothing left to stop
+			}
+		}
+	}
+
+}
