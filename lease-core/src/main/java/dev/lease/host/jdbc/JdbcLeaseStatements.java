@@ -55,13 +55,11 @@ final class JdbcLeaseStatements {
 
 	final String selectKeysToResolve;
 
-	final String tryTakeInOneStatement;
+	final String takeInOneStatement;
 
 	final String releaseInOneStatement;
 
 	final String notify;
-
-	final String regrant;
 
 	final String pickUpGrant;
 
@@ -109,23 +107,22 @@ final class JdbcLeaseStatements {
 				tablePrefix);
 		this.selectKeysToResolve = sql("""
 				SELECT LEASE_KEY FROM %PREFIX%KEYS WHERE QUEUED > 0 AND EXPIRES_AT <= %NOW%""", dialect, tablePrefix);
-		// PostgreSQL only: try_take on a free key with nobody queued, in one statement.
-		// The
-		// clock is read again after the row is locked; the row keeps the later reading.
-		this.tryTakeInOneStatement = sql("""
-				INSERT INTO %PREFIX%KEYS AS K (LEASE_KEY, HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS)
-				SELECT ?, ?, C.READING + ?, C.READING, 0, 0 FROM (SELECT %NOW% AS READING) C
-				ON CONFLICT (LEASE_KEY) DO UPDATE SET HOLDER = EXCLUDED.HOLDER,
-				EXPIRES_AT = GREATEST(K.LATEST, %NOW%) + ?, LATEST = GREATEST(K.LATEST, %NOW%), ARRIVALS = 0
+		// PostgreSQL only: take a free key with nobody queued, in one statement. Only the
+		// conflict path grants, reading the clock with the key's row locked. An insert's
+		// values are computed before it can wait for a racing transaction, so a key with
+		// no row gets an empty one, which grants nothing, and the statement run again
+		// takes the key on the conflict path. Answers the grant's instant, null for a
+		// row just inserted, or no row when the key is not free.
+		this.takeInOneStatement = sql("""
+				INSERT INTO %PREFIX%KEYS AS K (LEASE_KEY, LATEST, QUEUED, ARRIVALS) VALUES (?, 0, 0, 0)
+				ON CONFLICT (LEASE_KEY) DO UPDATE SET HOLDER = ?, EXPIRES_AT = GREATEST(K.LATEST, %NOW%) + ?,
+				LATEST = GREATEST(K.LATEST, %NOW%), ARRIVALS = 0
 				WHERE K.QUEUED = 0 AND (K.HOLDER IS NULL OR K.EXPIRES_AT <= GREATEST(K.LATEST, %NOW%))
-				RETURNING EXPIRES_AT, %NOW%""", dialect, tablePrefix);
+				RETURNING K.EXPIRES_AT""", dialect, tablePrefix);
 		// PostgreSQL only: release by the holder of a standing grant with nobody queued.
 		this.releaseInOneStatement = sql("""
 				DELETE FROM %PREFIX%KEYS WHERE LEASE_KEY = ? AND HOLDER = ? AND QUEUED = 0
 				AND EXPIRES_AT > GREATEST(LATEST, %NOW%)""", dialect, tablePrefix);
-		this.regrant = sql("""
-				UPDATE %PREFIX%KEYS SET EXPIRES_AT = ? + ?, LATEST = ?
-				WHERE LEASE_KEY = ? AND HOLDER = ? AND EXPIRES_AT = ?""", dialect, tablePrefix);
 		this.notify = "SELECT PG_NOTIFY(?, ?)";
 		// PostgreSQL only: a waiter takes the grant a release handed it, in one
 		// statement.
