@@ -25,9 +25,9 @@ import dev.lease.LeaseHost;
 
 /**
  * The definition of a correct {@link LeaseHost}: every Check 1.1 to 6.2 of the lease
- * atom, Operations 1 to 14, arrival order, byte identity, bad input, interruption and a
- * concurrency stress test, each test named after the rule it proves. A host runs the kit
- * by extending it and supplying the host:
+ * atom, Operations 1 to 14, arrival order, handoff to waiters, byte identity, bad input,
+ * interruption and a concurrency stress test, each test named after the rule it proves. A
+ * host runs the kit by extending it and supplying the host:
  *
  * <pre class="code">
  * class InMemoryLeaseHostConformanceTests extends LeaseHostConformanceKit {
@@ -108,6 +108,17 @@ public abstract class LeaseHostConformanceKit {
 	@Nested
 	@DisplayName("Waiters")
 	class Waiters extends WaiterChecks {
+
+		@Override
+		LeaseHostConformanceKit kit() {
+			return LeaseHostConformanceKit.this;
+		}
+
+	}
+
+	@Nested
+	@DisplayName("Handoff")
+	class Handoff extends HandoffChecks {
 
 		@Override
 		LeaseHostConformanceKit kit() {
