@@ -121,6 +121,10 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 
 	private static final long SWEEP_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
+	// How long past its bound a grant handed to a waiter is kept, at the least, for a
+	// waiter that stalled (Operation 2: it did get the key).
+	private static final long HANDED_GRACE_MICROS = TimeUnit.MINUTES.toMicros(1);
+
 	private static final long FIRST_BACKOFF_MICROS = 2_000;
 
 	private static final long MAXIMUM_BACKOFF_MICROS = 100_000;
@@ -691,8 +695,8 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 	}
 
 	// Garbage collection as part of normal operations, at most once a second per host:
-	// rows of passed grants with nobody queued, grants handed to waiters that never came
-	// back for them, and keys whose passed grant still has a queue behind it.
+	// rows of passed grants with nobody queued, grants handed to waiters that can no
+	// longer come back for them, and keys whose passed grant still has a queue behind it.
 	private void sweepNowAndThen() {
 		long due = this.nextSweep.get();
 		long nanos = System.nanoTime();
@@ -702,7 +706,7 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 		try {
 			List<byte[]> keys = transaction("clean up", null, (tx) -> {
 				tx.update(this.statements.deleteFreeKeys);
-				tx.update(this.statements.deleteStaleHandedWaiters);
+				tx.update(this.statements.deleteStaleHandedWaiters, HANDED_GRACE_MICROS, HANDED_GRACE_MICROS);
 				List<byte[]> found = new ArrayList<>();
 				for (Object[] row : tx.queryRows(this.statements.selectKeysToResolve, 16)) {
 					found.add((byte[]) row[0]);

@@ -100,10 +100,14 @@ final class JdbcLeaseStatements {
 		this.deleteFreeKeys = sql("""
 				DELETE FROM %PREFIX%KEYS WHERE QUEUED = 0 AND (HOLDER IS NULL OR EXPIRES_AT <= %NOW%)""", dialect,
 				tablePrefix);
-		// A grant handed to a waiter that never came back for it: kept one more duration.
+		// A grant handed to a waiter is kept for it until it asks, even past its instant.
+		// A waiter asks at its bound at the latest, so the row goes only once the later
+		// of its instant and its bound lies further back than its duration and than the
+		// grace, the first parameter and the second: a waiter stalled that long is gone.
 		this.deleteStaleHandedWaiters = sql("""
 				DELETE FROM %PREFIX%WAITERS
-				WHERE GRANTED_EXPIRES_AT IS NOT NULL AND GRANTED_EXPIRES_AT + DURATION_MICROS < %NOW%""", dialect,
+				WHERE GRANTED_EXPIRES_AT IS NOT NULL AND GRANTED_EXPIRES_AT < %NOW% - ?
+				AND GREATEST(GRANTED_EXPIRES_AT, BOUND) + GREATEST(DURATION_MICROS, ?) < %NOW%""", dialect,
 				tablePrefix);
 		this.selectKeysToResolve = sql("""
 				SELECT LEASE_KEY FROM %PREFIX%KEYS WHERE QUEUED > 0 AND EXPIRES_AT <= %NOW%""", dialect, tablePrefix);
