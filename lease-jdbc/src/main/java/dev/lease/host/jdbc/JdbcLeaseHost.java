@@ -69,8 +69,9 @@ import dev.lease.Unavailable;
  * <p>
  * Each question is one short transaction under READ COMMITTED that locks the key's row,
  * resolves the stored state at the database's now (DESIGN §4) and writes back what it
- * changed; no row lock is held while anyone waits. On PostgreSQL, a try_take of a free
- * key and a release with nobody queued are one statement each. Waiters are rows of a
+ * changed; no row lock is held while anyone waits. On PostgreSQL, a take of a free key
+ * with nobody queued is one statement that reads the clock with the row locked (two when
+ * the key has no row yet), and a release with nobody queued is one. Waiters are rows of a
  * second table in arrival order; they are woken by PostgreSQL {@code LISTEN/NOTIFY} over
  * one connection per host, elsewhere by polling with a short bounded backoff, and on
  * every database by a release made through this same host. A released key, or a passed
@@ -118,9 +119,11 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 
 	private static final int WITHDRAW_ATTEMPTS = 4;
 
-	private static final long STALE_MICROS = 1_000;
-
 	private static final long SWEEP_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+	// How long past its bound a grant handed to a waiter is kept, at the least, for a
+	// waiter that stalled (Operation 2: it did get the key).
+	private static final long HANDED_GRACE_MICROS = TimeUnit.MINUTES.toMicros(1);
 
 	private static final long FIRST_BACKOFF_MICROS = 2_000;
 
@@ -384,22 +387,6 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 		}
 	}
 
-	// A one-statement grant whose insert waited for a racing transaction was dated before
-	// the wait. Nobody has seen it yet: date it again, on the clock read under the lock.
-	private TakeResult regrant(LeaseKey key, LeaseHolder holder, long durationMicros, long expiresAt) {
-		byte[] keyBytes = key.bytes();
-		return transaction("take", key, (tx) -> {
-			StoredKeyState state = lockAndLoad(tx, keyBytes);
-			if (state == null) {
-				return taken(key, holder, expiresAt);
-			}
-			long now = state.now(tx.now());
-			int updated = tx.update(this.statements.regrant, now, durationMicros, now, keyBytes, holder.bytes(),
-					expiresAt);
-			return taken(key, holder, (updated == 1) ? now + durationMicros : expiresAt);
-		});
-	}
-
 	// Take the key if it is free; otherwise answer held, or queue the caller.
 	// Answers Taken, Held or Queued.
 	private Object enter(LeaseKey key, LeaseHolder holder, long durationMicros, boolean queue) {
@@ -407,15 +394,17 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 		byte[] holderBytes = holder.bytes();
 		String what = queue ? "take" : "try to take";
 		if (this.dialect == JdbcLeaseDialect.POSTGRESQL) {
-			Object[] granted = statement(what, key, (tx) -> tx.queryRow(this.statements.tryTakeInOneStatement, keyBytes,
-					holderBytes, durationMicros, durationMicros));
-			if (granted != null) {
-				long expiresAt = ((Number) granted[0]).longValue();
-				long after = ((Number) granted[1]).longValue();
-				if (after - (expiresAt - durationMicros) <= STALE_MICROS) {
-					return taken(key, holder, expiresAt);
+			// The first run may only create the key's row and the second take the key;
+			// a row that went again meanwhile is left to the transaction below.
+			for (int run = 0; run < 2; run++) {
+				Object[] granted = statement(what, key,
+						(tx) -> tx.queryRow(this.statements.takeInOneStatement, keyBytes, holderBytes, durationMicros));
+				if (granted == null) {
+					break;
 				}
-				return regrant(key, holder, durationMicros, expiresAt);
+				if (granted[0] != null) {
+					return taken(key, holder, ((Number) granted[0]).longValue());
+				}
 			}
 		}
 		return transaction(what, key, (tx) -> {
@@ -706,8 +695,8 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 	}
 
 	// Garbage collection as part of normal operations, at most once a second per host:
-	// rows of passed grants with nobody queued, grants handed to waiters that never came
-	// back for them, and keys whose passed grant still has a queue behind it.
+	// rows of passed grants with nobody queued, grants handed to waiters that can no
+	// longer come back for them, and keys whose passed grant still has a queue behind it.
 	private void sweepNowAndThen() {
 		long due = this.nextSweep.get();
 		long nanos = System.nanoTime();
@@ -717,7 +706,7 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 		try {
 			List<byte[]> keys = transaction("clean up", null, (tx) -> {
 				tx.update(this.statements.deleteFreeKeys);
-				tx.update(this.statements.deleteStaleHandedWaiters);
+				tx.update(this.statements.deleteStaleHandedWaiters, HANDED_GRACE_MICROS, HANDED_GRACE_MICROS);
 				List<byte[]> found = new ArrayList<>();
 				for (Object[] row : tx.queryRows(this.statements.selectKeysToResolve, 16)) {
 					found.add((byte[]) row[0]);

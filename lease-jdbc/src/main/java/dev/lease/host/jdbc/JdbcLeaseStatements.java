@@ -55,13 +55,11 @@ final class JdbcLeaseStatements {
 
 	final String selectKeysToResolve;
 
-	final String tryTakeInOneStatement;
+	final String takeInOneStatement;
 
 	final String releaseInOneStatement;
 
 	final String notify;
-
-	final String regrant;
 
 	final String pickUpGrant;
 
@@ -102,30 +100,33 @@ final class JdbcLeaseStatements {
 		this.deleteFreeKeys = sql("""
 				DELETE FROM %PREFIX%KEYS WHERE QUEUED = 0 AND (HOLDER IS NULL OR EXPIRES_AT <= %NOW%)""", dialect,
 				tablePrefix);
-		// A grant handed to a waiter that never came back for it: kept one more duration.
+		// A grant handed to a waiter is kept for it until it asks, even past its instant.
+		// A waiter asks at its bound at the latest, so the row goes only once the later
+		// of its instant and its bound lies further back than its duration and than the
+		// grace, the first parameter and the second: a waiter stalled that long is gone.
 		this.deleteStaleHandedWaiters = sql("""
 				DELETE FROM %PREFIX%WAITERS
-				WHERE GRANTED_EXPIRES_AT IS NOT NULL AND GRANTED_EXPIRES_AT + DURATION_MICROS < %NOW%""", dialect,
+				WHERE GRANTED_EXPIRES_AT IS NOT NULL AND GRANTED_EXPIRES_AT < %NOW% - ?
+				AND GREATEST(GRANTED_EXPIRES_AT, BOUND) + GREATEST(DURATION_MICROS, ?) < %NOW%""", dialect,
 				tablePrefix);
 		this.selectKeysToResolve = sql("""
 				SELECT LEASE_KEY FROM %PREFIX%KEYS WHERE QUEUED > 0 AND EXPIRES_AT <= %NOW%""", dialect, tablePrefix);
-		// PostgreSQL only: try_take on a free key with nobody queued, in one statement.
-		// The
-		// clock is read again after the row is locked; the row keeps the later reading.
-		this.tryTakeInOneStatement = sql("""
-				INSERT INTO %PREFIX%KEYS AS K (LEASE_KEY, HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS)
-				SELECT ?, ?, C.READING + ?, C.READING, 0, 0 FROM (SELECT %NOW% AS READING) C
-				ON CONFLICT (LEASE_KEY) DO UPDATE SET HOLDER = EXCLUDED.HOLDER,
-				EXPIRES_AT = GREATEST(K.LATEST, %NOW%) + ?, LATEST = GREATEST(K.LATEST, %NOW%), ARRIVALS = 0
+		// PostgreSQL only: take a free key with nobody queued, in one statement. Only the
+		// conflict path grants, reading the clock with the key's row locked. An insert's
+		// values are computed before it can wait for a racing transaction, so a key with
+		// no row gets an empty one, which grants nothing, and the statement run again
+		// takes the key on the conflict path. Answers the grant's instant, null for a
+		// row just inserted, or no row when the key is not free.
+		this.takeInOneStatement = sql("""
+				INSERT INTO %PREFIX%KEYS AS K (LEASE_KEY, LATEST, QUEUED, ARRIVALS) VALUES (?, 0, 0, 0)
+				ON CONFLICT (LEASE_KEY) DO UPDATE SET HOLDER = ?, EXPIRES_AT = GREATEST(K.LATEST, %NOW%) + ?,
+				LATEST = GREATEST(K.LATEST, %NOW%), ARRIVALS = 0
 				WHERE K.QUEUED = 0 AND (K.HOLDER IS NULL OR K.EXPIRES_AT <= GREATEST(K.LATEST, %NOW%))
-				RETURNING EXPIRES_AT, %NOW%""", dialect, tablePrefix);
+				RETURNING K.EXPIRES_AT""", dialect, tablePrefix);
 		// PostgreSQL only: release by the holder of a standing grant with nobody queued.
 		this.releaseInOneStatement = sql("""
 				DELETE FROM %PREFIX%KEYS WHERE LEASE_KEY = ? AND HOLDER = ? AND QUEUED = 0
 				AND EXPIRES_AT > GREATEST(LATEST, %NOW%)""", dialect, tablePrefix);
-		this.regrant = sql("""
-				UPDATE %PREFIX%KEYS SET EXPIRES_AT = ? + ?, LATEST = ?
-				WHERE LEASE_KEY = ? AND HOLDER = ? AND EXPIRES_AT = ?""", dialect, tablePrefix);
 		this.notify = "SELECT PG_NOTIFY(?, ?)";
 		// PostgreSQL only: a waiter takes the grant a release handed it, in one
 		// statement.

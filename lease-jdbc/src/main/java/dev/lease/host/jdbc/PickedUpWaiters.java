@@ -25,7 +25,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * The waiter rows whose handed grant was taken up from a notification, without a round
  * trip: nobody reads them any more, so they are removed later, by the listener or by this
  * host's next release. A row whose removal is lost (a crash, a failed connection) is
- * swept once its grant has passed.
+ * swept a while after its grant and its waiter's bound have passed.
  *
  * @author Lease contributors
  */
