@@ -41,7 +41,7 @@ import org.springframework.util.StringUtils;
 import dev.lease.LeaseHost;
 import dev.lease.aop.LeasedAdvisor;
 import dev.lease.aop.LeasedMethodInterceptor;
-import dev.lease.aop.OnOverrun;
+import dev.lease.template.OnOverrun;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration

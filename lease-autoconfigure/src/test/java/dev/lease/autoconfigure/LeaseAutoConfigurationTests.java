@@ -35,10 +35,10 @@ import dev.lease.LeaseExpiredException;
 import dev.lease.LeaseHost;
 import dev.lease.aop.LeasedAdvisor;
 import dev.lease.aop.LeasedMethodInterceptor;
-import dev.lease.aop.OnOverrun;
 import dev.lease.autoconfigure.fence.FenceAutoConfiguration;
 import dev.lease.autoconfigure.inmemory.InMemoryLeaseHostAutoConfiguration;
 import dev.lease.host.inmemory.InMemoryLeaseHost;
+import dev.lease.template.OnOverrun;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
