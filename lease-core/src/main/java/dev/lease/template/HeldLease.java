@@ -16,21 +16,33 @@
 
 package dev.lease.template;
 
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 import dev.lease.Lease;
 
 /**
  * A grant taken by
  * {@link LeaseTemplate#take(LeaseRequest, dev.lease.annotation.LeaseMode)} and not yet
- * given back: the caller ends it with {@link LeaseTemplate#release(HeldLease)}. It
- * remembers when the take answered, on this JVM's monotonic clock, for
- * {@link LeaseRequest#holdAtLeast()}.
+ * given back: the caller ends it with {@link LeaseTemplate#release(HeldLease)}. When its
+ * request holds at least a while, it remembers when the take answered, on this JVM's
+ * monotonic clock.
  *
  * @author Lease contributors
  * @since 0.1.0
  */
 public final class HeldLease {
+
+	private static final VarHandle FINISHED;
+
+	static {
+		try {
+			FINISHED = MethodHandles.lookup().findVarHandle(HeldLease.class, "finished", boolean.class);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new ExceptionInInitializerError(ex);
+		}
+	}
 
 	private final Lease lease;
 
@@ -38,7 +50,8 @@ public final class HeldLease {
 
 	private final long takenAtNanos;
 
-	private final AtomicBoolean finished = new AtomicBoolean();
+	@SuppressWarnings("unused") // through FINISHED
+	private volatile boolean finished;
 
 	HeldLease(Lease lease, LeaseRequest request, long takenAtNanos) {
 		this.lease = lease;
@@ -65,7 +78,7 @@ public final class HeldLease {
 	// A grant is given back once, however many paths reach its end (a reactive
 	// pipeline's cancel and its discard, for instance).
 	boolean finish() {
-		return this.finished.compareAndSet(false, true);
+		return FINISHED.compareAndSet(this, false, true);
 	}
 
 	@Override

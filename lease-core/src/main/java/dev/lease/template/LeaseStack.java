@@ -54,7 +54,7 @@ public final class LeaseStack {
 		if (lease == null) {
 			throw new IllegalArgumentException("'lease' must not be null");
 		}
-		HELD.get().addLast(lease);
+		push(lease);
 		return new Scope(lease);
 	}
 
@@ -81,7 +81,12 @@ public final class LeaseStack {
 		return false;
 	}
 
-	private static void pop(Lease lease) {
+	// The template pushes and pops around its work without a Scope to allocate.
+	static void push(Lease lease) {
+		HELD.get().addLast(lease);
+	}
+
+	static void pop(Lease lease) {
 		ArrayDeque<Lease> held = HELD.get();
 		held.removeLastOccurrence(lease);
 		if (held.isEmpty()) {

@@ -118,8 +118,10 @@ final class LeaseTakes {
 		return System.nanoTime() - startedNanos >= duration.toNanos() / 2;
 	}
 
+	// The clock is read only for a hold: the answer's time matters to nothing else.
 	private static LeaseOutcome<HeldLease> held(LeaseRequest request, Lease lease) {
-		return LeaseOutcome.taken(request.key(), new HeldLease(lease, request, System.nanoTime()));
+		long takenAt = request.holdAtLeast().isZero() ? 0 : System.nanoTime();
+		return LeaseOutcome.taken(request.key(), new HeldLease(lease, request, takenAt));
 	}
 
 	// A hold ends when its grant is released, before the grant's instant, or just after

@@ -196,13 +196,16 @@ public final class LeaseTemplate implements AutoCloseable {
 			return LeaseOutcome.notTaken(request.key(), reason(taken));
 		}
 		T value;
-		try (LeaseStack.Scope scope = LeaseStack.bind(held.lease())) {
+		LeaseStack.push(held.lease());
+		try {
 			value = work.doInLease(held.lease());
 		}
 		catch (Throwable ex) {
+			LeaseStack.pop(held.lease());
 			suppressOverrun(ex, this.releases.finish(held));
 			throw ex;
 		}
+		LeaseStack.pop(held.lease());
 		LeaseExpiredException overrun = this.releases.finish(held);
 		if (overrun != null) {
 			throw overrun;
@@ -233,13 +236,16 @@ public final class LeaseTemplate implements AutoCloseable {
 			return LeaseOutcome.notTaken(request.key(), reason(taken));
 		}
 		CompletionStage<T> stage;
-		try (LeaseStack.Scope scope = LeaseStack.bind(held.lease())) {
+		LeaseStack.push(held.lease());
+		try {
 			stage = work.doInLease(held.lease());
 		}
 		catch (Throwable ex) {
+			LeaseStack.pop(held.lease());
 			suppressOverrun(ex, this.releases.finish(held));
 			throw ex;
 		}
+		LeaseStack.pop(held.lease());
 		CompletableFuture<T> completed = new CompletableFuture<>();
 		if (stage == null) {
 			LeaseExpiredException overrun = this.releases.finish(held);
