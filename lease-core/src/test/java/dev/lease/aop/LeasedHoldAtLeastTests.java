@@ -34,11 +34,13 @@ import org.springframework.beans.factory.BeanCreationException;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
+import reactor.core.publisher.Mono;
 
 import dev.lease.Held;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
 import dev.lease.LeaseKey;
+import dev.lease.Taken;
 import dev.lease.annotation.LeaseMode;
 import dev.lease.annotation.Leased;
 import dev.lease.annotation.OnUnavailable;
@@ -47,6 +49,7 @@ import dev.lease.template.OnOverrun;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link Leased#holdAtLeast()} on a scheduled job: two nodes, each with its own
@@ -114,6 +117,24 @@ class LeasedHoldAtLeastTests {
 			context.getBean(PlaceholderHold.class).run(key);
 			assertThat(this.host.tryTake(LeaseKey.of(key), LeaseHolder.of("elsewhere"), Duration.ofSeconds(1)))
 				.isInstanceOf(Held.class);
+		}
+		finally {
+			context.close();
+		}
+	}
+
+	@Test
+	@DisplayName("A Mono's grant is held at least too: it stands after the Mono completed, and is released later")
+	void monoIsReleasedWhenItsGrantIsOldEnough() {
+		AnnotationConfigApplicationContext context = context(PlaceholderHold.class);
+		try {
+			String key = UUID.randomUUID().toString();
+			assertThat(context.getBean(PlaceholderHold.class).mono(key).block(Duration.ofSeconds(5))).isEqualTo("ran");
+			assertThat(this.host.tryTake(LeaseKey.of(key), LeaseHolder.of("elsewhere"), Duration.ofSeconds(1)))
+				.isInstanceOf(Held.class);
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> this.host.tryTake(LeaseKey.of(key), LeaseHolder.of("later"), Duration.ofSeconds(1))
+					.getClass() == Taken.class);
 		}
 		finally {
 			context.close();
@@ -214,6 +235,11 @@ class LeasedHoldAtLeastTests {
 
 		@Leased(key = "#key", duration = "30s", holdAtLeast = "${job.hold}")
 		void run(String key) {
+		}
+
+		@Leased(key = "#key", duration = "30s", holdAtLeast = "1s")
+		Mono<String> mono(String key) {
+			return Mono.just("ran");
 		}
 
 	}
