@@ -28,8 +28,8 @@ import dev.lease.annotation.LeaseMode;
 import dev.lease.annotation.Leased;
 import dev.lease.aop.LeasedAdvisor;
 import dev.lease.aop.LeasedMethodInterceptor;
-import dev.lease.aop.OnOverrun;
 import dev.lease.host.inmemory.InMemoryLeaseHost;
+import dev.lease.template.OnOverrun;
 
 /**
  * The overhead of {@code @Leased} over a direct host call, on the in-memory host so that

@@ -29,10 +29,10 @@ import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
+import org.springframework.context.annotation.Lazy;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
@@ -41,12 +41,13 @@ import org.springframework.util.StringUtils;
 import dev.lease.LeaseHost;
 import dev.lease.aop.LeasedAdvisor;
 import dev.lease.aop.LeasedMethodInterceptor;
-import dev.lease.aop.OnOverrun;
+import dev.lease.template.LeaseTemplate;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
  * Auto-configuration} for leases: checks that exactly one {@link LeaseHost} was chosen
- * and logs it, and applies {@link dev.lease.annotation.Leased @Leased}.
+ * and logs it, provides a {@link LeaseTemplate} over it, and applies
+ * {@link dev.lease.annotation.Leased @Leased} through that template.
  * <p>
  * The host is chosen by the host auto-configurations that run before this one: a user's
  * own {@link LeaseHost} bean wins; else the one named by {@code lease.host}; else the
@@ -68,32 +69,36 @@ public final class LeaseAutoConfiguration {
 		return new LeaseHostSelection(hosts, properties, beanFactory);
 	}
 
+	// Lazy: the selection reports a missing host itself, once the singletons exist,
+	// rather than as the failure to create this bean. A bean that injects the template,
+	// or the advisor's resolution below, creates it.
 	@Bean
-	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@Lazy
 	@ConditionalOnMissingBean
-	static LeasedAdvisor leasedAdvisor(ObjectProvider<LeaseHostSelection> selection,
-			ObjectProvider<LeaseHostDecorator> decorators, Environment environment, BeanFactory beanFactory) {
-		// Bound from the environment rather than through the LeaseProperties bean: an
-		// advisor is created early, and would drag that bean past the post-processors.
-		Binder binder = Binder.get(environment);
-		OnOverrun onOverrun = binder.bind("lease.on-overrun", OnOverrun.class).orElse(OnOverrun.WARN);
-		String holderPrefix = binder.bind("lease.holder-prefix", String.class).orElse("");
+	LeaseTemplate leaseTemplate(LeaseHostSelection selection, ObjectProvider<LeaseHostDecorator> decorators,
+			LeaseProperties properties, Environment environment) {
+		LeaseHost host = selection.host();
+		for (LeaseHostDecorator decorator : decorators.orderedStream().toList()) {
+			host = decorator.decorate(host);
+		}
+		String holderPrefix = properties.getHolderPrefix();
 		if (!StringUtils.hasText(holderPrefix)) {
 			holderPrefix = defaultHolderPrefix(environment);
 		}
-		LeasedMethodInterceptor interceptor = new LeasedMethodInterceptor(() -> {
-			LeaseHost host = selection.getObject().host();
-			for (LeaseHostDecorator decorator : decorators.orderedStream().toList()) {
-				host = decorator.decorate(host);
-			}
-			return host;
-		}, holderPrefix, onOverrun, beanFactory);
-		return new LeasedAdvisor(interceptor);
+		return new LeaseTemplate(host, holderPrefix, properties.getOnOverrun());
 	}
 
-	// Resolves (and decorates) the host of leased calls once the context is up, so that
-	// its
-	// meters exist from the start rather than from the first leased call.
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean
+	static LeasedAdvisor leasedAdvisor(ObjectProvider<LeaseTemplate> template, BeanFactory beanFactory) {
+		// The template is looked up on first use: an advisor is created early, and would
+		// drag the template, its host and LeaseProperties past the post-processors.
+		return new LeasedAdvisor(new LeasedMethodInterceptor(template::getObject, beanFactory));
+	}
+
+	// Resolves the template of leased calls, and so decorates its host, once the context
+	// is up, so that its meters exist from the start rather than from the first call.
 	@Bean
 	static SmartInitializingSingleton leasedHostResolution(ObjectProvider<LeasedAdvisor> advisors) {
 		return () -> advisors.orderedStream()

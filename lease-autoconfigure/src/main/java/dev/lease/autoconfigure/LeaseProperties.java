@@ -19,7 +19,7 @@ package dev.lease.autoconfigure;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
-import dev.lease.aop.OnOverrun;
+import dev.lease.template.OnOverrun;
 
 /**
  * Configuration properties for leases.

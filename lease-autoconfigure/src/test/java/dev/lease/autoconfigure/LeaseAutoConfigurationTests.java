@@ -16,6 +16,7 @@
 
 package dev.lease.autoconfigure;
 
+import java.time.Duration;
 import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
@@ -35,13 +36,16 @@ import dev.lease.LeaseExpiredException;
 import dev.lease.LeaseHost;
 import dev.lease.aop.LeasedAdvisor;
 import dev.lease.aop.LeasedMethodInterceptor;
-import dev.lease.aop.OnOverrun;
 import dev.lease.autoconfigure.fence.FenceAutoConfiguration;
 import dev.lease.autoconfigure.inmemory.InMemoryLeaseHostAutoConfiguration;
 import dev.lease.host.inmemory.InMemoryLeaseHost;
+import dev.lease.template.LeaseRequest;
+import dev.lease.template.LeaseTemplate;
+import dev.lease.template.OnOverrun;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link LeaseAutoConfiguration}.
@@ -203,6 +207,30 @@ class LeaseAutoConfigurationTests {
 	}
 
 	@Test
+	void runProvidesALeaseTemplateWithTheHolderPrefixAndOnOverrunOfTheAdvice() {
+		this.runner.withUserConfiguration(JobsConfiguration.class)
+			.withPropertyValues("lease.holder-prefix=worker-7", "lease.on-overrun=fail")
+			.run((context) -> {
+				LeaseTemplate template = context.getBean(LeaseTemplate.class);
+				assertThat(template.getHost()).isSameAs(context.getBean(LeaseHostSelection.class).host());
+				Lease lease = template.call(LeaseRequest.of(fresh(), Duration.ofSeconds(30)), (taken) -> taken);
+				assertThat(lease.holder().asString()).startsWith("worker-7/");
+				assertThatExceptionOfType(LeaseExpiredException.class).isThrownBy(() -> template
+					.run(LeaseRequest.of(fresh(), Duration.ofMillis(200)), (taken) -> awaitEnd(template, taken)));
+				assertThatExceptionOfType(LeaseExpiredException.class)
+					.isThrownBy(() -> context.getBean(LeasedJobs.class).overrun(fresh()));
+			});
+	}
+
+	@Test
+	void userLeaseTemplateBacksOffOursAndLeasedCallsRunThroughIt() {
+		this.runner.withUserConfiguration(JobsConfiguration.class, UserTemplateConfiguration.class).run((context) -> {
+			assertThat(context).hasSingleBean(LeaseTemplate.class).hasBean("myTemplate");
+			assertThat(context.getBean(LeasedJobs.class).standing(fresh()).holder().asString()).startsWith("mine/");
+		});
+	}
+
+	@Test
 	void userAdvisorBacksOffOurs() {
 		this.runner.withUserConfiguration(UserAdvisorConfiguration.class)
 			.run((context) -> assertThat(context).hasSingleBean(LeasedAdvisor.class).hasBean("myAdvisor"));
@@ -210,6 +238,11 @@ class LeaseAutoConfigurationTests {
 
 	private static String fresh() {
 		return UUID.randomUUID().toString();
+	}
+
+	private static void awaitEnd(LeaseTemplate template, Lease lease) {
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> template.getHost().remaining(lease.key(), lease.holder()).isEmpty());
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -266,6 +299,16 @@ class LeaseAutoConfigurationTests {
 		@Bean
 		LeasedJobs leasedJobs(LeaseHost host) {
 			return new LeasedJobs(host);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserTemplateConfiguration {
+
+		@Bean
+		LeaseTemplate myTemplate(LeaseHost host) {
+			return new LeaseTemplate(host, "mine", OnOverrun.WARN);
 		}
 
 	}

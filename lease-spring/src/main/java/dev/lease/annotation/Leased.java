@@ -78,4 +78,21 @@ public @interface Leased {
 	 */
 	String holder() default "";
 
+	/**
+	 * How old the grant must be before it is released, as a duration string or a
+	 * {@code ${…}} placeholder, parsed once like {@link #duration()}. Empty (the
+	 * default): released as soon as the method completes.
+	 * <p>
+	 * A short job on a schedule needs it: without it the instance that runs first
+	 * releases before a later instance's trigger fires, and that instance runs the job
+	 * again for the same tick. With {@code holdAtLeast} longer than the spread of the
+	 * instances' triggers, one instance runs each tick and the others skip. The release
+	 * never waits past the grant's instant and never extends the grant: a
+	 * {@code holdAtLeast} equal to the duration is never released, its instant ends it.
+	 * Longer than the duration, or negative, fails at start-up naming the method. See
+	 * {@link dev.lease.template.LeaseRequest#holdAtLeast()} for how the wait is kept.
+	 * @return the shortest age of the grant at its release
+	 */
+	String holdAtLeast() default "";
+
 }

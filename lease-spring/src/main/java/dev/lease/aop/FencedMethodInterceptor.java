@@ -34,6 +34,7 @@ import dev.lease.fence.BoundFence;
 import dev.lease.fence.FenceAllowances;
 import dev.lease.fence.FenceBinding;
 import dev.lease.fence.reactor.ReactorFences;
+import dev.lease.template.LeaseStack;
 
 /**
  * Applies {@link Fenced @Fenced}: mints the party's fence from the innermost grant the

@@ -17,13 +17,11 @@
 package dev.lease.aop;
 
 import java.lang.reflect.Method;
-import java.time.Duration;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 import org.aopalliance.intercept.MethodInterceptor;
@@ -41,26 +39,22 @@ import org.springframework.expression.BeanResolver;
 import org.springframework.util.Assert;
 import org.springframework.util.StringValueResolver;
 
-import dev.lease.Lease;
-import dev.lease.LeaseExpiredException;
-import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
-import dev.lease.LeaseHostException;
 import dev.lease.LeaseKey;
 import dev.lease.LeaseUnavailableException;
-import dev.lease.NotHeld;
-import dev.lease.ReentrantTakeException;
-import dev.lease.ReleaseResult;
-import dev.lease.Taken;
-import dev.lease.Unavailable;
-import dev.lease.annotation.LeaseMode;
 import dev.lease.annotation.Leased;
 import dev.lease.annotation.OnUnavailable;
+import dev.lease.template.LeaseOutcome;
+import dev.lease.template.LeaseRequest;
+import dev.lease.template.LeaseTemplate;
+import dev.lease.template.OnOverrun;
 
 /**
- * Runs a {@link Leased @Leased} method under its lease: takes the key before the method
- * runs and releases it when the method completes, in {@code finally}. A release answered
- * {@link NotHeld} is an overrun: the work outran its term (Non-goal 11).
+ * Runs a {@link Leased @Leased} method under its lease through a {@link LeaseTemplate},
+ * which takes the key, binds the grant to the thread, releases it and judges an overrun.
+ * What is left here is what the annotation adds: its expressions and durations, read once
+ * per method, and its result types (what a skipped call returns, and when a
+ * {@code CompletionStage}, {@code Mono} or {@code Flux} result completes).
  *
  * @author Lease contributors
  * @since 0.1.0
@@ -69,11 +63,7 @@ public final class LeasedMethodInterceptor implements MethodInterceptor {
 
 	private static final Log logger = LogFactory.getLog(LeasedMethodInterceptor.class);
 
-	private final Supplier<LeaseHost> hostSupplier;
-
-	private final String holderPrefix;
-
-	private final OnOverrun onOverrun;
+	private final Supplier<LeaseTemplate> templateSupplier;
 
 	private final @Nullable BeanResolver beans;
 
@@ -81,10 +71,25 @@ public final class LeasedMethodInterceptor implements MethodInterceptor {
 
 	private final Map<AnnotatedElementKey, LeasedOperation> operations = new ConcurrentHashMap<>();
 
-	private volatile @Nullable LeaseHost host;
+	private volatile @Nullable LeaseTemplate template;
 
 	/**
-	 * Create an interceptor.
+	 * Create an interceptor that runs leased calls through the given template.
+	 * @param template supplies the template on first use, so that the advisor can be
+	 * created before the template and its host
+	 * @param beanFactory resolves {@code ${…}} placeholders in durations and
+	 * {@code @bean} references in expressions; may be {@code null}
+	 */
+	public LeasedMethodInterceptor(Supplier<LeaseTemplate> template, @Nullable BeanFactory beanFactory) {
+		Assert.notNull(template, "'template' must not be null");
+		this.templateSupplier = template;
+		this.beans = (beanFactory != null) ? new BeanFactoryResolver(beanFactory) : null;
+		this.placeholders = (beanFactory instanceof ConfigurableBeanFactory configurable)
+				? configurable::resolveEmbeddedValue : null;
+	}
+
+	/**
+	 * Create an interceptor with a template of its own over the given host.
 	 * @param host supplies the host on first use, so that the advisor can be created
 	 * before the host
 	 * @param holderPrefix the prefix of the fresh holder each call gets when its
@@ -95,15 +100,19 @@ public final class LeasedMethodInterceptor implements MethodInterceptor {
 	 */
 	public LeasedMethodInterceptor(Supplier<LeaseHost> host, String holderPrefix, OnOverrun onOverrun,
 			@Nullable BeanFactory beanFactory) {
+		this(template(host, holderPrefix, onOverrun), beanFactory);
+	}
+
+	private static Supplier<LeaseTemplate> template(Supplier<LeaseHost> host, String holderPrefix,
+			OnOverrun onOverrun) {
 		Assert.notNull(host, "'host' must not be null");
 		Assert.hasText(holderPrefix, "'holderPrefix' must not be empty");
 		Assert.notNull(onOverrun, "'onOverrun' must not be null");
-		this.hostSupplier = host;
-		this.holderPrefix = holderPrefix;
-		this.onOverrun = onOverrun;
-		this.beans = (beanFactory != null) ? new BeanFactoryResolver(beanFactory) : null;
-		this.placeholders = (beanFactory instanceof ConfigurableBeanFactory configurable)
-				? configurable::resolveEmbeddedValue : null;
+		return () -> {
+			LeaseHost resolved = host.get();
+			Assert.state(resolved != null, "No LeaseHost to take leases on");
+			return new LeaseTemplate(resolved, holderPrefix, onOverrun);
+		};
 	}
 
 	@Override
@@ -115,134 +124,49 @@ public final class LeasedMethodInterceptor implements MethodInterceptor {
 			return invocation.proceed();
 		}
 		Object root = (target != null) ? target : operation.method();
-		LeaseKey key = operation.key(root, invocation.getArguments(), this.beans);
-		LeaseHolder holder = operation.holder(root, invocation.getArguments(), this.beans);
-		if (holder == null) {
-			holder = LeaseHolder.of(this.holderPrefix + "/" + freshId());
-		}
-		if (operation.kind() == ReturnKind.MONO || operation.kind() == ReturnKind.FLUX) {
-			return ReactiveLeasedCalls.lease(this, operation, key, holder, invocation);
-		}
-		if (LeaseStack.holds(key)) {
-			throw new ReentrantTakeException(key, holder);
-		}
-		Object attempt = take(operation, key, holder);
-		if (!(attempt instanceof Lease lease)) {
-			return unavailable(operation, key, (String) attempt);
-		}
-		return proceed(operation, lease, invocation);
+		LeaseRequest request = new LeaseRequest(operation.key(root, invocation.getArguments(), this.beans),
+				operation.duration(), operation.holder(root, invocation.getArguments(), this.beans),
+				operation.holdAtLeast(), operation.description());
+		return switch (operation.kind()) {
+			case MONO, FLUX -> ReactiveLeasedCalls.lease(this, operation, request, invocation);
+			case COMPLETION_STAGE -> stage(operation, request, invocation);
+			default -> {
+				LeaseOutcome<@Nullable Object> outcome = template().execute(request, operation.mode(),
+						(lease) -> invocation.proceed());
+				yield outcome.isTaken() ? outcome.value() : unavailable(operation, outcome);
+			}
+		};
 	}
 
-	private @Nullable Object proceed(LeasedOperation operation, Lease lease, MethodInvocation invocation)
+	// The template's future carries an overrun under FAIL; a declared type that cannot
+	// hold a CompletableFuture gets its own stage back, released all the same.
+	private @Nullable Object stage(LeasedOperation operation, LeaseRequest request, MethodInvocation invocation)
 			throws Throwable {
-		Object result;
-		LeaseStack.push(lease);
-		try {
-			result = invocation.proceed();
+		AtomicReference<@Nullable Object> returned = new AtomicReference<>();
+		LeaseOutcome<CompletableFuture<@Nullable Object>> outcome = template().executeAsync(request, operation.mode(),
+				(lease) -> {
+					Object result = invocation.proceed();
+					returned.set(result);
+					return asStage(result);
+				});
+		if (!outcome.isTaken()) {
+			return unavailable(operation, outcome);
 		}
-		catch (Throwable ex) {
-			LeaseStack.pop(lease);
-			LeaseExpiredException overrun = release(operation, lease);
-			if (overrun != null) {
-				ex.addSuppressed(overrun);
-			}
-			throw ex;
+		Object result = returned.get();
+		if (result == null || !operation.method().getReturnType().isAssignableFrom(CompletableFuture.class)) {
+			return result;
 		}
-		LeaseStack.pop(lease);
-		if (operation.kind() == ReturnKind.COMPLETION_STAGE && result instanceof CompletionStage<?> stage) {
-			return releaseOnCompletion(operation, lease, stage);
-		}
-		LeaseExpiredException overrun = release(operation, lease);
-		if (overrun != null) {
-			throw overrun;
-		}
-		return result;
+		return outcome.value();
 	}
 
-	private Object releaseOnCompletion(LeasedOperation operation, Lease lease, CompletionStage<?> stage) {
-		if (!operation.method().getReturnType().isAssignableFrom(CompletableFuture.class)) {
-			// The declared type cannot carry a failure of ours: release, never fail it.
-			stage.whenComplete((value, failure) -> release(operation, lease));
-			return stage;
-		}
-		CompletableFuture<@Nullable Object> completed = new CompletableFuture<>();
-		stage.whenComplete((value, failure) -> {
-			LeaseExpiredException overrun = release(operation, lease);
-			if (failure != null) {
-				if (overrun != null) {
-					failure.addSuppressed(overrun);
-				}
-				completed.completeExceptionally(failure);
-			}
-			else if (overrun != null) {
-				completed.completeExceptionally(overrun);
-			}
-			else {
-				completed.complete(value);
-			}
-		});
-		return completed;
+	@SuppressWarnings("unchecked")
+	private static @Nullable CompletionStage<@Nullable Object> asStage(@Nullable Object result) {
+		return (result instanceof CompletionStage<?> stage) ? (CompletionStage<@Nullable Object>) stage : null;
 	}
 
-	// Answers the grant, or why there is none. A take that failed at the host may still
-	// have been granted (its request reached the host, its answer was lost): the grant is
-	// given back at once rather than left standing until its instant with nobody using
-	// it.
-	Object take(LeasedOperation operation, LeaseKey key, LeaseHolder holder) {
-		LeaseHost host = host();
-		try {
-			return takeOrExplain(host, operation, key, holder);
-		}
-		catch (LeaseHostException ex) {
-			try {
-				host.release(key, holder);
-			}
-			catch (RuntimeException releaseFailure) {
-				ex.addSuppressed(releaseFailure);
-			}
-			throw ex;
-		}
-	}
-
-	// A Taken whose instant already passed (a waiter handed the key while it stalled) is
-	// not acquired: its term is spent.
-	private Object takeOrExplain(LeaseHost host, LeasedOperation operation, LeaseKey key, LeaseHolder holder) {
-		if (operation.mode() == LeaseMode.TRY_TAKE) {
-			return (host.tryTake(key, holder, operation.duration()) instanceof Taken taken) ? taken.lease()
-					: "it is held by another holder";
-		}
-		try {
-			long started = System.nanoTime();
-			Object result = host.take(key, holder, operation.duration());
-			if (result instanceof Unavailable) {
-				return "it stayed held for the whole arrival term";
-			}
-			Lease lease = ((Taken) result).lease();
-			if (mayHavePassed(started, operation.duration()) && host.remaining(key, holder).isEmpty()) {
-				return "it was handed over after its instant " + lease.expiresAt() + " had passed";
-			}
-			return lease;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			LeaseUnavailableException failure = new LeaseUnavailableException(key, "interrupted while waiting");
-			failure.initCause(ex);
-			throw failure;
-		}
-	}
-
-	// A grant is made no earlier than the take was asked and runs for the whole duration,
-	// so it can have passed by the time the answer arrives only if the take lasted at
-	// least
-	// the duration. Only then is the host asked (on its own clock) whether it still
-	// stands;
-	// the local monotonic clock merely decides whether to ask, with a margin of two.
-	private static boolean mayHavePassed(long startedNanos, Duration duration) {
-		long elapsed = System.nanoTime() - startedNanos;
-		return elapsed >= duration.toNanos() / 2;
-	}
-
-	@Nullable Object unavailable(LeasedOperation operation, LeaseKey key, String reason) {
+	@Nullable Object unavailable(LeasedOperation operation, LeaseOutcome<?> outcome) {
+		LeaseKey key = outcome.key();
+		String reason = String.valueOf(outcome.reason());
 		if (operation.onUnavailable() == OnUnavailable.SKIP) {
 			if (logger.isDebugEnabled()) {
 				logger.debug(
@@ -251,37 +175,6 @@ public final class LeasedMethodInterceptor implements MethodInterceptor {
 			return operation.skipped();
 		}
 		throw new LeaseUnavailableException(key, reason);
-	}
-
-	// Releases the grant; answers the exception to throw for an overrun, if any. A host
-	// failure is logged, not thrown: the grant then ends at its instant.
-	@Nullable LeaseExpiredException release(LeasedOperation operation, Lease lease) {
-		ReleaseResult result;
-		try {
-			result = host().release(lease.key(), lease.holder());
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Release of the lease on key '" + lease.key() + "' after " + operation.description()
-					+ " failed; the grant ends at its instant " + lease.expiresAt(), ex);
-			return null;
-		}
-		if (result instanceof NotHeld) {
-			logger
-				.warn(operation.description() + " outran its lease: the grant on key '" + lease.key() + "' for holder '"
-						+ lease.holder() + "' ended at " + lease.expiresAt() + " before the call completed. Choose a"
-						+ " longer duration than " + operation.duration() + ", or shorter work");
-			return (this.onOverrun == OnOverrun.FAIL) ? new LeaseExpiredException(lease) : null;
-		}
-		return null;
-	}
-
-	// A fresh holder needs to be unique, not secret: a random UUID without SecureRandom,
-	// which would serialise every leased call on its lock.
-	private static UUID freshId() {
-		ThreadLocalRandom random = ThreadLocalRandom.current();
-		long most = (random.nextLong() & 0xffffffffffff0fffL) | 0x0000000000004000L;
-		long least = (random.nextLong() & 0x3fffffffffffffffL) | 0x8000000000000000L;
-		return new UUID(most, least);
 	}
 
 	@Nullable LeasedOperation operation(Method method, @Nullable Class<?> targetClass) {
@@ -308,17 +201,17 @@ public final class LeasedMethodInterceptor implements MethodInterceptor {
 	 * @return the host
 	 */
 	public LeaseHost getHost() {
-		return host();
+		return template().getHost();
 	}
 
-	LeaseHost host() {
-		LeaseHost host = this.host;
-		if (host == null) {
-			host = this.hostSupplier.get();
-			Assert.state(host != null, "No LeaseHost to take leases on");
-			this.host = host;
+	LeaseTemplate template() {
+		LeaseTemplate template = this.template;
+		if (template == null) {
+			template = this.templateSupplier.get();
+			Assert.state(template != null, "No LeaseTemplate to run leased calls with");
+			this.template = template;
 		}
-		return host;
+		return template;
 	}
 
 }

@@ -68,6 +68,8 @@ final class LeasedOperation {
 
 	private final Duration duration;
 
+	private final Duration holdAtLeast;
+
 	private final LeaseMode mode;
 
 	private final OnUnavailable onUnavailable;
@@ -77,12 +79,13 @@ final class LeasedOperation {
 	private final @Nullable String @Nullable [] parameterNames;
 
 	private LeasedOperation(Method method, Expression key, @Nullable Expression holder, Duration duration,
-			Leased leased) {
+			Duration holdAtLeast, Leased leased) {
 		this.method = method;
 		this.description = describe(method);
 		this.key = key;
 		this.holder = holder;
 		this.duration = duration;
+		this.holdAtLeast = holdAtLeast;
 		this.mode = leased.mode();
 		this.onUnavailable = leased.onUnavailable();
 		this.kind = ReturnKind.of(method);
@@ -94,6 +97,7 @@ final class LeasedOperation {
 		Expression key = parse(leased.key(), "key", description);
 		Expression holder = (leased.holder().isBlank()) ? null : parse(leased.holder(), "holder", description);
 		Duration duration = duration(leased.duration(), placeholders, description);
+		Duration holdAtLeast = holdAtLeast(leased.holdAtLeast(), duration, placeholders, description);
 		if (leased.onUnavailable() == OnUnavailable.SKIP && method.getReturnType().isPrimitive()
 				&& method.getReturnType() != void.class) {
 			throw new IllegalStateException("@Leased on " + description
@@ -101,7 +105,7 @@ final class LeasedOperation {
 					+ method.getReturnType().getName()
 					+ ": return void, an object, an Optional, a CompletionStage, a Mono or a Flux, or use THROW");
 		}
-		return new LeasedOperation(method, key, holder, duration, leased);
+		return new LeasedOperation(method, key, holder, duration, holdAtLeast, leased);
 	}
 
 	private static Expression parse(String text, String element, String description) {
@@ -121,10 +125,7 @@ final class LeasedOperation {
 	private static Duration duration(String text, @Nullable StringValueResolver placeholders, String description) {
 		String resolved = text;
 		try {
-			if (placeholders != null) {
-				String value = placeholders.resolveStringValue(text);
-				resolved = (value != null) ? value : text;
-			}
+			resolved = resolve(text, placeholders);
 			if (resolved.isBlank()) {
 				throw new IllegalArgumentException("it is empty; there is no default term");
 			}
@@ -139,6 +140,41 @@ final class LeasedOperation {
 					+ ((resolved.equals(text)) ? "" : " (resolved to '" + resolved + "')") + ": " + ex.getMessage(),
 					ex);
 		}
+	}
+
+	// Empty: released as soon as the method completes. Equal to the duration: never
+	// released, the instant ends the grant; longer would hold past the instant.
+	private static Duration holdAtLeast(String text, Duration duration, @Nullable StringValueResolver placeholders,
+			String description) {
+		String resolved = text;
+		try {
+			resolved = resolve(text, placeholders);
+			if (resolved.isBlank()) {
+				return Duration.ZERO;
+			}
+			Duration holdAtLeast = LeaseDurationParser.parse(resolved);
+			if (holdAtLeast.isNegative()) {
+				throw new IllegalArgumentException("it must not be negative");
+			}
+			if (holdAtLeast.compareTo(duration) > 0) {
+				throw new IllegalArgumentException("it is longer than the duration " + duration
+						+ ", and a grant is never held past its instant: hold at most the duration");
+			}
+			return holdAtLeast;
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalStateException("@Leased on " + description + " has an invalid holdAtLeast '" + text + "'"
+					+ ((resolved.equals(text)) ? "" : " (resolved to '" + resolved + "')") + ": " + ex.getMessage(),
+					ex);
+		}
+	}
+
+	private static String resolve(String text, @Nullable StringValueResolver placeholders) {
+		if (placeholders == null) {
+			return text;
+		}
+		String value = placeholders.resolveStringValue(text);
+		return (value != null) ? value : text;
 	}
 
 	private static String describe(Method method) {
@@ -230,6 +266,10 @@ final class LeasedOperation {
 
 	Duration duration() {
 		return this.duration;
+	}
+
+	Duration holdAtLeast() {
+		return this.holdAtLeast;
 	}
 
 	LeaseMode mode() {

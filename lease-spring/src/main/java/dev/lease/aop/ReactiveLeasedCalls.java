@@ -23,16 +23,16 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
-import dev.lease.Lease;
-import dev.lease.LeaseExpiredException;
-import dev.lease.LeaseHolder;
-import dev.lease.LeaseKey;
+import dev.lease.template.HeldLease;
+import dev.lease.template.LeaseOutcome;
+import dev.lease.template.LeaseRequest;
+import dev.lease.template.LeaseTemplate;
 
 /**
  * Leased calls that return a Reactor {@code Mono} or {@code Flux}: the key is taken on
  * subscription, on a bounded-elastic thread so that a waiting take never blocks an event
- * loop, and released when the publisher terminates or is cancelled. Loaded only when
- * Reactor is on the classpath.
+ * loop, and released when the publisher terminates or is cancelled, both through the
+ * {@link LeaseTemplate}. Loaded only when Reactor is on the classpath.
  * <p>
  * A reactive call is not bound to a thread, so it is not on the thread's lease stack.
  *
@@ -47,30 +47,40 @@ final class ReactiveLeasedCalls {
 		return (kind == ReturnKind.MONO) ? Mono.empty() : Flux.empty();
 	}
 
-	static Object lease(LeasedMethodInterceptor interceptor, LeasedOperation operation, LeaseKey key,
-			LeaseHolder holder, MethodInvocation invocation) {
+	static Object lease(LeasedMethodInterceptor interceptor, LeasedOperation operation, LeaseRequest request,
+			MethodInvocation invocation) {
+		LeaseTemplate template = interceptor.template();
 		// A grant that arrives after the subscriber cancelled is discarded: release it.
-		Mono<Object> take = Mono.fromCallable(() -> interceptor.take(operation, key, holder))
+		Mono<LeaseOutcome<HeldLease>> take = Mono.fromCallable(() -> template.take(request, operation.mode()))
 			.subscribeOn(Schedulers.boundedElastic())
-			.doOnDiscard(Lease.class, (lease) -> interceptor.release(operation, lease));
-		Flux<Object> leased = take.flatMapMany((attempt) -> {
-			if (!(attempt instanceof Lease lease)) {
-				Object skipped = interceptor.unavailable(operation, key, (String) attempt);
+			.doOnDiscard(LeaseOutcome.class, (outcome) -> discard(template, outcome));
+		Flux<Object> leased = take.flatMapMany((outcome) -> {
+			HeldLease held = outcome.value();
+			if (held == null) {
+				Object skipped = interceptor.unavailable(operation, outcome);
 				return (skipped != null) ? Flux.from(publisher(skipped)) : Flux.empty();
 			}
-			return Flux.usingWhen(Mono.just(lease), (held) -> publisher(proceed(invocation)),
-					(held) -> release(interceptor, operation, held),
-					(held, failure) -> release(interceptor, operation, held),
-					(held) -> release(interceptor, operation, held));
+			return Flux.usingWhen(Mono.just(held), (lease) -> publisher(proceed(invocation)),
+					(lease) -> release(template, lease), (lease, failure) -> release(template, lease),
+					(lease) -> release(template, lease));
 		});
 		return (operation.kind() == ReturnKind.MONO) ? leased.next() : leased;
 	}
 
-	private static Mono<Void> release(LeasedMethodInterceptor interceptor, LeasedOperation operation, Lease lease) {
-		return Mono.<Void>defer(() -> {
-			LeaseExpiredException overrun = interceptor.release(operation, lease);
-			return (overrun != null) ? Mono.error(overrun) : Mono.empty();
-		}).subscribeOn(Schedulers.boundedElastic());
+	private static Mono<Void> release(LeaseTemplate template, HeldLease held) {
+		return Mono.<Void>fromRunnable(() -> template.release(held)).subscribeOn(Schedulers.boundedElastic());
+	}
+
+	// Nobody is left to hear an overrun of a discarded grant: the template has logged it.
+	private static void discard(LeaseTemplate template, LeaseOutcome<?> outcome) {
+		if (outcome.value() instanceof HeldLease held) {
+			try {
+				template.release(held);
+			}
+			catch (RuntimeException ex) {
+				// logged by the template
+			}
+		}
 	}
 
 	private static @Nullable Object proceed(MethodInvocation invocation) {

@@ -15,8 +15,9 @@
  */
 
 /**
- * The advisors and interceptors that apply {@code @Leased} and {@code @Fenced}, and the
- * per-thread stack of grants they share.
+ * The advisors and interceptors that apply {@code @Leased} (through
+ * {@code dev.lease.template.LeaseTemplate}) and {@code @Fenced} (from the grants on
+ * {@code dev.lease.template.LeaseStack}).
  */
 @NullMarked
 package dev.lease.aop;

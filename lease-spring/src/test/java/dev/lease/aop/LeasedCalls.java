@@ -19,6 +19,7 @@ package dev.lease.aop;
 import java.util.concurrent.Callable;
 
 import dev.lease.Lease;
+import dev.lease.template.LeaseStack;
 
 /**
  * Test stand-in for the {@code @Leased} interceptor: runs a call with a grant on the
@@ -40,12 +41,8 @@ public final class LeasedCalls {
 	 * @throws Exception the call's failure
 	 */
 	public static <T> T within(Lease lease, Callable<T> call) throws Exception {
-		LeaseStack.push(lease);
-		try {
+		try (LeaseStack.Scope scope = LeaseStack.bind(lease)) {
 			return call.call();
-		}
-		finally {
-			LeaseStack.pop(lease);
 		}
 	}
 

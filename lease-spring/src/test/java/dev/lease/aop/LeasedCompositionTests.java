@@ -48,6 +48,7 @@ import dev.lease.annotation.LeaseMode;
 import dev.lease.annotation.Leased;
 import dev.lease.annotation.OnUnavailable;
 import dev.lease.host.inmemory.InMemoryLeaseHost;
+import dev.lease.template.OnOverrun;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

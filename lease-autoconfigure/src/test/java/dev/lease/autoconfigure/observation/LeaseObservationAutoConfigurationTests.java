@@ -16,6 +16,7 @@
 
 package dev.lease.autoconfigure.observation;
 
+import java.time.Duration;
 import java.util.UUID;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -35,8 +36,11 @@ import dev.lease.autoconfigure.LeaseAutoConfiguration;
 import dev.lease.autoconfigure.LeaseHostDecorator;
 import dev.lease.autoconfigure.LeasedJobs;
 import dev.lease.autoconfigure.inmemory.InMemoryLeaseHostAutoConfiguration;
+import dev.lease.template.LeaseRequest;
+import dev.lease.template.LeaseTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link LeaseObservationAutoConfiguration}.
@@ -93,6 +97,21 @@ class LeaseObservationAutoConfigurationTests {
 			MeterRegistry meters = context.getBean(MeterRegistry.class);
 			assertThat(meters.get("lease.overrun").tags("host", "memory").counter().count()).isEqualTo(1.0);
 			assertThat(meters.get("lease.release").tags("outcome", "not_held").counter().count()).isEqualTo(1.0);
+		});
+	}
+
+	@Test
+	void callsAndOverrunsThroughTheLeaseTemplateAreCountedLikeLeasedCalls() {
+		this.runner.withUserConfiguration(MeterRegistryConfiguration.class).run((context) -> {
+			LeaseTemplate template = context.getBean(LeaseTemplate.class);
+			template.run(LeaseRequest.of(UUID.randomUUID().toString(), Duration.ofSeconds(30)), (lease) -> {
+			});
+			template.run(LeaseRequest.of(UUID.randomUUID().toString(), Duration.ofMillis(200)),
+					(lease) -> await().atMost(Duration.ofSeconds(5))
+						.until(() -> template.getHost().remaining(lease.key(), lease.holder()).isEmpty()));
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			assertThat(meters.get("lease.take").tags("mode", "take", "outcome", "taken").timer().count()).isEqualTo(2);
+			assertThat(meters.get("lease.overrun").tags("host", "memory").counter().count()).isEqualTo(1.0);
 		});
 	}
 

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.lease.aop;
+package dev.lease.template;
 
 /**
  * What a leased call does when its release is answered {@link dev.lease.NotHeld}: the

@@ -1,0 +1,235 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.template;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import dev.lease.Lease;
+import dev.lease.LeaseExpiredException;
+import dev.lease.LeaseHolder;
+import dev.lease.LeaseHost;
+import dev.lease.LeaseKey;
+import dev.lease.NotHeld;
+import dev.lease.ReleaseResult;
+
+/**
+ * How a {@link LeaseTemplate}'s grants end: released at once, or, when the work finished
+ * before the grant was {@link LeaseRequest#holdAtLeast() old enough}, released later by a
+ * small daemon scheduler, or left to end at its instant. A release answered
+ * {@link NotHeld} right after the work is an overrun (Non-goal 11).
+ * <p>
+ * While a grant is held on past its work, a take by the same holder on the same key would
+ * be answered as reentrant by the host: {@link #standing} lets the template answer it as
+ * the other instances are answered, held.
+ *
+ * @author Lease contributors
+ */
+final class LeaseReleases implements AutoCloseable {
+
+	private static final Log logger = LogFactory.getLog(LeaseTemplate.class);
+
+	// A held release is not scheduled closer than this to the grant's instant: a
+	// scheduler running late would otherwise reach the instant and be answered NotHeld.
+	// The instant ends the grant instead, at most this much later than asked.
+	static final long INSTANT_MARGIN_NANOS = Duration.ofMillis(100).toNanos();
+
+	private final LeaseHost host;
+
+	private final OnOverrun onOverrun;
+
+	private final Map<Pair, CompletableFuture<Void>> holding = new ConcurrentHashMap<>();
+
+	private final Object lock = new Object();
+
+	private @Nullable ScheduledThreadPoolExecutor scheduler;
+
+	private boolean closed;
+
+	LeaseReleases(LeaseHost host, OnOverrun onOverrun) {
+		this.host = host;
+		this.onOverrun = onOverrun;
+	}
+
+	// Ends a grant whose work completed: releases it now, or keeps it until it is old
+	// enough. Answers the exception to throw for an overrun, if any.
+	@Nullable LeaseExpiredException finish(HeldLease held) {
+		if (!held.finish()) {
+			return null;
+		}
+		long hold = held.request().holdAtLeast().toNanos();
+		if (hold == 0 || System.nanoTime() - held.takenAtNanos() >= hold) {
+			return release(held);
+		}
+		return keep(held, held.takenAtNanos() + hold);
+	}
+
+	// The work finished before the grant was old enough. Whether it finished within its
+	// term is the host's to say (Operation 8, 10): a grant already ended is an overrun,
+	// answered now rather than when the hold would have ended.
+	private @Nullable LeaseExpiredException keep(HeldLease held, long dueNanos) {
+		Lease lease = held.lease();
+		long asked = System.nanoTime();
+		Optional<Duration> remaining;
+		try {
+			remaining = this.host.remaining(lease.key(), lease.holder());
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Could not ask for the remaining term of the lease on key '" + lease.key()
+					+ "'; it is released when it is old enough", ex);
+			schedule(held, dueNanos, true);
+			return null;
+		}
+		if (remaining.isEmpty()) {
+			return release(held);
+		}
+		// The host read the remaining term after this thread asked, so the instant is no
+		// earlier than 'asked + remaining' here, and no later than 'now + remaining'.
+		long term = remaining.get().toNanos();
+		if (dueNanos - (asked + term - INSTANT_MARGIN_NANOS) >= 0) {
+			schedule(held, System.nanoTime() + term + INSTANT_MARGIN_NANOS, false);
+		}
+		else {
+			schedule(held, dueNanos, true);
+		}
+		return null;
+	}
+
+	// Keeps the grant standing for its holder until 'atNanos', then releases it, or only
+	// stops answering it as held when the instant is left to end it.
+	private void schedule(HeldLease held, long atNanos, boolean release) {
+		Pair pair = new Pair(held.lease().key(), held.lease().holder());
+		CompletableFuture<Void> ended = new CompletableFuture<>();
+		this.holding.put(pair, ended);
+		Runnable end = () -> {
+			try {
+				if (release) {
+					releaseHeld(held);
+				}
+			}
+			finally {
+				this.holding.remove(pair, ended);
+				ended.complete(null);
+			}
+		};
+		synchronized (this.lock) {
+			if (!this.closed) {
+				scheduler().schedule(end, Math.max(0, atNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+				return;
+			}
+		}
+		this.holding.remove(pair, ended);
+		ended.complete(null);
+		logger.info("The lease on key '" + held.lease().key() + "' was held at least " + held.request().holdAtLeast()
+				+ " by a closed template: it ends at its instant");
+	}
+
+	// The end of the hold that keeps the holder's grant on the key standing after its
+	// work, if one does.
+	@Nullable CompletableFuture<Void> standing(LeaseKey key, LeaseHolder holder) {
+		return this.holding.isEmpty() ? null : this.holding.get(new Pair(key, holder));
+	}
+
+	// Releases a grant now; answers the exception to throw for an overrun, if any. A host
+	// failure is logged, not thrown: the grant then ends at its instant.
+	@Nullable LeaseExpiredException release(HeldLease held) {
+		Lease lease = held.lease();
+		ReleaseResult result = releaseOrLog(held);
+		if (result instanceof NotHeld) {
+			logger.warn(held.request().describe() + " outran its lease: the grant on key '" + lease.key()
+					+ "' for holder '" + lease.holder() + "' ended at " + lease.expiresAt()
+					+ " before the call completed. Choose a longer duration than " + held.request().duration()
+					+ ", or shorter work");
+			return (this.onOverrun == OnOverrun.FAIL) ? new LeaseExpiredException(lease) : null;
+		}
+		return null;
+	}
+
+	// The work ended within its term (the host said so when it completed); a NotHeld now
+	// means the scheduler ran this release after the instant, which ended the grant.
+	private void releaseHeld(HeldLease held) {
+		if (releaseOrLog(held) instanceof NotHeld) {
+			logger.warn("The release of the lease on key '" + held.lease().key() + "' held at least "
+					+ held.request().holdAtLeast() + " came after its instant " + held.lease().expiresAt()
+					+ ", which had ended the grant; " + held.request().describe() + " had completed within its term");
+		}
+	}
+
+	private @Nullable ReleaseResult releaseOrLog(HeldLease held) {
+		Lease lease = held.lease();
+		try {
+			return this.host.release(lease.key(), lease.holder());
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Release of the lease on key '" + lease.key() + "' after " + held.request().describe()
+					+ " failed; the grant ends at its instant " + lease.expiresAt(), ex);
+			return null;
+		}
+	}
+
+	private ScheduledThreadPoolExecutor scheduler() {
+		if (this.scheduler == null) {
+			AtomicInteger threads = new AtomicInteger();
+			ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, (task) -> {
+				Thread thread = new Thread(task, "lease-held-release-" + threads.incrementAndGet());
+				thread.setDaemon(true);
+				return thread;
+			});
+			scheduler.setRemoveOnCancelPolicy(true);
+			this.scheduler = scheduler;
+		}
+		return this.scheduler;
+	}
+
+	/**
+	 * Stop keeping grants: the releases still waiting are not made, and each of those
+	 * grants ends at its instant. Releasing them early instead would let another instance
+	 * run the same tick again, which is what the hold is for.
+	 */
+	@Override
+	public void close() {
+		int left;
+		synchronized (this.lock) {
+			if (this.closed) {
+				return;
+			}
+			this.closed = true;
+			left = (this.scheduler != null) ? this.scheduler.shutdownNow().size() : 0;
+		}
+		this.holding.values().forEach((ended) -> ended.complete(null));
+		this.holding.clear();
+		if (left > 0) {
+			logger.info(left + " lease(s) held at least a while after their work were not released on close:"
+					+ " each ends at its instant");
+		}
+	}
+
+	private record Pair(LeaseKey key, LeaseHolder holder) {
+
+	}
+
+}

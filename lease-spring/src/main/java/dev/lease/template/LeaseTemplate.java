@@ -1,0 +1,331 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.template;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.lease.LeaseExpiredException;
+import dev.lease.LeaseHost;
+import dev.lease.LeaseHostException;
+import dev.lease.LeaseUnavailableException;
+import dev.lease.ReentrantTakeException;
+import dev.lease.annotation.LeaseMode;
+
+/**
+ * Runs work under a lease, for keys known only at run time and code without proxies: the
+ * programmatic form of {@link dev.lease.annotation.Leased @Leased}, which delegates here.
+ * <pre class="code">
+ * Receipt receipt = leases.call(LeaseRequest.of("order:" + id, Duration.ofSeconds(30)),
+ *         (lease) -&gt; settlement.settle(id));
+ * boolean ran = leases.tryRun(LeaseRequest.of("nightly-report", Duration.ofMinutes(10))
+ *         .withHoldAtLeast(Duration.ofSeconds(30)), (lease) -&gt; reports.build());
+ * </pre> Every form does the same, in this order:
+ * <ol>
+ * <li>a key the current thread already holds through a leased call is refused with
+ * {@link ReentrantTakeException} before the host is asked (Non-goal 1);</li>
+ * <li>the key is taken for the request's holder, or a fresh {@code <prefix>/<uuid>} one:
+ * waiting at most the arrival term ({@link LeaseMode#TAKE}) or never waiting
+ * ({@link LeaseMode#TRY_TAKE}). A take whose answer was lost at the host is given back; a
+ * grant handed over after its instant had passed is not taken;</li>
+ * <li>the work runs with the grant bound to the thread ({@link LeaseStack}), so a
+ * {@code @Fenced} call inside mints its fence from it;</li>
+ * <li>the grant is released when the work completes, by return or throw, or for the
+ * {@code Async} forms when the returned stage completes. A release answered
+ * {@link dev.lease.NotHeld} is an overrun (Non-goal 11): a warning, {@code lease.overrun}
+ * when the host is metered, and with {@link OnOverrun#FAIL} a
+ * {@link LeaseExpiredException} (added as suppressed to a failure of the work).</li>
+ * </ol>
+ * <p>
+ * <strong>Holding at least.</strong> With {@link LeaseRequest#holdAtLeast()}, work that
+ * completes before its grant is that old (measured from the take's answer on this JVM's
+ * monotonic clock) is not released at once. The calling thread is not kept waiting: it
+ * returns at once, the grant no longer on its stack, and one daemon thread of this
+ * template, started on the first such hold, releases the grant when it is old enough.
+ * Blocking instead would hold a thread of Spring's task scheduler, which has one thread
+ * by default, and so delay every other scheduled job for the hold. Whether the work
+ * finished within its term is asked of the host when it completes (one {@code remaining}
+ * call), so an overrun is still answered to the caller then. When the hold would end
+ * within 100 ms of the grant's instant (always when it equals the duration), nothing is
+ * released: the instant ends the grant, and a grant is never extended. Until the hold
+ * ends, a take by the same holder on the same key is answered as the host answers any
+ * other holder: held for {@code TRY_TAKE}, waited for with {@code TAKE}, never refused as
+ * reentrant. Closing the template drops the releases still waiting: those grants end at
+ * their instants rather than let another instance run the held work again early.
+ *
+ * @author Lease contributors
+ * @since 0.1.0
+ */
+public final class LeaseTemplate implements AutoCloseable {
+
+	private final LeaseHost host;
+
+	private final LeaseTakes takes;
+
+	private final LeaseReleases releases;
+
+	/**
+	 * Create a template whose fresh holders are named
+	 * {@code lease-template:<pid>/<uuid>}, and whose overruns warn.
+	 * @param host the host to take leases on
+	 */
+	public LeaseTemplate(LeaseHost host) {
+		this(host, "lease-template:" + ProcessHandle.current().pid(), OnOverrun.WARN);
+	}
+
+	/**
+	 * Create a template.
+	 * @param host the host to take leases on
+	 * @param holderPrefix the prefix of the fresh holder each call gets when its request
+	 * names none
+	 * @param onOverrun what a call does when it outran its term
+	 */
+	public LeaseTemplate(LeaseHost host, String holderPrefix, OnOverrun onOverrun) {
+		if (host == null || onOverrun == null) {
+			throw new IllegalArgumentException("'host' and 'onOverrun' must not be null");
+		}
+		if (holderPrefix == null || holderPrefix.isBlank()) {
+			throw new IllegalArgumentException("'holderPrefix' must not be empty");
+		}
+		this.host = host;
+		this.takes = new LeaseTakes(host, holderPrefix);
+		this.releases = new LeaseReleases(host, onOverrun);
+	}
+
+	/**
+	 * Return the host this template takes leases on.
+	 * @return the host
+	 */
+	public LeaseHost getHost() {
+		return this.host;
+	}
+
+	/**
+	 * Wait for the key, run the work under it, and release it.
+	 * @param <E> the work's checked exception
+	 * @param request what to take
+	 * @param work the work
+	 * @throws LeaseUnavailableException when the key was not taken: the work did not run
+	 * @throws E the work's failure
+	 */
+	public <E extends Throwable> void run(LeaseRequest request, LeaseRunnable<E> work) throws E {
+		execute(request, LeaseMode.TAKE, (lease) -> {
+			work.run(lease);
+			return null;
+		}).orElseThrow();
+	}
+
+	/**
+	 * Wait for the key, call the work under it, and release it.
+	 * @param <T> the work's value
+	 * @param <E> the work's checked exception
+	 * @param request what to take
+	 * @param work the work
+	 * @return the work's value
+	 * @throws LeaseUnavailableException when the key was not taken: the work did not run
+	 * @throws E the work's failure
+	 */
+	public <T extends @Nullable Object, E extends Throwable> T call(LeaseRequest request, LeaseCallback<T, E> work)
+			throws E {
+		return execute(request, LeaseMode.TAKE, work).orElseThrow();
+	}
+
+	/**
+	 * Wait for the key on this thread, call the work under it, and release the key when
+	 * the stage the work returned completes.
+	 * @param <T> the stage's value
+	 * @param <E> the work's checked exception
+	 * @param request what to take
+	 * @param work the work, answering a stage
+	 * @return a future completed as the work's stage once the key is released; failed
+	 * with {@link LeaseExpiredException} for an overrun under {@link OnOverrun#FAIL}
+	 * @throws LeaseUnavailableException when the key was not taken: the work did not run
+	 * @throws E the work's failure before it answered a stage
+	 */
+	public <T extends @Nullable Object, E extends Throwable> CompletableFuture<T> callAsync(LeaseRequest request,
+			LeaseCallback<? extends @Nullable CompletionStage<T>, E> work) throws E {
+		return executeAsync(request, LeaseMode.TAKE, work).orElseThrow();
+	}
+
+	/**
+	 * Run the work under the key if it can be taken without waiting, and release it.
+	 * @param <E> the work's checked exception
+	 * @param request what to take
+	 * @param work the work
+	 * @return whether the key was taken and the work ran; {@code false} when it was held
+	 * @throws E the work's failure
+	 */
+	public <E extends Throwable> boolean tryRun(LeaseRequest request, LeaseRunnable<E> work) throws E {
+		return execute(request, LeaseMode.TRY_TAKE, (lease) -> {
+			work.run(lease);
+			return null;
+		}).isTaken();
+	}
+
+	/**
+	 * Take the key as the mode says, call the work under it, and release it.
+	 * @param <T> the work's value
+	 * @param <E> the work's checked exception
+	 * @param request what to take
+	 * @param mode whether to wait for the key
+	 * @param work the work
+	 * @return the work's value, or why the key was not taken
+	 * @throws E the work's failure
+	 */
+	public <T extends @Nullable Object, E extends Throwable> LeaseOutcome<T> execute(LeaseRequest request,
+			LeaseMode mode, LeaseCallback<T, E> work) throws E {
+		LeaseOutcome<HeldLease> taken = take(request, mode);
+		HeldLease held = taken.value();
+		if (held == null) {
+			return LeaseOutcome.notTaken(request.key(), reason(taken));
+		}
+		T value;
+		LeaseStack.push(held.lease());
+		try {
+			value = work.doInLease(held.lease());
+		}
+		catch (Throwable ex) {
+			LeaseStack.pop(held.lease());
+			suppressOverrun(ex, this.releases.finish(held));
+			throw ex;
+		}
+		LeaseStack.pop(held.lease());
+		LeaseExpiredException overrun = this.releases.finish(held);
+		if (overrun != null) {
+			throw overrun;
+		}
+		return LeaseOutcome.taken(request.key(), value);
+	}
+
+	/**
+	 * Take the key on this thread as the mode says, call the work under it, and release
+	 * the key when the stage the work returned completes. The grant is bound to the
+	 * thread only while the work itself runs, not while its stage completes elsewhere.
+	 * @param <T> the stage's value
+	 * @param <E> the work's checked exception
+	 * @param request what to take
+	 * @param mode whether to wait for the key
+	 * @param work the work, answering a stage ({@code null} counts as completed)
+	 * @return a future completed as the work's stage once the key is released (failed
+	 * with {@link LeaseExpiredException} for an overrun under {@link OnOverrun#FAIL}), or
+	 * why the key was not taken
+	 * @throws E the work's failure before it answered a stage
+	 */
+	public <T extends @Nullable Object, E extends Throwable> LeaseOutcome<CompletableFuture<T>> executeAsync(
+			LeaseRequest request, LeaseMode mode, LeaseCallback<? extends @Nullable CompletionStage<T>, E> work)
+			throws E {
+		LeaseOutcome<HeldLease> taken = take(request, mode);
+		HeldLease held = taken.value();
+		if (held == null) {
+			return LeaseOutcome.notTaken(request.key(), reason(taken));
+		}
+		CompletionStage<T> stage;
+		LeaseStack.push(held.lease());
+		try {
+			stage = work.doInLease(held.lease());
+		}
+		catch (Throwable ex) {
+			LeaseStack.pop(held.lease());
+			suppressOverrun(ex, this.releases.finish(held));
+			throw ex;
+		}
+		LeaseStack.pop(held.lease());
+		CompletableFuture<T> completed = new CompletableFuture<>();
+		if (stage == null) {
+			LeaseExpiredException overrun = this.releases.finish(held);
+			if (overrun != null) {
+				throw overrun;
+			}
+			completed.complete(null);
+			return LeaseOutcome.taken(request.key(), completed);
+		}
+		stage.whenComplete((value, failure) -> {
+			LeaseExpiredException overrun;
+			try {
+				overrun = this.releases.finish(held);
+			}
+			catch (RuntimeException | Error ex) {
+				completed.completeExceptionally(ex);
+				return;
+			}
+			if (failure != null) {
+				suppressOverrun(failure, overrun);
+				completed.completeExceptionally(failure);
+			}
+			else if (overrun != null) {
+				completed.completeExceptionally(overrun);
+			}
+			else {
+				completed.complete(value);
+			}
+		});
+		return LeaseOutcome.taken(request.key(), completed);
+	}
+
+	/**
+	 * Take the key for work that cannot run inside a callback, such as a reactive
+	 * pipeline: the caller must end the grant with {@link #release(HeldLease)}, on every
+	 * path. The grant is not bound to the thread. Prefer the callback forms.
+	 * @param request what to take
+	 * @param mode whether to wait for the key
+	 * @return the grant held, or why the key was not taken
+	 * @throws ReentrantTakeException when this thread already holds the key through a
+	 * leased call
+	 * @throws LeaseUnavailableException when interrupted while waiting
+	 * @throws LeaseHostException when the host failed; a grant it may have made is given
+	 * back
+	 */
+	public LeaseOutcome<HeldLease> take(LeaseRequest request, LeaseMode mode) {
+		return this.takes.take(request, mode, this.releases);
+	}
+
+	/**
+	 * End a grant from {@link #take(LeaseRequest, LeaseMode)}: release it now, or once it
+	 * is {@link LeaseRequest#holdAtLeast() old enough}. A second call does nothing.
+	 * @param held the grant
+	 * @throws LeaseExpiredException when the work outran its term and overruns fail
+	 */
+	public void release(HeldLease held) {
+		LeaseExpiredException overrun = this.releases.finish(held);
+		if (overrun != null) {
+			throw overrun;
+		}
+	}
+
+	/**
+	 * Stop the scheduler of held releases; the releases still waiting are not made, and
+	 * each of those grants ends at its instant.
+	 */
+	@Override
+	public void close() {
+		this.releases.close();
+	}
+
+	private static String reason(LeaseOutcome<?> outcome) {
+		String reason = outcome.reason();
+		return (reason != null) ? reason : "it was not taken";
+	}
+
+	private static void suppressOverrun(Throwable failure, @Nullable LeaseExpiredException overrun) {
+		if (overrun != null) {
+			failure.addSuppressed(overrun);
+		}
+	}
+
+}
