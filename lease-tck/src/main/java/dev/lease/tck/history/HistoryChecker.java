@@ -46,6 +46,13 @@ import dev.lease.tck.history.Event.Call;
  * reentrant refusal, a longer wait, an earlier handover) and never convicts a host on its
  * own.
  * <p>
+ * A take that threw {@link InterruptedException} gave up: a grant made to it at the
+ * interrupt was given back before it returned, so it may have held the key between its
+ * call and its return and not after (DESIGN §4). In the mode of
+ * {@link #interruptsKnown()}, an interrupted call is never an unknown outcome: it answers
+ * or throws {@link InterruptedException}, and a {@link dev.lease.LeaseHostException}
+ * caused by an interrupt is itself a violation.
+ * <p>
  * Host instants and the JVM's readings are compared only across a declared {@code skew},
  * the most the host's clock may differ from this JVM's (a few milliseconds for a server
  * on this machine).
@@ -61,6 +68,8 @@ public final class HistoryChecker {
 
 	private final Duration arrivalSlack;
 
+	private final boolean interruptsKnown;
+
 	/**
 	 * Create a checker.
 	 * @param skew the most the host's clock may differ from this JVM's
@@ -70,9 +79,25 @@ public final class HistoryChecker {
 	 * as arriving first
 	 */
 	public HistoryChecker(Duration skew, Duration tolerance, Duration arrivalSlack) {
+		this(skew, tolerance, arrivalSlack, false);
+	}
+
+	private HistoryChecker(Duration skew, Duration tolerance, Duration arrivalSlack, boolean interruptsKnown) {
 		this.skew = skew;
 		this.tolerance = tolerance;
 		this.arrivalSlack = arrivalSlack;
+		this.interruptsKnown = interruptsKnown;
+	}
+
+	/**
+	 * Return a checker, alike in every other respect, in which an interrupted call is not
+	 * an unknown outcome: a call failed with {@link dev.lease.LeaseHostException} caused
+	 * by an {@link InterruptedException} is a violation, for histories recorded while
+	 * threads were interrupted and the host had no other failure.
+	 * @return the checker in that mode
+	 */
+	public HistoryChecker interruptsKnown() {
+		return new HistoryChecker(this.skew, this.tolerance, this.arrivalSlack, true);
 	}
 
 	/**
@@ -115,8 +140,8 @@ public final class HistoryChecker {
 
 		private final List<Event> grants;
 
-		// Takes that failed with LeaseHostException, and the latest instant their grant
-		// could stand until had the host made it.
+		// Takes that failed with LeaseHostException or gave up at an interrupt, and the
+		// latest instant their grant could stand until had the host made it.
 		private final Map<Event, Instant> possibleGrants = new LinkedHashMap<>();
 
 		// Releases that failed with LeaseHostException, by holder.
@@ -134,18 +159,22 @@ public final class HistoryChecker {
 					.thenComparing(Event::returnedAt))
 				.toList();
 			this.possibleReleases = events.stream()
-				.filter((event) -> event.call() == Call.RELEASE && event.outcomeUnknown())
+				.filter((event) -> event.call() == Call.RELEASE && unknown(event))
 				.toList();
 			events.stream()
 				.filter((event) -> (event.call() == Call.TAKE || event.call() == Call.TRY_TAKE)
-						&& event.outcomeUnknown())
+						&& (unknown(event) || gaveUp(event)))
 				.sorted(Comparator.comparing(Event::invokedAt))
 				.forEach((take) -> this.possibleGrants.put(take, latestPossibleExpiry(take)));
 		}
 
 		// A try take grants before it answers; a queued take may be handed the key up to
-		// its bound.
+		// its bound. A take that gave up at an interrupt gave back what it was granted
+		// before it returned.
 		private Instant latestPossibleExpiry(Event take) {
+			if (gaveUp(take)) {
+				return take.returnedAt().plus(HistoryChecker.this.skew);
+			}
 			Instant latestGrant = take.returnedAt();
 			if (take.call() == Call.TAKE) {
 				Instant bound = arrivalBound(take).plus(HistoryChecker.this.skew).plus(HistoryChecker.this.tolerance);
@@ -154,10 +183,25 @@ public final class HistoryChecker {
 			return latestGrant.plus(take.duration()).plus(HistoryChecker.this.skew);
 		}
 
+		// A failure whose outcome is unknown: a lost connection, never an interrupt in
+		// the
+		// mode where interrupts are known.
+		private boolean unknown(Event event) {
+			return event.outcomeUnknown() && !(HistoryChecker.this.interruptsKnown && event.failedByInterrupt());
+		}
+
+		// A take that gave up at an interrupt; in the mode where interrupts are known,
+		// one
+		// that reported the interrupt as a host failure is judged as having given up.
+		private boolean gaveUp(Event event) {
+			return event.interrupted() || (HistoryChecker.this.interruptsKnown && event.failedByInterrupt());
+		}
+
 		List<String> violations() {
 			this.events.stream().filter(Event::released).forEach(this::matchRelease);
 			checkNoOverlap();
 			for (Event event : this.events) {
+				checkInterruption(event);
 				checkGrantInstant(event);
 				checkStandingAnswers(event);
 				checkBound(event);
@@ -210,6 +254,15 @@ public final class HistoryChecker {
 						fail("Invariant 1.2: two grants overlap with no release between: " + earlier + " and " + later);
 					}
 				}
+			}
+		}
+
+		// DESIGN §4: an interrupted call answers or throws InterruptedException; failing
+		// with LeaseHostException leaves its outcome, and maybe a grant, to nobody.
+		private void checkInterruption(Event event) {
+			if (HistoryChecker.this.interruptsKnown && event.failedByInterrupt()) {
+				fail("DESIGN §4 interruption: an interrupted call failed with LeaseHostException instead of answering"
+						+ " or throwing InterruptedException: " + event);
 			}
 		}
 
