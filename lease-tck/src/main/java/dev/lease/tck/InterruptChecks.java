@@ -198,14 +198,18 @@ abstract class InterruptChecks extends KitGroup {
 			this.interrupter.start();
 		}
 
-		// Stop, interrupting workers that still wait so that the run ends in bounded
-		// time even on a host that leaves the key to a ghost.
+		// Stop: the workers finish their calls within the tolerance; those still waiting
+		// then are interrupted until they return, so that the run ends in bounded time
+		// even on a host that leaves the key to a ghost.
 		void stop(Duration within) throws InterruptedException {
 			this.stopping = true;
 			this.interrupter.join();
+			long grace = System.nanoTime() + tolerance().toNanos();
+			for (Thread worker : this.workers) {
+				worker.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(grace - System.nanoTime())));
+			}
 			long deadline = System.nanoTime() + within.toNanos();
 			for (Thread worker : this.workers) {
-				worker.join(tolerance().toMillis());
 				while (worker.isAlive() && System.nanoTime() - deadline < 0) {
 					worker.interrupt();
 					worker.join(100);
