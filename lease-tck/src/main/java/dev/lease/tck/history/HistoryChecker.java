@@ -68,7 +68,7 @@ public final class HistoryChecker {
 
 	private final Duration arrivalSlack;
 
-	private final boolean interruptsKnown;
+	private final InterruptMode interrupts;
 
 	/**
 	 * Create a checker.
@@ -79,14 +79,14 @@ public final class HistoryChecker {
 	 * as arriving first
 	 */
 	public HistoryChecker(Duration skew, Duration tolerance, Duration arrivalSlack) {
-		this(skew, tolerance, arrivalSlack, false);
+		this(skew, tolerance, arrivalSlack, InterruptMode.UNKNOWN);
 	}
 
-	private HistoryChecker(Duration skew, Duration tolerance, Duration arrivalSlack, boolean interruptsKnown) {
+	private HistoryChecker(Duration skew, Duration tolerance, Duration arrivalSlack, InterruptMode interrupts) {
 		this.skew = skew;
 		this.tolerance = tolerance;
 		this.arrivalSlack = arrivalSlack;
-		this.interruptsKnown = interruptsKnown;
+		this.interrupts = interrupts;
 	}
 
 	/**
@@ -97,7 +97,7 @@ public final class HistoryChecker {
 	 * @return the checker in that mode
 	 */
 	public HistoryChecker interruptsKnown() {
-		return new HistoryChecker(this.skew, this.tolerance, this.arrivalSlack, true);
+		return new HistoryChecker(this.skew, this.tolerance, this.arrivalSlack, InterruptMode.KNOWN);
 	}
 
 	/**
@@ -159,11 +159,12 @@ public final class HistoryChecker {
 					.thenComparing(Event::returnedAt))
 				.toList();
 			this.possibleReleases = events.stream()
-				.filter((event) -> event.call() == Call.RELEASE && unknown(event))
+				.filter((event) -> event.call() == Call.RELEASE && HistoryChecker.this.interrupts.unknown(event))
 				.toList();
 			events.stream()
 				.filter((event) -> (event.call() == Call.TAKE || event.call() == Call.TRY_TAKE)
-						&& (unknown(event) || gaveUp(event)))
+						&& (HistoryChecker.this.interrupts.unknown(event)
+								|| HistoryChecker.this.interrupts.gaveUp(event)))
 				.sorted(Comparator.comparing(Event::invokedAt))
 				.forEach((take) -> this.possibleGrants.put(take, latestPossibleExpiry(take)));
 		}
@@ -172,7 +173,7 @@ public final class HistoryChecker {
 		// its bound. A take that gave up at an interrupt gave back what it was granted
 		// before it returned.
 		private Instant latestPossibleExpiry(Event take) {
-			if (gaveUp(take)) {
+			if (HistoryChecker.this.interrupts.gaveUp(take)) {
 				return take.returnedAt().plus(HistoryChecker.this.skew);
 			}
 			Instant latestGrant = take.returnedAt();
@@ -183,25 +184,14 @@ public final class HistoryChecker {
 			return latestGrant.plus(take.duration()).plus(HistoryChecker.this.skew);
 		}
 
-		// A failure whose outcome is unknown: a lost connection, never an interrupt in
-		// the
-		// mode where interrupts are known.
-		private boolean unknown(Event event) {
-			return event.outcomeUnknown() && !(HistoryChecker.this.interruptsKnown && event.failedByInterrupt());
-		}
-
-		// A take that gave up at an interrupt; in the mode where interrupts are known,
-		// one
-		// that reported the interrupt as a host failure is judged as having given up.
-		private boolean gaveUp(Event event) {
-			return event.interrupted() || (HistoryChecker.this.interruptsKnown && event.failedByInterrupt());
-		}
-
 		List<String> violations() {
 			this.events.stream().filter(Event::released).forEach(this::matchRelease);
 			checkNoOverlap();
 			for (Event event : this.events) {
-				checkInterruption(event);
+				String interrupted = HistoryChecker.this.interrupts.violation(event);
+				if (interrupted != null) {
+					fail(interrupted);
+				}
 				checkGrantInstant(event);
 				checkStandingAnswers(event);
 				checkBound(event);
@@ -254,15 +244,6 @@ public final class HistoryChecker {
 						fail("Invariant 1.2: two grants overlap with no release between: " + earlier + " and " + later);
 					}
 				}
-			}
-		}
-
-		// DESIGN §4: an interrupted call answers or throws InterruptedException; failing
-		// with LeaseHostException leaves its outcome, and maybe a grant, to nobody.
-		private void checkInterruption(Event event) {
-			if (HistoryChecker.this.interruptsKnown && event.failedByInterrupt()) {
-				fail("DESIGN §4 interruption: an interrupted call failed with LeaseHostException instead of answering"
-						+ " or throwing InterruptedException: " + event);
 			}
 		}
 
