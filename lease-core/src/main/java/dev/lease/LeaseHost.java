@@ -34,6 +34,12 @@ import java.util.Optional;
  * null, durations positive and representable ({@link LeaseDurations}); otherwise
  * {@link IllegalArgumentException} and nothing is taken. A failure of the host itself is
  * a {@link LeaseHostException} and leaves no half-written state.
+ * <p>
+ * An interrupt of the calling thread is never a failure (DESIGN §4): every call answers,
+ * and the caller finds its interrupt flag set again, or, a take only, throws
+ * {@link InterruptedException}, after which nothing stands for the caller: no queued
+ * waiter and no grant, a grant made at that moment given back. No host reports an
+ * interrupt as a {@link LeaseHostException}.
  *
  * @author Lease contributors
  * @since 0.1.0
@@ -54,8 +60,9 @@ public interface LeaseHost {
 	 * (Operation 4)
 	 * @throws ReentrantTakeException if the holder already holds or waits for the key
 	 * (Non-goal 1); the grant is left untouched
-	 * @throws InterruptedException if the calling thread was interrupted while waiting;
-	 * the waiter is withdrawn, and a grant handed to it at that moment is released
+	 * @throws InterruptedException if the calling thread was interrupted while waiting,
+	 * for the key or for a connection to the host's store; the waiter is withdrawn, and a
+	 * grant handed to it at that moment is released
 	 */
 	TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException;
 

@@ -217,6 +217,17 @@ public abstract class LeaseHostConformanceKit {
 	}
 
 	@Nested
+	@DisplayName("Interruption")
+	class Interruption extends InterruptChecks {
+
+		@Override
+		LeaseHostConformanceKit kit() {
+			return LeaseHostConformanceKit.this;
+		}
+
+	}
+
+	@Nested
 	@DisplayName("Concurrency")
 	class Concurrency extends ConcurrencyChecks {
 

@@ -83,9 +83,17 @@ class BrokenHostDetectionTests {
 	}
 
 	@Test
+	@DisplayName("The kit catches a host whose interrupted take is granted while the caller gets a host failure (DESIGN §4 interruption)")
+	void catchesGhostGrantOnInterrupt() {
+		assertThat(failuresOf(GhostOnInterruptKit.class, LeaseHostConformanceKit.Interruption.class))
+			.anyMatch((name) -> name.startsWith("Operation 11, Invariant 1, DESIGN §4 interruption"));
+	}
+
+	@Test
 	@DisplayName("The kit passes the correct host it forwards to, so every failure above is the broken rule's")
 	void passesTheCorrectHost() {
 		assertThat(failuresOf(CorrectKit.class, LeaseHostConformanceKit.Waiters.class)).isEmpty();
+		assertThat(failuresOf(CorrectKit.class, LeaseHostConformanceKit.Interruption.class)).isEmpty();
 	}
 
 	@Test
@@ -170,6 +178,14 @@ class BrokenHostDetectionTests {
 
 		ReleasesForAnyoneKit() {
 			super(BrokenHosts::releasesForAnyone);
+		}
+
+	}
+
+	static class GhostOnInterruptKit extends BrokenKit {
+
+		GhostOnInterruptKit() {
+			super(BrokenHosts::ghostOnInterrupt);
 		}
 
 	}

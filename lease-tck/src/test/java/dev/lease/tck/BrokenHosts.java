@@ -25,6 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import dev.lease.Held;
 import dev.lease.Lease;
 import dev.lease.LeaseHolder;
+import dev.lease.LeaseHostException;
 import dev.lease.LeaseKey;
 import dev.lease.NotHeld;
 import dev.lease.ReleaseResult;
@@ -66,6 +67,31 @@ final class BrokenHosts {
 					this.delegate.release(key, holder);
 				}
 				return this.delegate.take(key, holder, duration);
+			}
+
+		};
+	}
+
+	// An interrupted take or try take that was granted reports a host failure, and the
+	// grant stands for nobody (breaks DESIGN §4 interruption, Invariant 1).
+	static ForwardingLeaseHost ghostOnInterrupt() {
+		return new ForwardingLeaseHost(new InMemoryLeaseHost()) {
+
+			@Override
+			public TryTakeResult tryTake(LeaseKey key, LeaseHolder holder, Duration duration) {
+				return ghostIfInterrupted(this.delegate.tryTake(key, holder, duration));
+			}
+
+			@Override
+			public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
+				return ghostIfInterrupted(this.delegate.take(key, holder, duration));
+			}
+
+			private <T> T ghostIfInterrupted(T answer) {
+				if (answer instanceof Taken && Thread.currentThread().isInterrupted()) {
+					throw new LeaseHostException("could not answer", new InterruptedException());
+				}
+				return answer;
 			}
 
 		};

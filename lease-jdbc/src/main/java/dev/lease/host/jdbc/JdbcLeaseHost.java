@@ -149,6 +149,8 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 
 	private final AtomicLong nextSweep = new AtomicLong(System.nanoTime());
 
+	private final StoreInterrupts interrupts;
+
 	/**
 	 * Create a host on the given data source with the default table prefix, waking
 	 * waiters with {@code LISTEN/NOTIFY} on PostgreSQL.
@@ -174,6 +176,7 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 		this.tablePrefix = builder.tablePrefix;
 		this.dialect = detect(builder.dataSource);
 		this.statements = new JdbcLeaseStatements(this.dialect, this.tablePrefix);
+		this.interrupts = StoreInterrupts.of(this.dataSource, this.dialect);
 		this.channel = (this.tablePrefix + "KEYS").toLowerCase(Locale.ROOT);
 		this.listener = (this.dialect == JdbcLeaseDialect.POSTGRESQL && builder.notifications)
 				? new PostgresNotificationListener(this.dataSource, this.channel, this.wakeups, this.pickedUp,
@@ -239,7 +242,15 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 		// Subscribe before asking a question whose answer we may sleep on.
 		JdbcLeaseWakeups.Signal signal = this.wakeups.register(key);
 		try {
-			Object entered = enter(key, holder, durationMicros, true);
+			Object entered;
+			try {
+				entered = this.interrupts.givingUp(() -> enter(key, holder, durationMicros, true));
+			}
+			catch (StoreInterrupts.GaveUp ex) {
+				// Interrupted before anything was sent: nothing stands for us.
+				Thread.interrupted();
+				throw new InterruptedException(ex.getMessage());
+			}
 			if (entered instanceof Taken taken) {
 				return taken;
 			}
@@ -456,8 +467,7 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 				signal.await(TimeUnit.MICROSECONDS.toNanos(Math.max(sleep, 1)));
 			}
 			catch (InterruptedException ex) {
-				withdraw(key, holder, queued, ex);
-				throw ex;
+				throw giveUp(key, holder, queued, ex);
 			}
 			long handed = signal.handedTo(queued.id);
 			if (handed != Long.MIN_VALUE && this.listener != null) {
@@ -468,14 +478,21 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 			}
 			Object answer;
 			try {
-				answer = pickUp(key, holder, queued);
+				Queued asking = queued;
+				answer = this.interrupts.givingUp(() -> pickUp(key, holder, asking));
 				if (answer == null) {
-					answer = ask(key, holder, queued, false);
+					answer = this.interrupts.givingUp(() -> ask(key, holder, asking, false));
 				}
+			}
+			catch (StoreInterrupts.GaveUp ex) {
+				throw giveUp(key, holder, queued, new InterruptedException(ex.getMessage()));
 			}
 			catch (LeaseHostException ex) {
 				// A caller that gets no answer must not be handed the key later.
-				withdraw(key, holder, queued, ex);
+				LeaseHostException failed = withdraw(key, holder, queued);
+				if (failed != null) {
+					ex.addSuppressed(failed);
+				}
 				throw ex;
 			}
 			if (answer instanceof TakeResult result) {
@@ -485,24 +502,46 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 		}
 	}
 
+	// An interrupted waiter withdraws at once, a grant handed to it meanwhile given back,
+	// and throws InterruptedException (DESIGN §4). Only when the database could not be
+	// reached to withdraw it is its outcome unknown, and said so.
+	private InterruptedException giveUp(LeaseKey key, LeaseHolder holder, Queued queued,
+			InterruptedException interrupt) {
+		LeaseHostException failed = withdraw(key, holder, queued);
+		Thread.interrupted();
+		if (failed != null) {
+			failed.addSuppressed(interrupt);
+			throw failed;
+		}
+		return interrupt;
+	}
+
 	// Withdraw a waiter that gives up, giving back a grant handed to it meanwhile. The
 	// failure that made it give up often took the pool's other connections too, so a
 	// failed withdrawal is tried again on a fresh connection while the waiter's bound
-	// has not passed (after it, no release can hand the waiter the key); the last
-	// failure is kept with the reason it gave up.
-	private void withdraw(LeaseKey key, LeaseHolder holder, Queued queued, Exception reason) {
+	// has not passed (after it, no release can hand the waiter the key). Answers the last
+	// failure, or null once withdrawn. A pending interrupt is put aside so that the
+	// pauses pause.
+	private @Nullable LeaseHostException withdraw(LeaseKey key, LeaseHolder holder, Queued queued) {
 		long boundNanos = System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(queued.bound - queued.now);
-		for (int attempt = 1;; attempt++) {
-			try {
-				ask(key, holder, queued, true);
-				return;
-			}
-			catch (LeaseHostException ex) {
-				if (attempt >= WITHDRAW_ATTEMPTS || System.nanoTime() - boundNanos > 0) {
-					reason.addSuppressed(ex);
-					return;
+		boolean interrupted = Thread.interrupted();
+		try {
+			for (int attempt = 1;; attempt++) {
+				try {
+					ask(key, holder, queued, true);
+					return null;
 				}
-				LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(25L << attempt));
+				catch (LeaseHostException ex) {
+					if (attempt >= WITHDRAW_ATTEMPTS || System.nanoTime() - boundNanos > 0) {
+						return ex;
+					}
+					LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(25L << attempt));
+				}
+			}
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
 			}
 		}
 	}
@@ -738,29 +777,60 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 		return run(what, key, true, work);
 	}
 
+	// A store call answers whatever interrupts arrive and leaves the flag set again
+	// (StoreInterrupts); it gives up only where allowed, and only before sending
+	// anything.
 	private <T> T run(String what, @Nullable LeaseKey key, boolean autoCommit, Transaction.Work<T> work) {
-		SQLException failure = null;
-		for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-			try {
-				Transaction tx = new Transaction(this.statements.selectNow, this.dialect == JdbcLeaseDialect.MYSQL);
-				T result = Transaction.run(this.dataSource, tx, autoCommit, work);
-				if (!tx.handoffs.isEmpty() && key != null) {
-					this.wakeups.wake(key, tx.handoffs);
+		boolean mayGiveUp = this.interrupts.mayGiveUp();
+		boolean interrupted = Thread.interrupted();
+		try {
+			SQLException failure = null;
+			for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+				long started = System.nanoTime();
+				try {
+					Transaction tx = new Transaction(this.statements.selectNow, this.dialect == JdbcLeaseDialect.MYSQL);
+					T result = Transaction.run(this.dataSource, tx, autoCommit, work);
+					if (!tx.handoffs.isEmpty() && key != null) {
+						this.wakeups.wake(key, tx.handoffs);
+					}
+					return result;
 				}
-				return result;
+				catch (Transaction.NotConnected ex) {
+					failure = ex;
+					if (!StoreInterrupts.interruptedWaitingForConnection(ex)) {
+						break;
+					}
+					interrupted = true;
+					if (mayGiveUp) {
+						throw new StoreInterrupts.GaveUp();
+					}
+					attempt--;
+				}
+				catch (SQLException ex) {
+					failure = ex;
+					if (this.interrupts.lockWaitInterrupted(ex, System.nanoTime() - started)) {
+						// Rolled back whole, and no attempt spent: an interrupt is no
+						// conflict.
+						interrupted = true;
+						attempt--;
+						continue;
+					}
+					if (!Transaction.isTransient(ex)) {
+						break;
+					}
+					pauseBeforeRetry(attempt);
+				}
 			}
-			catch (SQLException ex) {
-				failure = ex;
-				if (!Transaction.isTransient(ex)) {
-					break;
-				}
-				pauseBeforeRetry(attempt);
+			String message = "Could not " + what + ((key != null) ? " for key '" + key + "'" : "") + " on "
+					+ this.dialect.displayName();
+			throw (failure != null) ? new LeaseHostException(message + ": " + failure.getMessage(), failure)
+					: new LeaseHostException(message);
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
 			}
 		}
-		String message = "Could not " + what + ((key != null) ? " for key '" + key + "'" : "") + " on "
-				+ this.dialect.displayName();
-		throw (failure != null) ? new LeaseHostException(message + ": " + failure.getMessage(), failure)
-				: new LeaseHostException(message);
 	}
 
 	// A deadlock or lock timeout undid the whole transaction: try again after a short,

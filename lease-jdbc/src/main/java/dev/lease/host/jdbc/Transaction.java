@@ -58,7 +58,7 @@ final class Transaction {
 	}
 
 	static <T> T run(DataSource dataSource, Transaction tx, boolean autoCommit, Work<T> work) throws SQLException {
-		try (Connection connection = dataSource.getConnection()) {
+		try (Connection connection = connect(dataSource)) {
 			boolean wasAutoCommit = connection.getAutoCommit();
 			tx.connection = connection;
 			if (autoCommit) {
@@ -103,6 +103,15 @@ final class Transaction {
 					}
 				}
 			}
+		}
+	}
+
+	private static Connection connect(DataSource dataSource) throws SQLException {
+		try {
+			return dataSource.getConnection();
+		}
+		catch (SQLException ex) {
+			throw new NotConnected(ex);
 		}
 	}
 
@@ -225,6 +234,17 @@ final class Transaction {
 				// the pool resets the connection, or discards it
 			}
 		}
+	}
+
+	/**
+	 * No connection could be had: nothing was sent.
+	 */
+	static final class NotConnected extends SQLException {
+
+		NotConnected(SQLException cause) {
+			super(cause.getMessage(), cause.getSQLState(), cause.getErrorCode(), cause);
+		}
+
 	}
 
 	/**

@@ -91,6 +91,8 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 
 	private static final int WITHDRAW_ATTEMPTS = 4;
 
+	private static final long DEFAULT_COMMAND_TIMEOUT_MILLIS = 60_000;
+
 	private static final byte[] TRY = ascii("try");
 
 	private static final byte[] TAKE = ascii("take");
@@ -128,7 +130,11 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 
 	private final Duration replicaTimeout;
 
-	private final RedisLeaseScript script = new RedisLeaseScript();
+	private final long commandTimeoutMillis;
+
+	private final RedisLeaseScript script;
+
+	private final RedisCalls calls;
 
 	private final RedisDurabilityMonitor durability;
 
@@ -141,8 +147,13 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 		this.channel = ascii(builder.keyPrefix + "handoff");
 		this.replicasToAck = builder.replicasToAck;
 		this.replicaTimeout = builder.replicaTimeout;
+		this.commandTimeoutMillis = lettucePresent
+				? LettuceCommands.timeoutMillis(builder.connectionFactory, DEFAULT_COMMAND_TIMEOUT_MILLIS)
+				: DEFAULT_COMMAND_TIMEOUT_MILLIS;
+		this.script = new RedisLeaseScript(this.commandTimeoutMillis);
 		this.durability = new RedisDurabilityMonitor(this.connectionFactory, this.keyPrefix, builder.requireDurable,
 				builder.durabilityCheckInterval);
+		this.calls = new RedisCalls(builder.connectionFactory, this.durability::disturbed);
 		call("start", (connection) -> {
 			if (this.replicasToAck > 0 && connection instanceof RedisClusterConnection) {
 				// WAIT must go to the primary that wrote the grant; not wired for
@@ -200,7 +211,15 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 		// Subscribed before asking: a handoff published after we are queued wakes us.
 		Signal signal = this.wakeups.register(wakeKey);
 		try {
-			List<Object> answer = run("take", redisKey, TAKE, holder.bytes(), micros(duration), ticket);
+			List<Object> answer;
+			try {
+				answer = runOrGiveUp("take", redisKey, TAKE, holder.bytes(), micros(duration), ticket);
+			}
+			catch (RedisCalls.GaveUp ex) {
+				// Interrupted before anything was sent: nothing stands for us.
+				Thread.interrupted();
+				throw new InterruptedException(ex.getMessage());
+			}
 			long code = number(answer, 0);
 			if (code == 1) {
 				return new Taken(confirm(redisKey, new Lease(key, holder, instant(number(answer, 1))), null));
@@ -227,8 +246,7 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 				signal.await(sleep);
 			}
 			catch (InterruptedException ex) {
-				settle(redisKey, ticket, true);
-				throw ex;
+				throw giveUp(redisKey, ticket, asked + toBound * 1000, ex);
 			}
 			long handed = signal.handedTo(new String(ticket, StandardCharsets.US_ASCII));
 			if (handed >= 0) {
@@ -239,10 +257,16 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 			List<Object> answer;
 			try {
 				answer = atBound ? settle(redisKey, ticket, false)
-						: run("take", redisKey, ASK, ticket, NO, this.channel);
+						: runOrGiveUp("take", redisKey, ASK, ticket, NO, this.channel);
+			}
+			catch (RedisCalls.GaveUp ex) {
+				throw giveUp(redisKey, ticket, asked + toBound * 1000, new InterruptedException(ex.getMessage()));
 			}
 			catch (LeaseHostException ex) {
-				withdraw(redisKey, ticket, asked + toBound * 1000, ex);
+				LeaseHostException failed = withdraw(redisKey, ticket, asked + toBound * 1000);
+				if (failed != null) {
+					ex.addSuppressed(failed);
+				}
 				throw ex;
 			}
 			long code = number(answer, 0);
@@ -263,22 +287,44 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 		return run("take", redisKey, SETTLE, ticket, interrupted ? YES : NO, this.channel);
 	}
 
+	// An interrupted waiter withdraws at once, a grant handed to it at that moment given
+	// back, and throws InterruptedException (DESIGN §4). Only when Redis could not be
+	// reached to withdraw it is its outcome unknown, and said so.
+	private InterruptedException giveUp(byte[] redisKey, byte[] ticket, long boundNanos,
+			InterruptedException interrupt) {
+		LeaseHostException failed = withdraw(redisKey, ticket, boundNanos);
+		Thread.interrupted();
+		if (failed != null) {
+			failed.addSuppressed(interrupt);
+			throw failed;
+		}
+		return interrupt;
+	}
+
 	// A caller that gets no answer must not be handed the key later. The failure often
 	// outlasts one call (a reconnecting client), so a failed withdrawal is tried again
 	// while the waiter's bound has not passed: after it, no release can hand the waiter
-	// the key. The last failure is kept with the one that made the caller give up.
-	private void withdraw(byte[] redisKey, byte[] ticket, long boundNanos, Exception reason) {
-		for (int attempt = 1;; attempt++) {
-			try {
-				settle(redisKey, ticket, true);
-				return;
-			}
-			catch (RuntimeException ex) {
-				if (attempt >= WITHDRAW_ATTEMPTS || System.nanoTime() - boundNanos > 0) {
-					reason.addSuppressed(ex);
-					return;
+	// the key. Answers the last failure, or null once withdrawn. A pending interrupt is
+	// put aside so that the pauses pause.
+	private @Nullable LeaseHostException withdraw(byte[] redisKey, byte[] ticket, long boundNanos) {
+		boolean interrupted = Thread.interrupted();
+		try {
+			for (int attempt = 1;; attempt++) {
+				try {
+					settle(redisKey, ticket, true);
+					return null;
 				}
-				LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(25L << attempt));
+				catch (LeaseHostException ex) {
+					if (attempt >= WITHDRAW_ATTEMPTS || System.nanoTime() - boundNanos > 0) {
+						return ex;
+					}
+					LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(25L << attempt));
+				}
+			}
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
 			}
 		}
 	}
@@ -388,11 +434,12 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 			if (ticket != null) {
 				this.script.run(connection, redisKey, SETTLE, ticket, NO, this.channel);
 			}
-			byte[] replicas = ascii(Integer.toString(this.replicasToAck));
-			byte[] timeout = ascii(Long.toString(Math.max(1, this.replicaTimeout.toMillis())));
-			return (lettucePresent && LettuceReplicaWait.handles(connection))
-					? LettuceReplicaWait.await(connection, replicas, timeout)
-					: (Object) connection.execute("WAIT", replicas, timeout);
+			long timeout = Math.max(1, this.replicaTimeout.toMillis());
+			return (lettucePresent && LettuceCommands.handles(connection))
+					? LettuceCommands.waitForReplicas(connection, this.replicasToAck, timeout,
+							this.commandTimeoutMillis)
+					: (Object) connection.execute("WAIT", ascii(Integer.toString(this.replicasToAck)),
+							ascii(Long.toString(timeout)));
 		});
 		if (acknowledged instanceof Number number && number.longValue() >= this.replicasToAck) {
 			return lease;
@@ -407,17 +454,13 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 		return call(operation, (connection) -> this.script.run(connection, redisKey, args));
 	}
 
+	// A question a waiter may drop at an interrupt that comes before it is sent.
+	private List<Object> runOrGiveUp(String operation, byte[] redisKey, byte[]... args) {
+		return this.calls.call(operation, true, (connection) -> this.script.run(connection, redisKey, args));
+	}
+
 	private <T> T call(String operation, Function<RedisConnection, T> action) {
-		try (RedisConnection connection = this.connectionFactory.getConnection()) {
-			return action.apply(connection);
-		}
-		catch (LeaseHostException ex) {
-			throw ex;
-		}
-		catch (RuntimeException ex) {
-			this.durability.disturbed();
-			throw new LeaseHostException("Redis failed to answer " + operation, ex);
-		}
+		return this.calls.call(operation, false, action);
 	}
 
 	// <prefix>{<base64url>}, written straight into one array: this runs on every call.

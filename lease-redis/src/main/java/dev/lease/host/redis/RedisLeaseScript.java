@@ -26,6 +26,7 @@ import java.util.List;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.util.ClassUtils;
 
 import dev.lease.LeaseHostException;
 
@@ -44,7 +45,14 @@ final class RedisLeaseScript {
 
 	private final String sha;
 
-	RedisLeaseScript() {
+	private final boolean lettucePresent = ClassUtils.isPresent("io.lettuce.core.RedisClient",
+			RedisLeaseScript.class.getClassLoader());
+
+	// How long a Lettuce call waits for its answer: the command timeout of the factory.
+	private final long timeoutMillis;
+
+	RedisLeaseScript(long timeoutMillis) {
+		this.timeoutMillis = timeoutMillis;
 		try (InputStream in = RedisLeaseScript.class.getResourceAsStream("lease.lua")) {
 			if (in == null) {
 				throw new IllegalStateException("lease.lua is missing beside " + RedisLeaseScript.class.getName());
@@ -73,20 +81,24 @@ final class RedisLeaseScript {
 	}
 
 	// One round trip: EVALSHA; only after NOSCRIPT (a restarted or flushed server) is the
-	// whole script sent, which also caches it again.
+	// whole script sent, which also caches it again. Through Lettuce an interrupt does
+	// not end the wait for the answer (see LettuceCommands); through Jedis the socket
+	// read is not interruptible, and an interrupt while waiting for a pooled connection
+	// fails before anything is sent.
 	List<Object> run(RedisConnection connection, byte[] key, byte[]... args) {
-		byte[][] keysAndArgs = new byte[args.length + 1][];
-		keysAndArgs[0] = key;
-		System.arraycopy(args, 0, keysAndArgs, 1, args.length);
+		boolean lettuce = this.lettucePresent && LettuceCommands.handles(connection);
+		byte[][] keys = { key };
 		List<Object> answer;
 		try {
-			answer = connection.scriptingCommands().evalSha(this.sha, ReturnType.MULTI, 1, keysAndArgs);
+			answer = lettuce ? LettuceCommands.evalSha(connection, this.sha, keys, args, this.timeoutMillis)
+					: connection.scriptingCommands().evalSha(this.sha, ReturnType.MULTI, 1, keysAndArgs(key, args));
 		}
 		catch (RuntimeException ex) {
 			if (!isNoScript(ex)) {
 				throw ex;
 			}
-			answer = connection.scriptingCommands().eval(this.source, ReturnType.MULTI, 1, keysAndArgs);
+			answer = lettuce ? LettuceCommands.eval(connection, this.source, keys, args, this.timeoutMillis)
+					: connection.scriptingCommands().eval(this.source, ReturnType.MULTI, 1, keysAndArgs(key, args));
 		}
 		if (answer == null || answer.isEmpty()) {
 			throw new IllegalStateException("lease.lua answered nothing");
@@ -115,6 +127,13 @@ final class RedisLeaseScript {
 				+ "' is shared with something else (another application, or a lease host older than format version "
 				+ FORMAT_VERSION + "); it was left untouched. Give the lease host a prefix of its own:"
 				+ " set lease.redis.key-prefix (RedisLeaseHost.Builder#keyPrefix)");
+	}
+
+	private static byte[][] keysAndArgs(byte[] key, byte[][] args) {
+		byte[][] keysAndArgs = new byte[args.length + 1][];
+		keysAndArgs[0] = key;
+		System.arraycopy(args, 0, keysAndArgs, 1, args.length);
+		return keysAndArgs;
 	}
 
 	private static boolean isNoScript(Throwable ex) {

@@ -76,6 +76,36 @@ public record Event(Call call, LeaseKey key, LeaseHolder holder, @Nullable Durat
 		return this.failure instanceof LeaseHostException;
 	}
 
+	/**
+	 * Return whether the call gave up at an interrupt: it threw
+	 * {@link InterruptedException}, so it holds nothing and stands in no queue after it
+	 * returned (DESIGN §4).
+	 * @return whether the call was interrupted
+	 */
+	public boolean interrupted() {
+		return this.failure instanceof InterruptedException;
+	}
+
+	/**
+	 * Return whether the call failed with {@link LeaseHostException} caused, at any
+	 * depth, by an {@link InterruptedException}: an interrupt reported as a host failure.
+	 * @return whether an interrupt failed the call
+	 */
+	public boolean failedByInterrupt() {
+		if (!(this.failure instanceof LeaseHostException)) {
+			return false;
+		}
+		for (Throwable cause = this.failure.getCause(); cause != null; cause = cause.getCause()) {
+			if (cause instanceof InterruptedException) {
+				return true;
+			}
+			if (cause.getCause() == cause) {
+				break;
+			}
+		}
+		return false;
+	}
+
 	boolean released() {
 		return this.answer instanceof Released;
 	}

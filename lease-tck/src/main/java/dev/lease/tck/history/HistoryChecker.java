@@ -46,6 +46,13 @@ import dev.lease.tck.history.Event.Call;
  * reentrant refusal, a longer wait, an earlier handover) and never convicts a host on its
  * own.
  * <p>
+ * A take that threw {@link InterruptedException} gave up: a grant made to it at the
+ * interrupt was given back before it returned, so it may have held the key between its
+ * call and its return and not after (DESIGN §4). In the mode of
+ * {@link #interruptsKnown()}, an interrupted call is never an unknown outcome: it answers
+ * or throws {@link InterruptedException}, and a {@link dev.lease.LeaseHostException}
+ * caused by an interrupt is itself a violation.
+ * <p>
  * Host instants and the JVM's readings are compared only across a declared {@code skew},
  * the most the host's clock may differ from this JVM's (a few milliseconds for a server
  * on this machine).
@@ -61,6 +68,8 @@ public final class HistoryChecker {
 
 	private final Duration arrivalSlack;
 
+	private final InterruptMode interrupts;
+
 	/**
 	 * Create a checker.
 	 * @param skew the most the host's clock may differ from this JVM's
@@ -70,9 +79,25 @@ public final class HistoryChecker {
 	 * as arriving first
 	 */
 	public HistoryChecker(Duration skew, Duration tolerance, Duration arrivalSlack) {
+		this(skew, tolerance, arrivalSlack, InterruptMode.UNKNOWN);
+	}
+
+	private HistoryChecker(Duration skew, Duration tolerance, Duration arrivalSlack, InterruptMode interrupts) {
 		this.skew = skew;
 		this.tolerance = tolerance;
 		this.arrivalSlack = arrivalSlack;
+		this.interrupts = interrupts;
+	}
+
+	/**
+	 * Return a checker, alike in every other respect, in which an interrupted call is not
+	 * an unknown outcome: a call failed with {@link dev.lease.LeaseHostException} caused
+	 * by an {@link InterruptedException} is a violation, for histories recorded while
+	 * threads were interrupted and the host had no other failure.
+	 * @return the checker in that mode
+	 */
+	public HistoryChecker interruptsKnown() {
+		return new HistoryChecker(this.skew, this.tolerance, this.arrivalSlack, InterruptMode.KNOWN);
 	}
 
 	/**
@@ -115,8 +140,8 @@ public final class HistoryChecker {
 
 		private final List<Event> grants;
 
-		// Takes that failed with LeaseHostException, and the latest instant their grant
-		// could stand until had the host made it.
+		// Takes that failed with LeaseHostException or gave up at an interrupt, and the
+		// latest instant their grant could stand until had the host made it.
 		private final Map<Event, Instant> possibleGrants = new LinkedHashMap<>();
 
 		// Releases that failed with LeaseHostException, by holder.
@@ -134,18 +159,23 @@ public final class HistoryChecker {
 					.thenComparing(Event::returnedAt))
 				.toList();
 			this.possibleReleases = events.stream()
-				.filter((event) -> event.call() == Call.RELEASE && event.outcomeUnknown())
+				.filter((event) -> event.call() == Call.RELEASE && HistoryChecker.this.interrupts.unknown(event))
 				.toList();
 			events.stream()
 				.filter((event) -> (event.call() == Call.TAKE || event.call() == Call.TRY_TAKE)
-						&& event.outcomeUnknown())
+						&& (HistoryChecker.this.interrupts.unknown(event)
+								|| HistoryChecker.this.interrupts.gaveUp(event)))
 				.sorted(Comparator.comparing(Event::invokedAt))
 				.forEach((take) -> this.possibleGrants.put(take, latestPossibleExpiry(take)));
 		}
 
 		// A try take grants before it answers; a queued take may be handed the key up to
-		// its bound.
+		// its bound. A take that gave up at an interrupt gave back what it was granted
+		// before it returned.
 		private Instant latestPossibleExpiry(Event take) {
+			if (HistoryChecker.this.interrupts.gaveUp(take)) {
+				return take.returnedAt().plus(HistoryChecker.this.skew);
+			}
 			Instant latestGrant = take.returnedAt();
 			if (take.call() == Call.TAKE) {
 				Instant bound = arrivalBound(take).plus(HistoryChecker.this.skew).plus(HistoryChecker.this.tolerance);
@@ -158,6 +188,10 @@ public final class HistoryChecker {
 			this.events.stream().filter(Event::released).forEach(this::matchRelease);
 			checkNoOverlap();
 			for (Event event : this.events) {
+				String interrupted = HistoryChecker.this.interrupts.violation(event);
+				if (interrupted != null) {
+					fail(interrupted);
+				}
 				checkGrantInstant(event);
 				checkStandingAnswers(event);
 				checkBound(event);

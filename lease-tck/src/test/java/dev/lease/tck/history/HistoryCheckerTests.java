@@ -179,6 +179,60 @@ class HistoryCheckerTests {
 		assertViolation("Operation 11");
 	}
 
+	@Test
+	@DisplayName("DESIGN §4 interruption: a take that threw InterruptedException may have held the key during its call, and nothing after")
+	void interruptedTakeMayHaveHeldDuringItsCallOnly() {
+		taken(Call.TRY_TAKE, A, 0, 1, 0);
+		interrupted(B, 100, 300);
+		answer(Call.RELEASE, A, 200, 201, new Released());
+		answer(Call.TRY_TAKE, C, 250, 251, new Held());
+		taken(Call.TRY_TAKE, C, 400, 401, 400);
+		answer(Call.REMAINING, B, 500, 501, Optional.empty());
+		answer(Call.RELEASE, B, 600, 601, new NotHeld());
+		this.checker.interruptsKnown().check(this.history);
+		this.checker.check(this.history);
+	}
+
+	@Test
+	@DisplayName("Operation 7, 9, 13: a grant standing for a take that threw InterruptedException after it returned is caught")
+	void grantOutlivingAnInterruptedTakeIsCaught() {
+		taken(Call.TRY_TAKE, A, 0, 1, 0);
+		interrupted(B, 100, 300);
+		answer(Call.RELEASE, A, 200, 201, new Released());
+		answer(Call.TRY_TAKE, C, 400, 401, new Held());
+		answer(Call.REMAINING, B, 500, 501, Optional.of(Duration.ofMillis(700)));
+		answer(Call.RELEASE, B, 600, 601, new Released());
+		assertThat(this.checker.interruptsKnown().violations(this.history)).anyMatch((v) -> v.startsWith("Operation 7"))
+			.anyMatch((v) -> v.startsWith("Operation 9"))
+			.anyMatch((v) -> v.startsWith("Operation 13"));
+	}
+
+	@Test
+	@DisplayName("DESIGN §4 interruption: a LeaseHostException caused by an interrupt is an unknown outcome by default and a violation when interrupts are known")
+	void interruptReportedAsHostFailureIsCaughtWhenInterruptsAreKnown() {
+		taken(Call.TRY_TAKE, A, 0, 1, 0);
+		this.history.add(new Event(Call.TAKE, KEY, B, TERM, at(100), at(300), null, new LeaseHostException(
+				"Redis failed to answer take", new IllegalStateException("interrupted", new InterruptedException()))));
+		answer(Call.RELEASE, A, 200, 201, new Released());
+		answer(Call.TRY_TAKE, C, 400, 401, new Held());
+		this.checker.check(this.history);
+		assertThat(this.checker.interruptsKnown().violations(this.history))
+			.anyMatch((v) -> v.startsWith("DESIGN §4 interruption"))
+			.anyMatch((v) -> v.startsWith("Operation 7"));
+		assertThatExceptionOfType(AssertionError.class)
+			.isThrownBy(() -> this.checker.interruptsKnown().check(this.history))
+			.withMessageContaining("DESIGN §4 interruption");
+	}
+
+	@Test
+	@DisplayName("DESIGN §4 interruption: a LeaseHostException with no interrupt among its causes stays an unknown outcome when interrupts are known")
+	void hostFailureWithoutInterruptStaysUnknownWhenInterruptsAreKnown() {
+		failed(Call.TRY_TAKE, A, 0, 10);
+		answer(Call.REMAINING, A, 100, 101, Optional.of(Duration.ofMillis(900)));
+		answer(Call.TRY_TAKE, B, 200, 201, new Held());
+		this.checker.interruptsKnown().check(this.history);
+	}
+
 	private void assertViolation(String rule) {
 		assertThat(this.checker.violations(this.history)).anyMatch((violation) -> violation.startsWith(rule));
 		assertThatExceptionOfType(AssertionError.class).isThrownBy(() -> this.checker.check(this.history))
@@ -199,6 +253,11 @@ class HistoryCheckerTests {
 		Duration duration = (call == Call.TAKE || call == Call.TRY_TAKE) ? TERM : null;
 		this.history.add(new Event(call, KEY, holder, duration, at(invoked), at(returned), null,
 				new LeaseHostException("connection cut")));
+	}
+
+	private void interrupted(LeaseHolder holder, long invoked, long returned) {
+		this.history
+			.add(new Event(Call.TAKE, KEY, holder, TERM, at(invoked), at(returned), null, new InterruptedException()));
 	}
 
 	private static Instant at(long millis) {

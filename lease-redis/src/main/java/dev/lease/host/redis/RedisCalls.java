@@ -1,0 +1,130 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.host.redis;
+
+import java.util.function.Function;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+import dev.lease.LeaseHostException;
+
+/**
+ * The host's calls to Redis, each on a connection of its own, made so that an interrupt
+ * neither fails a call nor is lost (DESIGN §4): a call answers, and the caller finds its
+ * interrupt flag set again if an interrupt was pending or arrived meanwhile.
+ * <p>
+ * A pending interrupt is put aside for the call, because a pool (Jedis's, or Lettuce's
+ * when pooled) would refuse to wait for a connection with it. An interrupt that ends the
+ * wait for a connection has sent nothing: the call takes a connection again, unless the
+ * caller may give up at that point (a take that has not asked anything yet, or a waiter
+ * about to ask where it stands), which then learns so by {@link GaveUp}. Once a
+ * connection is had, the command's answer is awaited whatever interrupts arrive: Jedis's
+ * socket read is not interruptible, and Lettuce's wait is made not to be (see
+ * {@link LettuceCommands}). So a failure caused by an interrupt is, through Jedis, a pool
+ * that would not lend a connection (a cluster client borrows a node's inside the
+ * command), before anything was sent; and through Lettuce's synchronous API, which the
+ * host still uses for a few questions (listing grants, reading the configuration), a
+ * question that changes nothing: either is asked again. Uninterrupted, a call costs what
+ * it did: two reads of the thread's interrupt status.
+ *
+ * @author Lease contributors
+ */
+final class RedisCalls {
+
+	private final RedisConnectionFactory connectionFactory;
+
+	private final Runnable disturbed;
+
+	// disturbed: told of every failure to reach Redis, so that the durability of the
+	// server the next call reaches is read again (a restart may have lost AOF).
+	RedisCalls(RedisConnectionFactory connectionFactory, Runnable disturbed) {
+		this.connectionFactory = connectionFactory;
+		this.disturbed = disturbed;
+	}
+
+	<T> T call(String operation, boolean mayGiveUp, Function<RedisConnection, T> action) {
+		boolean interrupted = Thread.interrupted();
+		try {
+			while (true) {
+				RedisConnection connection;
+				try {
+					connection = this.connectionFactory.getConnection();
+				}
+				catch (RuntimeException ex) {
+					if (!(Thread.interrupted() | causedByInterrupt(ex))) {
+						this.disturbed.run();
+						throw new LeaseHostException("Redis failed to answer " + operation, ex);
+					}
+					interrupted = true;
+					if (mayGiveUp) {
+						throw new GaveUp();
+					}
+					continue;
+				}
+				try (connection) {
+					return action.apply(connection);
+				}
+				catch (LeaseHostException ex) {
+					throw ex;
+				}
+				catch (RuntimeException ex) {
+					if (!causedByInterrupt(ex)) {
+						this.disturbed.run();
+						throw new LeaseHostException("Redis failed to answer " + operation, ex);
+					}
+					// A cluster client borrows a node's connection inside the command.
+					Thread.interrupted();
+					interrupted = true;
+					if (mayGiveUp) {
+						throw new GaveUp();
+					}
+				}
+			}
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	private static boolean causedByInterrupt(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof InterruptedException) {
+				return true;
+			}
+			if (cause.getCause() == cause) {
+				break;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * A call that gave up at an interrupt before it sent anything; the interrupt flag is
+	 * set again.
+	 */
+	static final class GaveUp extends RuntimeException {
+
+		GaveUp() {
+			super("interrupted while waiting for a Redis connection", null, false, false);
+		}
+
+	}
+
+}

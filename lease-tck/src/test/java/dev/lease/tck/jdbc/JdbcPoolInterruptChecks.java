@@ -1,0 +1,213 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.tck.jdbc;
+
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import dev.lease.Lease;
+import dev.lease.LeaseHolder;
+import dev.lease.LeaseKey;
+import dev.lease.ReleaseResult;
+import dev.lease.Released;
+import dev.lease.Taken;
+import dev.lease.host.jdbc.JdbcLeaseHost;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Waiters interrupted while they wait for a connection of a small pool (DESIGN §4
+ * interruption, Operation 2, Non-goal 4): each throws {@link InterruptedException}, and
+ * none leaves a waiter row behind to which a release would hand the key.
+ *
+ * @author Lease contributors
+ */
+abstract class JdbcPoolInterruptChecks {
+
+	private static final Duration LONG = Duration.ofSeconds(60);
+
+	// Short, so that queued waiters ask where they stand several times a second.
+	private static final Duration WAITER_TERM = Duration.ofMillis(400);
+
+	private static final int POOL = 4;
+
+	private static final int QUEUED = 40;
+
+	private static final int ENTERING = 40;
+
+	private HikariDataSource pool;
+
+	private HikariDataSource observer;
+
+	private JdbcLeaseHost host;
+
+	private JdbcTemplate jdbc;
+
+	private final List<Connection> hostages = new ArrayList<>();
+
+	// The JDBC URL of the database, whose tables the shipped script has created.
+	abstract String url();
+
+	abstract String platform();
+
+	// Connections the host keeps for itself: its listener's, on PostgreSQL.
+	int connectionsKeptByHost() {
+		return 0;
+	}
+
+	@BeforeEach
+	void startHost() {
+		String url = url();
+		HikariConfig config = new HikariConfig();
+		config.setJdbcUrl(url);
+		config.setMaximumPoolSize(POOL);
+		config.setPoolName("lease-test-interrupt-" + UUID.randomUUID().toString().substring(0, 8));
+		this.pool = JdbcTestServers.withSchema(new HikariDataSource(config), platform());
+		this.observer = JdbcTestServers.pool(url, platform());
+		this.jdbc = new JdbcTemplate(this.observer);
+		this.host = new JdbcLeaseHost(this.pool);
+	}
+
+	@AfterEach
+	void stopHost() throws Exception {
+		releaseHostages();
+		this.host.close();
+		this.pool.close();
+		this.observer.close();
+	}
+
+	@Test
+	@DisplayName("DESIGN §4 interruption, Operation 2: waiters interrupted while waiting for a pool connection throw InterruptedException and leave no waiter row for the key to be handed to")
+	void waitersInterruptedWaitingForAPoolConnectionLeaveNothingQueued() throws Exception {
+		LeaseKey key = LeaseKey.of("jdbc-interrupt:" + UUID.randomUUID());
+		LeaseHolder holder = LeaseHolder.of("holder:" + UUID.randomUUID());
+		assertThat(this.host.tryTake(key, holder, LONG)).isInstanceOf(Taken.class);
+		List<Waiter> waiters = new ArrayList<>();
+		for (int i = 0; i < QUEUED; i++) {
+			waiters.add(new Waiter(key, "queued-" + i));
+		}
+		await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> queued(key) == QUEUED);
+		takeEveryConnection();
+		for (int i = 0; i < ENTERING; i++) {
+			waiters.add(new Waiter(key, "entering-" + i));
+		}
+		// The queued ones ask where they stand within half their term and meet the
+		// empty pool too.
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> this.pool.getHikariPoolMXBean().getThreadsAwaitingConnection() >= QUEUED + ENTERING - 2);
+		List<Waiter> shuffled = new ArrayList<>(waiters);
+		Collections.shuffle(shuffled);
+		for (Waiter waiter : shuffled) {
+			waiter.thread.interrupt();
+			TimeUnit.MICROSECONDS.sleep(ThreadLocalRandom.current().nextLong(5_000));
+		}
+		TimeUnit.MILLISECONDS.sleep(200);
+		releaseHostages();
+		Map<String, List<String>> notInterrupted = new TreeMap<>();
+		for (Waiter waiter : waiters) {
+			waiter.thread.join(TimeUnit.SECONDS.toMillis(30));
+			Object outcome = waiter.thread.isAlive() ? "still running" : waiter.outcome.get();
+			if (!(outcome instanceof InterruptedException)) {
+				notInterrupted.computeIfAbsent(String.valueOf(outcome), (k) -> new ArrayList<>()).add(waiter.name);
+			}
+		}
+		int left = queued(key);
+		ReleaseResult released = this.host.release(key, holder);
+		List<Lease> standing = this.host.grants(Integer.MAX_VALUE)
+			.stream()
+			.filter((lease) -> lease.key().equals(key))
+			.toList();
+		SoftAssertions.assertSoftly((softly) -> {
+			softly.assertThat(notInterrupted)
+				.as("waiters that did not throw InterruptedException, by outcome")
+				.isEmpty();
+			softly.assertThat(left).as("waiter rows left behind by interrupted waiters").isZero();
+			softly.assertThat(released).as("the holder's release").isInstanceOf(Released.class);
+			softly.assertThat(standing).as("grants handed on by the holder's release, to nobody alive").isEmpty();
+		});
+		assertThat(this.host.tryTake(key, LeaseHolder.of("fresh:" + UUID.randomUUID()), LONG))
+			.isInstanceOf(Taken.class);
+	}
+
+	// Hold every connection the pool can lend: the waiters meet an empty pool.
+	private void takeEveryConnection() throws Exception {
+		while (this.hostages.size() < POOL - connectionsKeptByHost()) {
+			this.hostages.add(this.pool.getConnection());
+		}
+	}
+
+	private void releaseHostages() throws Exception {
+		for (Connection hostage : this.hostages) {
+			hostage.close();
+		}
+		this.hostages.clear();
+	}
+
+	private int queued(LeaseKey key) {
+		Integer count = this.jdbc.queryForObject("SELECT COUNT(*) FROM LEASE_WAITERS WHERE LEASE_KEY = ?",
+				Integer.class, (Object) key.bytes());
+		return (count != null) ? count : 0;
+	}
+
+	/**
+	 * A take on its own thread, and what it answered or threw.
+	 */
+	private final class Waiter {
+
+		final String name;
+
+		final AtomicReference<Object> outcome = new AtomicReference<>();
+
+		final Thread thread;
+
+		Waiter(LeaseKey key, String name) {
+			this.name = name;
+			LeaseHolder holder = LeaseHolder.of(name + ":" + UUID.randomUUID());
+			this.thread = new Thread(() -> {
+				try {
+					this.outcome.set(JdbcPoolInterruptChecks.this.host.take(key, holder, WAITER_TERM));
+				}
+				catch (Throwable ex) {
+					this.outcome.set(ex);
+				}
+			}, "lease-test-" + name);
+			this.thread.start();
+		}
+
+	}
+
+}
