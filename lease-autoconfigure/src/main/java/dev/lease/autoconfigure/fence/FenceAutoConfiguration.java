@@ -31,6 +31,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.util.function.SingletonSupplier;
 
@@ -43,8 +44,9 @@ import dev.lease.observation.MeterRegistryFenceRefusalListener;
 /**
  * {@link EnableAutoConfiguration Auto-configuration} for fences: binds each fenced
  * party's allowance from {@code lease.fences.<party>.allowance}, applies {@code @Fenced}
- * through {@link FencedAdvisor}, and fails start-up when a party named in code has no
- * declared allowance.
+ * through {@link FencedAdvisor}, fails start-up when a party named in code or built by
+ * the application has no declared allowance, and registers the {@code Lease-Fence} server
+ * filter in a web application ({@code lease.fenced-server.*}).
  * <p>
  * The {@link FenceRefusalListener} bean it provides counts {@code lease.fence.refused}
  * per party when Micrometer is present. Every fence {@code @Fenced} binds carries it, so
@@ -60,6 +62,8 @@ import dev.lease.observation.MeterRegistryFenceRefusalListener;
 @AutoConfiguration(afterName = "org.springframework.boot.autoconfigure.aop.AopAutoConfiguration")
 @ConditionalOnClass(name = "org.springframework.aop.Advisor")
 @EnableConfigurationProperties(LeaseFenceProperties.class)
+@Import({ FenceFilterConfigurations.ServletFilterConfiguration.class,
+		FenceFilterConfigurations.WebFilterConfiguration.class })
 public final class FenceAutoConfiguration {
 
 	@Bean
