@@ -75,6 +75,21 @@ public final class FenceBinding {
 	}
 
 	/**
+	 * Return the refusal listener carried by the fences bound to the current thread: the
+	 * one of the innermost fence bound for the given party, else of the innermost fence
+	 * bound for any party (each carries the application's listener).
+	 * @param party the fenced party
+	 * @return the listener, {@link FenceRefusalListener#NONE} outside any fenced call
+	 */
+	public static FenceRefusalListener listener(String party) {
+		BoundFence fence = current(party);
+		if (fence == null) {
+			fence = current();
+		}
+		return (fence != null) ? fence.listener() : FenceRefusalListener.NONE;
+	}
+
+	/**
 	 * Return the innermost fence bound to the current thread for the given party, or
 	 * fail.
 	 * @param party the fenced party

@@ -20,6 +20,8 @@ import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.time.Instant;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.lease.FenceExpiredException;
 
 /**
@@ -49,6 +51,20 @@ public final class FenceRefusals {
 				+ ((refusal.margin() != null) ? refusal.margin() : "unknown") + ", fence " + refusal.fence()
 				+ ", reading " + ((refusal.reading() != null) ? refusal.reading() : "unknown") + ", late by "
 				+ ((refusal.late() != null) ? refusal.late() : "unknown");
+	}
+
+	/**
+	 * Return the one listener a fenced party's refusal is reported to: the party's own
+	 * when it was built with one, else the application's, carried by the fence bound to
+	 * the current thread. Never both, so each refusal is counted once. A party reading a
+	 * fence later than the write (a check just before a surrounding transaction commits)
+	 * resolves the listener when the write starts, while the fence is still bound.
+	 * @param party the fenced party
+	 * @param own the listener the party was built with, or {@code null}
+	 * @return the listener to tell
+	 */
+	public static FenceRefusalListener listener(String party, @Nullable FenceRefusalListener own) {
+		return (own != null) ? own : FenceBinding.listener(party);
 	}
 
 	/**

@@ -44,6 +44,8 @@ class CoreDependenciesTests {
 
 	// groupId:artifactId:type[:classifier]:version:scope, then " (optional)" and the
 	// module name when there are any
+	private static final Pattern ANSI_ESCAPE = Pattern.compile("\u001B\\[[0-9;]*m");
+
 	private static final Pattern DEPENDENCY = Pattern
 		.compile("^\\s+([^:\\s]+):([^:\\s]+):[^\\s]*:([a-z]+)(?:\\s+\\(optional\\))?(?:\\s+--.*)?$");
 
@@ -67,7 +69,9 @@ class CoreDependenciesTests {
 				.as(LIST + " is written by Maven before the tests (maven-dependency-plugin:list in lease-core's pom): "
 						+ "run this test through Maven")
 				.isNotNull();
+			// Maven may colour what it writes (ANSI escapes) when its own output is coloured.
 			List<String> lines = Arrays.stream(new String(stream.readAllBytes(), StandardCharsets.UTF_8).split("\n"))
+				.map((line) -> ANSI_ESCAPE.matcher(line).replaceAll(""))
 				.filter((line) -> line.startsWith(" ") && !line.isBlank())
 				.toList();
 			// A line read wrongly must not let a dependency through unseen.

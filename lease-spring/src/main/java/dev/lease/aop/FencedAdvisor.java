@@ -25,6 +25,7 @@ import org.springframework.core.Ordered;
 
 import dev.lease.annotation.Fenced;
 import dev.lease.fence.FenceAllowances;
+import dev.lease.fence.FenceRefusalListener;
 
 /**
  * Advisor applying {@link FencedMethodInterceptor} to methods annotated, or declared in
@@ -44,11 +45,21 @@ public final class FencedAdvisor extends AbstractPointcutAdvisor {
 	private final transient Pointcut pointcut;
 
 	/**
-	 * Create an advisor minting with the given allowances.
+	 * Create an advisor minting with the given allowances, whose fences carry no refusal
+	 * listener.
 	 * @param allowances the declared allowance of each fenced party
 	 */
 	public FencedAdvisor(FenceAllowances allowances) {
-		this.interceptor = new FencedMethodInterceptor(allowances);
+		this(allowances, FenceRefusalListener.NONE);
+	}
+
+	/**
+	 * Create an advisor minting with the given allowances.
+	 * @param allowances the declared allowance of each fenced party
+	 * @param listener the application's refusal listener, carried by every fence bound
+	 */
+	public FencedAdvisor(FenceAllowances allowances, FenceRefusalListener listener) {
+		this.interceptor = new FencedMethodInterceptor(allowances, listener);
 		this.pointcut = new ComposablePointcut(new AnnotationMatchingPointcut(Fenced.class, true))
 			.union(new AnnotationMatchingPointcut(null, Fenced.class, true));
 		setOrder(Ordered.LOWEST_PRECEDENCE);

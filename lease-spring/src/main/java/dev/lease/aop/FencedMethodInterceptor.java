@@ -33,6 +33,7 @@ import dev.lease.annotation.Fenced;
 import dev.lease.fence.BoundFence;
 import dev.lease.fence.FenceAllowances;
 import dev.lease.fence.FenceBinding;
+import dev.lease.fence.FenceRefusalListener;
 import dev.lease.fence.reactor.ReactorFences;
 import dev.lease.template.LeaseStack;
 
@@ -41,7 +42,9 @@ import dev.lease.template.LeaseStack;
  * current thread holds, with the party's declared allowance (Fence 5, 8: each party from
  * {@code expiresAt}, never from another fence), fills each {@link Fence} parameter passed
  * as {@code null}, and binds the fence to the thread for the call; a {@code Mono} or
- * {@code Flux} result carries it in its subscriber context.
+ * {@code Flux} result carries it in its subscriber context. The bound fence carries the
+ * application's refusal listener, which a fenced party built without a listener of its
+ * own reports its refusals to.
  * <p>
  * Outside any lease, or for a party with no declared allowance, the method does not run
  * and an {@link IllegalStateException} says why.
@@ -56,13 +59,27 @@ public final class FencedMethodInterceptor implements MethodInterceptor {
 
 	private final FenceAllowances allowances;
 
+	private final FenceRefusalListener listener;
+
 	/**
-	 * Create an interceptor minting with the given allowances.
+	 * Create an interceptor minting with the given allowances, whose fences carry no
+	 * refusal listener.
 	 * @param allowances the declared allowance of each fenced party
 	 */
 	public FencedMethodInterceptor(FenceAllowances allowances) {
+		this(allowances, FenceRefusalListener.NONE);
+	}
+
+	/**
+	 * Create an interceptor minting with the given allowances.
+	 * @param allowances the declared allowance of each fenced party
+	 * @param listener the application's refusal listener, carried by every fence bound
+	 */
+	public FencedMethodInterceptor(FenceAllowances allowances, FenceRefusalListener listener) {
 		Assert.notNull(allowances, "'allowances' must not be null");
+		Assert.notNull(listener, "'listener' must not be null");
 		this.allowances = allowances;
+		this.listener = listener;
 	}
 
 	@Override
@@ -86,7 +103,7 @@ public final class FencedMethodInterceptor implements MethodInterceptor {
 		}
 		Fence fence = Fence.mint(lease, allowance);
 		fillFenceParameters(method, invocation.getArguments(), fence);
-		BoundFence bound = new BoundFence(party, lease.key(), fence);
+		BoundFence bound = new BoundFence(party, lease.key(), fence, this.listener);
 		try (FenceBinding.Scope scope = FenceBinding.bind(bound)) {
 			Object result = invocation.proceed();
 			return (REACTOR_PRESENT) ? ReactorFences.carry(result, bound) : result;

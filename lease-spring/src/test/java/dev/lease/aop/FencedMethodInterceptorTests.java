@@ -39,6 +39,7 @@ import dev.lease.annotation.Fenced;
 import dev.lease.fence.BoundFence;
 import dev.lease.fence.FenceAllowances;
 import dev.lease.fence.FenceBinding;
+import dev.lease.fence.FenceRefusalListener;
 import dev.lease.host.inmemory.InMemoryLeaseHost;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -147,6 +148,23 @@ class FencedMethodInterceptorTests {
 		Lease lease = take(Duration.ofSeconds(5));
 		LeasedCalls.within(lease, () -> parties.store(null));
 		assertThat(FenceBinding.current()).isNull();
+	}
+
+	@Test
+	@DisplayName("Fence 3: the bound fence carries the application's refusal listener, for parties built without one")
+	void boundFenceCarriesTheApplicationsListener() throws Exception {
+		FenceRefusalListener application = (refusal) -> {
+		};
+		ProxyFactory factory = new ProxyFactory(new JournalByDefault());
+		factory.addInterface(ClassFenced.class);
+		factory.addAdvisor(new FencedAdvisor(this.allowances, application));
+		ClassFenced parties = (ClassFenced) factory.getProxy();
+		Lease lease = take(Duration.ofSeconds(5));
+		assertThat(LeasedCalls.within(lease, parties::byClass).listener()).isSameAs(application);
+		assertThat(LeasedCalls.within(lease, parties::byMethod).listener()).isSameAs(application);
+		assertThat(LeasedCalls.within(lease, proxy(new FencedParties())::boundInsideJournalInsideStore)[0].listener())
+			.as("an advisor built without a listener")
+			.isSameAs(FenceRefusalListener.NONE);
 	}
 
 	@Test

@@ -19,20 +19,21 @@ package dev.lease.autoconfigure.fence;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import org.springframework.aop.Advisor;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
+import org.springframework.util.function.SingletonSupplier;
 
 import dev.lease.Allowance;
 import dev.lease.aop.FencedAdvisor;
@@ -43,17 +44,26 @@ import dev.lease.observation.MeterRegistryFenceRefusalListener;
 /**
  * {@link EnableAutoConfiguration Auto-configuration} for fences: binds each fenced
  * party's allowance from {@code lease.fences.<party>.allowance}, applies {@code @Fenced}
- * through {@link FencedAdvisor}, and fails start-up when a party named in code has no
- * declared allowance. The {@link FenceRefusalListener} bean it provides counts
- * {@code lease.fence.refused} per party when Micrometer is present: hand it to the fenced
- * parties ({@code FencedJdbcTemplate}, {@code FencedRedisWrites}, the HTTP filters).
+ * through {@link FencedAdvisor}, fails start-up when a party named in code or built by
+ * the application has no declared allowance, and registers the {@code Lease-Fence} server
+ * filter in a web application ({@code lease.fenced-server.*}).
+ * <p>
+ * The {@link FenceRefusalListener} bean it provides counts {@code lease.fence.refused}
+ * per party when Micrometer is present. Every fence {@code @Fenced} binds carries it, so
+ * a fenced party built without a listener ({@code new FencedJdbcTemplate(dataSource,
+ * party)}) reports to it; nothing needs handing over.
  *
  * @author Lease contributors
  * @since 0.1.0
  */
-@AutoConfiguration(after = AopAutoConfiguration.class)
-@ConditionalOnClass(Advisor.class)
+// Every type outside this jar is named, never a class literal: a literal of an absent
+// class is dropped when the class is introspected by reflection (a user's context runner
+// test), and the configuration would then be processed without it.
+@AutoConfiguration(afterName = "org.springframework.boot.autoconfigure.aop.AopAutoConfiguration")
+@ConditionalOnClass(name = "org.springframework.aop.Advisor")
 @EnableConfigurationProperties(LeaseFenceProperties.class)
+@Import({ FenceFilterConfigurations.ServletFilterConfiguration.class,
+		FenceFilterConfigurations.WebFilterConfiguration.class })
 public final class FenceAutoConfiguration {
 
 	@Bean
@@ -72,8 +82,13 @@ public final class FenceAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-	static FencedAdvisor fencedAdvisor(ObjectProvider<FenceAllowances> allowances) {
-		return new FencedAdvisor((party) -> allowances.getObject().find(party));
+	static FencedAdvisor fencedAdvisor(ObjectProvider<FenceAllowances> allowances,
+			ObjectProvider<FenceRefusalListener> listener) {
+		// Both looked up at the first call: an advisor is made before the beans they
+		// depend on (the meter registry) may be.
+		Supplier<FenceRefusalListener> application = SingletonSupplier.of(listener::getObject);
+		return new FencedAdvisor((party) -> allowances.getObject().find(party),
+				(refusal) -> application.get().refused(refusal));
 	}
 
 	@Bean

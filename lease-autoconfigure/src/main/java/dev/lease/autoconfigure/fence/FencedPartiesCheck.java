@@ -16,7 +16,10 @@
 
 package dev.lease.autoconfigure.fence;
 
+import java.util.Map;
 import java.util.Set;
+import java.util.StringJoiner;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 import org.jspecify.annotations.Nullable;
@@ -31,11 +34,16 @@ import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
 import dev.lease.annotation.Fenced;
+import dev.lease.autoconfigure.LeaseConfigurationException;
 import dev.lease.fence.FenceAllowances;
 
 /**
- * Fails start-up when a bean names a fenced party in {@code @Fenced} that has no declared
- * allowance under {@code lease.fences}.
+ * Fails start-up when a fenced party has no declared allowance under
+ * {@code lease.fences}: a party named in {@code @Fenced}, or one the application built
+ * ({@code FencedJdbcTemplate}, {@code FencedRedisWrites}, the {@code Lease-Fence} client
+ * interceptors), found as a singleton or in a singleton's fields (looking through AOP
+ * proxies, and into {@code java.util} collections and arrays held there). A party built
+ * later, or held deeper, still fails at its first write.
  *
  * @author Lease contributors
  */
@@ -60,33 +68,51 @@ final class FencedPartiesCheck implements SmartInitializingSingleton, BeanFactor
 		if (beans == null) {
 			return;
 		}
-		Set<String> named = new TreeSet<>();
+		// party -> where the application names it, for the report
+		Map<String, Set<String>> named = new TreeMap<>();
 		for (String name : beans.getBeanDefinitionNames()) {
 			Class<?> type = beans.getType(name, false);
 			if (type != null) {
-				collect(ClassUtils.getUserClass(type), named);
+				collectAnnotated(name, ClassUtils.getUserClass(type), named);
 			}
 		}
-		Set<String> missing = this.allowances.getObject().missing(named);
-		if (!missing.isEmpty()) {
-			StringBuilder message = new StringBuilder("Fenced parties named in @Fenced have no declared allowance: ");
-			message.append(missing).append(". Declare each one, for example:");
-			for (String party : missing) {
-				message.append(" lease.fences.").append(party).append(".allowance=200ms");
+		BuiltParties built = new BuiltParties(named);
+		for (String name : beans.getSingletonNames()) {
+			Object singleton = beans.getSingleton(name);
+			if (singleton != null && singleton != this) {
+				built.collect(name, singleton);
 			}
-			throw new IllegalStateException(message.toString());
+		}
+		Set<String> missing = this.allowances.getObject().missing(named.keySet());
+		if (!missing.isEmpty()) {
+			throw undeclared(missing, named);
 		}
 	}
 
-	private static void collect(Class<?> type, Set<String> named) {
+	private static LeaseConfigurationException undeclared(Set<String> missing, Map<String, Set<String>> named) {
+		StringJoiner parties = new StringJoiner("; ");
+		StringJoiner examples = new StringJoiner(", ");
+		for (String party : missing) {
+			parties.add("'" + party + "', named by " + String.join(" and ", named.get(party)));
+			examples.add("lease.fences." + party + ".allowance=200ms");
+		}
+		String description = ((missing.size() == 1) ? "A fenced party has" : "Fenced parties have")
+				+ " no declared allowance: " + parties;
+		String action = "Declare each party's allowance, the most its clock may read earlier than the lease host's ("
+				+ examples + "), or correct the party's name where it is named";
+		return new LeaseConfigurationException(description, action);
+	}
+
+	private static void collectAnnotated(String beanName, Class<?> type, Map<String, Set<String>> named) {
+		String where = "@Fenced on bean '" + beanName + "' (" + type.getSimpleName() + ")";
 		Fenced onType = AnnotatedElementUtils.findMergedAnnotation(type, Fenced.class);
 		if (onType != null) {
-			named.add(onType.value());
+			named.computeIfAbsent(onType.value(), (party) -> new TreeSet<>()).add(where);
 		}
 		ReflectionUtils.doWithMethods(type, (method) -> {
 			Fenced onMethod = AnnotatedElementUtils.findMergedAnnotation(method, Fenced.class);
 			if (onMethod != null) {
-				named.add(onMethod.value());
+				named.computeIfAbsent(onMethod.value(), (party) -> new TreeSet<>()).add(where);
 			}
 		});
 	}

@@ -24,7 +24,10 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * Configuration properties for fences: {@code lease.fences.<party>.allowance}.
+ * Configuration properties for fences: {@code lease.fences.<party>.allowance}, and
+ * {@code lease.fenced-server.*} for this application as a fenced HTTP server. The
+ * server's properties are not under {@code lease.fences}: that map is keyed by party
+ * name, and a party may be called {@code server}.
  *
  * @author Lease contributors
  * @since 0.1.0
@@ -37,8 +40,18 @@ public class LeaseFenceProperties {
 	 */
 	private final Map<String, Party> fences = new LinkedHashMap<>();
 
+	/**
+	 * This application as a fenced server: the filter that judges the Lease-Fence header
+	 * of each request on this server's clock.
+	 */
+	private final FencedServer fencedServer = new FencedServer();
+
 	public Map<String, Party> getFences() {
 		return this.fences;
+	}
+
+	public FencedServer getFencedServer() {
+		return this.fencedServer;
 	}
 
 	/**
@@ -58,6 +71,57 @@ public class LeaseFenceProperties {
 
 		public void setAllowance(@Nullable Duration allowance) {
 			this.allowance = allowance;
+		}
+
+	}
+
+	/**
+	 * This application as a fenced server.
+	 */
+	public static class FencedServer {
+
+		/**
+		 * Whether to register the filter that judges the Lease-Fence header of each
+		 * request on this server's clock, in a servlet or reactive web application.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * This server's name as a fenced party, in its refusals and the
+		 * lease.fence.refused counter. Defaults to spring.application.name, else
+		 * 'application'.
+		 */
+		private @Nullable String party;
+
+		/**
+		 * Whether a request without a Lease-Fence header is refused with 428 Precondition
+		 * Required. Applies to every request the filter sees, actuator's included unless
+		 * the management server runs on its own port.
+		 */
+		private boolean requireFence;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public @Nullable String getParty() {
+			return this.party;
+		}
+
+		public void setParty(@Nullable String party) {
+			this.party = party;
+		}
+
+		public boolean isRequireFence() {
+			return this.requireFence;
+		}
+
+		public void setRequireFence(boolean requireFence) {
+			this.requireFence = requireFence;
 		}
 
 	}

@@ -33,6 +33,7 @@ import org.springframework.context.annotation.Configuration;
 import dev.lease.Allowance;
 import dev.lease.annotation.Fenced;
 import dev.lease.aop.FencedAdvisor;
+import dev.lease.autoconfigure.LeaseConfigurationException;
 import dev.lease.fence.FenceAllowances;
 import dev.lease.fence.FenceRefusal;
 import dev.lease.fence.FenceRefusalListener;
@@ -71,8 +72,8 @@ class FenceAutoConfigurationTests {
 			.withPropertyValues("lease.fences.payments.allowance=2s")
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
-				.isInstanceOf(IllegalStateException.class)
-				.hasMessageContaining("[orders-db]")
+				.isInstanceOf(LeaseConfigurationException.class)
+				.hasMessageContaining("'orders-db'")
 				.hasMessageContaining("lease.fences.orders-db.allowance"));
 	}
 

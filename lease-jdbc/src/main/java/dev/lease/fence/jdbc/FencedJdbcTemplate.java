@@ -39,6 +39,7 @@ import dev.lease.fence.FenceBinding;
 import dev.lease.fence.FenceRefusal;
 import dev.lease.fence.FenceRefusalListener;
 import dev.lease.fence.FenceRefusals;
+import dev.lease.fence.FencedParty;
 
 /**
  * Writes to a database as a fenced party: runs the write and then, last in the same
@@ -51,11 +52,14 @@ import dev.lease.fence.FenceRefusals;
  * that is already running, the check also runs again just before that transaction
  * commits, so it stays the last thing the transaction does. Reads need no fence: use
  * {@link #getJdbcOperations()}.
+ * <p>
+ * A refusal is reported to the listener the template was built with or, built without
+ * one, to the application's listener carried by the bound fence: counted once either way.
  *
  * @author Lease contributors
  * @since 0.1.0
  */
-public class FencedJdbcTemplate {
+public class FencedJdbcTemplate implements FencedParty {
 
 	private final String party;
 
@@ -63,40 +67,52 @@ public class FencedJdbcTemplate {
 
 	private final TransactionTemplate transactionTemplate;
 
-	private final FenceRefusalListener listener;
+	private final @Nullable FenceRefusalListener listener;
 
 	private volatile @Nullable JdbcFenceClock clock;
 
 	/**
-	 * Create a template writing to the given data source as the given fenced party.
+	 * Create a template writing to the given data source as the given fenced party; its
+	 * refusals are reported to the application's listener, carried by the fence a
+	 * {@code @Fenced} method binds.
 	 * @param dataSource the data source
 	 * @param party the fenced party, as named under {@code lease.fences}
 	 */
 	public FencedJdbcTemplate(DataSource dataSource, String party) {
-		this(dataSource, party, FenceRefusalListener.NONE);
+		this(party, dataSource, null);
 	}
 
 	/**
 	 * Create a template writing to the given data source as the given fenced party.
 	 * @param dataSource the data source
 	 * @param party the fenced party, as named under {@code lease.fences}
-	 * @param listener told of every refusal
+	 * @param listener told of every refusal, instead of the listener the bound fence
+	 * carries
 	 */
 	public FencedJdbcTemplate(DataSource dataSource, String party, FenceRefusalListener listener) {
+		this(party, dataSource, requireListener(listener));
+	}
+
+	private FencedJdbcTemplate(String party, DataSource dataSource, @Nullable FenceRefusalListener listener) {
 		Assert.notNull(dataSource, "'dataSource' must not be null");
 		Assert.hasText(party, "'party' must not be empty");
-		Assert.notNull(listener, "'listener' must not be null");
 		this.party = party;
 		this.jdbcTemplate = new JdbcTemplate(dataSource);
 		this.transactionTemplate = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
 		this.listener = listener;
 	}
 
+	private static FenceRefusalListener requireListener(FenceRefusalListener listener) {
+		Assert.notNull(listener, "'listener' must not be null");
+		return listener;
+	}
+
 	/**
 	 * Return the fenced party this template writes as.
-	 * @return the party name
+	 * @return the party name, as named under {@code lease.fences}
 	 */
-	public String getParty() {
+	@Override
+	public String party() {
 		return this.party;
 	}
 
@@ -152,7 +168,7 @@ public class FencedJdbcTemplate {
 	 */
 	public <T> T write(Function<JdbcOperations, T> work) {
 		BoundFence bound = FenceBinding.required(this.party);
-		return write(bound.fence(), bound.key(), work);
+		return write(bound.fence(), bound.key(), FenceRefusals.listener(this.party, this.listener), work);
 	}
 
 	/**
@@ -167,30 +183,27 @@ public class FencedJdbcTemplate {
 	public <T> T write(Fence fence, Function<JdbcOperations, T> work) {
 		Assert.notNull(fence, "'fence' must not be null");
 		BoundFence bound = FenceBinding.current(this.party);
-		return write(fence, (bound != null && bound.fence().equals(fence)) ? bound.key() : null, work);
+		return write(fence, (bound != null && bound.fence().equals(fence)) ? bound.key() : null,
+				FenceRefusals.listener(this.party, this.listener), work);
 	}
 
-	private <T> T write(Fence fence, @Nullable LeaseKey key, Function<JdbcOperations, T> work) {
+	// The listener is resolved when the write starts: a check before a surrounding
+	// transaction commits may run after the @Fenced call has unbound its fence.
+	private <T> T write(Fence fence, @Nullable LeaseKey key, FenceRefusalListener listener,
+			Function<JdbcOperations, T> work) {
 		Assert.notNull(work, "'work' must not be null");
 		JdbcFenceClock clock = clock();
+		Check check = new Check(clock, fence, key, listener);
 		T result = this.transactionTemplate.execute((status) -> {
 			boolean joined = !status.isNewTransaction();
 			T written = work.apply(this.jdbcTemplate);
-			check(clock, fence, key);
+			check.run();
 			if (joined && TransactionSynchronizationManager.isSynchronizationActive()) {
-				TransactionSynchronizationManager.registerSynchronization(new CheckBeforeCommit(clock, fence, key));
+				TransactionSynchronizationManager.registerSynchronization(check);
 			}
 			return written;
 		});
 		return result;
-	}
-
-	private void check(JdbcFenceClock clock, Fence fence, @Nullable LeaseKey key) {
-		Instant reading = clock.read(this.jdbcTemplate);
-		if (!fence.admits(reading)) {
-			throw FenceRefusals.refused(new FenceRefusal(this.party, key, fence.instant(), fence.margin(), reading),
-					this.listener);
-		}
 	}
 
 	private JdbcFenceClock clock() {
@@ -205,9 +218,10 @@ public class FencedJdbcTemplate {
 	}
 
 	/**
-	 * Repeats the check just before a surrounding transaction commits.
+	 * The fence check of one write: run last in the write's transaction and, when that
+	 * transaction was joined, again just before it commits.
 	 */
-	private final class CheckBeforeCommit implements TransactionSynchronization {
+	private final class Check implements TransactionSynchronization {
 
 		private final JdbcFenceClock clock;
 
@@ -215,15 +229,26 @@ public class FencedJdbcTemplate {
 
 		private final @Nullable LeaseKey key;
 
-		CheckBeforeCommit(JdbcFenceClock clock, Fence fence, @Nullable LeaseKey key) {
+		private final FenceRefusalListener listener;
+
+		Check(JdbcFenceClock clock, Fence fence, @Nullable LeaseKey key, FenceRefusalListener listener) {
 			this.clock = clock;
 			this.fence = fence;
 			this.key = key;
+			this.listener = listener;
+		}
+
+		void run() {
+			Instant reading = this.clock.read(FencedJdbcTemplate.this.jdbcTemplate);
+			if (!this.fence.admits(reading)) {
+				throw FenceRefusals.refused(new FenceRefusal(FencedJdbcTemplate.this.party, this.key,
+						this.fence.instant(), this.fence.margin(), reading), this.listener);
+			}
 		}
 
 		@Override
 		public void beforeCommit(boolean readOnly) {
-			check(this.clock, this.fence, this.key);
+			run();
 		}
 
 	}

@@ -18,6 +18,7 @@ package dev.lease.fence.jdbc;
 
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import javax.sql.DataSource;
 
@@ -37,6 +38,7 @@ import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
 import dev.lease.fence.BoundFence;
 import dev.lease.fence.FenceBinding;
+import dev.lease.fence.FenceRefusal;
 import dev.lease.fence.FencedStoreScenarios;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -144,6 +146,63 @@ abstract class FencedJdbcTemplateScenarios extends FencedStoreScenarios {
 				.isThrownBy(() -> template().update("INSERT INTO " + this.table + " (id, val) VALUES (?, ?)", id, "x"))
 				.withMessageContaining("'" + PARTY + "'");
 		}
+		assertThat(read(id)).isNull();
+	}
+
+	@Test
+	@DisplayName("Fence 3: a template built without a listener reports a refusal once, to the listener the bound fence carries")
+	void refusalIsReportedToTheBoundFencesListener() {
+		List<FenceRefusal> application = new CopyOnWriteArrayList<>();
+		Lease lease = new Lease(LeaseKey.of("fence-" + UUID.randomUUID()), LeaseHolder.of("holder"),
+				java.time.Instant.now().minusSeconds(5));
+		String id = UUID.randomUUID().toString();
+		try (FenceBinding.Scope scope = FenceBinding
+			.bind(new BoundFence(PARTY, lease.key(), Fence.mint(lease, ALLOWANCE), application::add))) {
+			assertThatExceptionOfType(FenceExpiredException.class).isThrownBy(
+					() -> template().update("INSERT INTO " + this.table + " (id, val) VALUES (?, ?)", id, "late"));
+		}
+		assertThat(application).singleElement().satisfies((refusal) -> {
+			assertThat(refusal.party()).isEqualTo(PARTY);
+			assertThat(refusal.key()).isEqualTo(lease.key());
+		});
+		assertThat(read(id)).isNull();
+	}
+
+	@Test
+	@DisplayName("Fence 3: a template built with a listener reports a refusal to it alone, never also to the bound fence's")
+	void refusalIsReportedToTheTemplatesOwnListenerAlone() {
+		List<FenceRefusal> application = new CopyOnWriteArrayList<>();
+		List<FenceRefusal> own = new CopyOnWriteArrayList<>();
+		FencedJdbcTemplate template = new FencedJdbcTemplate(dataSource(), PARTY, own::add);
+		Lease lease = new Lease(LeaseKey.of("fence-" + UUID.randomUUID()), LeaseHolder.of("holder"),
+				java.time.Instant.now().minusSeconds(5));
+		try (FenceBinding.Scope scope = FenceBinding
+			.bind(new BoundFence(PARTY, lease.key(), Fence.mint(lease, ALLOWANCE), application::add))) {
+			assertThatExceptionOfType(FenceExpiredException.class).isThrownBy(() -> template
+				.update("INSERT INTO " + this.table + " (id, val) VALUES (?, ?)", UUID.randomUUID().toString(), "x"));
+		}
+		assertThat(own).hasSize(1);
+		assertThat(application).isEmpty();
+	}
+
+	@Test
+	@DisplayName("Fence 3: a refusal just before a joined transaction commits, after the fenced call ended, "
+			+ "is reported to the listener the fence carried")
+	void refusalBeforeCommitIsReportedToTheListenerOfTheWrite() {
+		List<FenceRefusal> application = new CopyOnWriteArrayList<>();
+		Lease lease = new Lease(LeaseKey.of("fence-" + UUID.randomUUID()), LeaseHolder.of("holder"),
+				java.time.Instant.now().plusMillis(1500));
+		String id = UUID.randomUUID().toString();
+		TransactionTemplate outer = new TransactionTemplate(new DataSourceTransactionManager(dataSource()));
+		assertThatExceptionOfType(FenceExpiredException.class).isThrownBy(() -> outer.executeWithoutResult((status) -> {
+			try (FenceBinding.Scope scope = FenceBinding
+				.bind(new BoundFence(PARTY, lease.key(), Fence.mint(lease, ALLOWANCE), application::add))) {
+				template().update("INSERT INTO " + this.table + " (id, val) VALUES (?, ?)", id, "joined");
+			}
+			// The holder pauses on purpose inside its own transaction, past the fence.
+			sleep(java.time.Duration.ofMillis(1800));
+		}));
+		assertThat(application).hasSize(1);
 		assertThat(read(id)).isNull();
 	}
 

@@ -35,17 +35,21 @@ import dev.lease.fence.FenceBinding;
 import dev.lease.fence.FenceRefusal;
 import dev.lease.fence.FenceRefusalListener;
 import dev.lease.fence.FenceRefusals;
+import dev.lease.fence.FencedParty;
 
 /**
  * Writes to Redis as a fenced party: each write is one script that reads Redis
  * {@code TIME} and writes only when that reading is at or before the fence (Fence 3, 4,
  * 6); otherwise it writes nothing and {@link FenceExpiredException} is thrown. The fence
  * is the one bound to the current call for this party by a {@code @Fenced} method.
+ * <p>
+ * A refusal is reported to the listener these writes were built with or, built without
+ * one, to the application's listener carried by the bound fence: counted once either way.
  *
  * @author Lease contributors
  * @since 0.1.0
  */
-public class FencedRedisWrites {
+public class FencedRedisWrites implements FencedParty {
 
 	// The fence travels as whole seconds and microseconds, truncated down: a fence read
 	// at a coarser step only ever refuses earlier, never later.
@@ -79,30 +83,50 @@ public class FencedRedisWrites {
 
 	private final String party;
 
-	private final FenceRefusalListener listener;
+	private final @Nullable FenceRefusalListener listener;
 
 	/**
-	 * Create fenced writes for the given party.
+	 * Create fenced writes for the given party; their refusals are reported to the
+	 * application's listener, carried by the fence a {@code @Fenced} method binds.
 	 * @param redisTemplate the template to run the scripts with
 	 * @param party the fenced party, as named under {@code lease.fences}
 	 */
 	public FencedRedisWrites(StringRedisTemplate redisTemplate, String party) {
-		this(redisTemplate, party, FenceRefusalListener.NONE);
+		this(party, redisTemplate, null);
 	}
 
 	/**
 	 * Create fenced writes for the given party.
 	 * @param redisTemplate the template to run the scripts with
 	 * @param party the fenced party, as named under {@code lease.fences}
-	 * @param listener told of every refusal
+	 * @param listener told of every refusal, instead of the listener the bound fence
+	 * carries
 	 */
 	public FencedRedisWrites(StringRedisTemplate redisTemplate, String party, FenceRefusalListener listener) {
+		this(party, redisTemplate, requireListener(listener));
+	}
+
+	private FencedRedisWrites(String party, StringRedisTemplate redisTemplate,
+			@Nullable FenceRefusalListener listener) {
 		Assert.notNull(redisTemplate, "'redisTemplate' must not be null");
 		Assert.hasText(party, "'party' must not be empty");
-		Assert.notNull(listener, "'listener' must not be null");
 		this.redisTemplate = redisTemplate;
 		this.party = party;
 		this.listener = listener;
+	}
+
+	private static FenceRefusalListener requireListener(FenceRefusalListener listener) {
+		Assert.notNull(listener, "'listener' must not be null");
+		return listener;
+	}
+
+	/**
+	 * Return the fenced party these writes go to.
+	 * @return the party name, as named under {@code lease.fences}
+	 */
+	@Override
+	public String party() {
+		return this.party;
 	}
 
 	/**
@@ -193,7 +217,7 @@ public class FencedRedisWrites {
 
 	private FenceExpiredException refused(LeaseKey key, Fence fence, Instant reading) {
 		return FenceRefusals.refused(new FenceRefusal(this.party, key, fence.instant(), fence.margin(), reading),
-				this.listener);
+				FenceRefusals.listener(this.party, this.listener));
 	}
 
 	private static boolean isAdmitted(Object status) {

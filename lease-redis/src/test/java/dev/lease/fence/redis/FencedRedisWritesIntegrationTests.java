@@ -21,6 +21,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
@@ -36,6 +37,8 @@ import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
 import dev.lease.fence.BoundFence;
 import dev.lease.fence.FenceBinding;
+import dev.lease.fence.FenceRefusal;
+import dev.lease.fence.FenceRefusalListener;
 import dev.lease.fence.FencedStoreScenarios;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -113,10 +116,36 @@ class FencedRedisWritesIntegrationTests extends FencedStoreScenarios {
 		redis.template().delete(value);
 	}
 
+	@Test
+	@DisplayName("Fence 3: a refusal is reported once: to the bound fence's listener, or to the writes' own instead")
+	void refusalIsReportedOnceToOneListener() {
+		List<FenceRefusal> application = new CopyOnWriteArrayList<>();
+		List<FenceRefusal> own = new CopyOnWriteArrayList<>();
+		String key = "fence-" + UUID.randomUUID();
+		withFence(Instant.now().minusSeconds(5), application::add, () -> {
+			assertThatExceptionOfType(FenceExpiredException.class).isThrownBy(() -> writes().set(key, "late"));
+			return null;
+		});
+		assertThat(application).singleElement().satisfies((refusal) -> assertThat(refusal.party()).isEqualTo(PARTY));
+		withFence(Instant.now().minusSeconds(5), application::add, () -> {
+			assertThatExceptionOfType(FenceExpiredException.class)
+				.isThrownBy(() -> new FencedRedisWrites(redis.template(), PARTY, own::add).set(key, "late"));
+			return null;
+		});
+		assertThat(own).hasSize(1);
+		assertThat(application).hasSize(1);
+		assertThat(redis.template().hasKey(key)).isFalse();
+	}
+
 	private static @Nullable Object withFence(Instant expiresAt, java.util.function.Supplier<@Nullable Object> work) {
+		return withFence(expiresAt, FenceRefusalListener.NONE, work);
+	}
+
+	private static @Nullable Object withFence(Instant expiresAt, FenceRefusalListener listener,
+			java.util.function.Supplier<@Nullable Object> work) {
 		Lease lease = new Lease(LeaseKey.of("fence-" + UUID.randomUUID()), LeaseHolder.of("holder"), expiresAt);
 		Fence fence = Fence.mint(lease, Allowance.of(Duration.ofMillis(100)));
-		try (FenceBinding.Scope scope = FenceBinding.bind(new BoundFence(PARTY, lease.key(), fence))) {
+		try (FenceBinding.Scope scope = FenceBinding.bind(new BoundFence(PARTY, lease.key(), fence, listener))) {
 			return work.get();
 		}
 	}

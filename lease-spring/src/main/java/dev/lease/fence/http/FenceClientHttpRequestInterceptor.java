@@ -26,6 +26,7 @@ import org.springframework.util.Assert;
 
 import dev.lease.fence.BoundFence;
 import dev.lease.fence.FenceBinding;
+import dev.lease.fence.FencedParty;
 
 /**
  * Sends the fence bound for one fenced party as the {@code Lease-Fence} header, for
@@ -35,7 +36,7 @@ import dev.lease.fence.FenceBinding;
  * @author Lease contributors
  * @since 0.1.0
  */
-public class FenceClientHttpRequestInterceptor implements ClientHttpRequestInterceptor {
+public class FenceClientHttpRequestInterceptor implements ClientHttpRequestInterceptor, FencedParty {
 
 	private final String party;
 
@@ -47,6 +48,15 @@ public class FenceClientHttpRequestInterceptor implements ClientHttpRequestInter
 	public FenceClientHttpRequestInterceptor(String party) {
 		Assert.hasText(party, "'party' must not be empty");
 		this.party = party;
+	}
+
+	/**
+	 * Return the fenced party the requests go to.
+	 * @return the party name, as named under {@code lease.fences}
+	 */
+	@Override
+	public String party() {
+		return this.party;
 	}
 
 	@Override

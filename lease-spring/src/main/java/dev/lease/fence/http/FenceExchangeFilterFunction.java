@@ -25,6 +25,7 @@ import reactor.core.publisher.Mono;
 
 import dev.lease.fence.BoundFence;
 import dev.lease.fence.FenceBinding;
+import dev.lease.fence.FencedParty;
 import dev.lease.fence.reactor.ReactorFences;
 
 /**
@@ -37,7 +38,7 @@ import dev.lease.fence.reactor.ReactorFences;
  * @author Lease contributors
  * @since 0.1.0
  */
-public class FenceExchangeFilterFunction implements ExchangeFilterFunction {
+public class FenceExchangeFilterFunction implements ExchangeFilterFunction, FencedParty {
 
 	private final String party;
 
@@ -49,6 +50,15 @@ public class FenceExchangeFilterFunction implements ExchangeFilterFunction {
 	public FenceExchangeFilterFunction(String party) {
 		Assert.hasText(party, "'party' must not be empty");
 		this.party = party;
+	}
+
+	/**
+	 * Return the fenced party the requests go to.
+	 * @return the party name, as named under {@code lease.fences}
+	 */
+	@Override
+	public String party() {
+		return this.party;
 	}
 
 	@Override

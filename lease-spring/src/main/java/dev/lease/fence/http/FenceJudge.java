@@ -18,9 +18,13 @@ package dev.lease.fence.http;
 
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.util.Assert;
+import org.springframework.util.function.SingletonSupplier;
 
 import dev.lease.fence.FenceRefusal;
 import dev.lease.fence.FenceRefusalListener;
@@ -41,15 +45,34 @@ final class FenceJudge {
 
 	private final InstantSource clock;
 
-	private final FenceRefusalListener listener;
+	// The filter's own listener; without one, the application's once the filter is a
+	// bean.
+	private final @Nullable FenceRefusalListener listener;
 
-	FenceJudge(String party, InstantSource clock, FenceRefusalListener listener) {
+	private volatile Supplier<FenceRefusalListener> application = () -> FenceRefusalListener.NONE;
+
+	FenceJudge(String party, InstantSource clock, @Nullable FenceRefusalListener listener) {
 		Assert.hasText(party, "'party' must not be empty");
 		Assert.notNull(clock, "'clock' must not be null");
-		Assert.notNull(listener, "'listener' must not be null");
 		this.party = party;
 		this.clock = clock;
 		this.listener = listener;
+	}
+
+	static FenceRefusalListener requireListener(FenceRefusalListener listener) {
+		Assert.notNull(listener, "'listener' must not be null");
+		return listener;
+	}
+
+	String party() {
+		return this.party;
+	}
+
+	// A filter declared as a bean without a listener reports to the application's
+	// FenceRefusalListener bean, looked up at the first refusal.
+	void useApplicationListener(BeanFactory beanFactory) {
+		ObjectProvider<FenceRefusalListener> listeners = beanFactory.getBeanProvider(FenceRefusalListener.class);
+		this.application = SingletonSupplier.of(() -> listeners.getIfUnique(() -> FenceRefusalListener.NONE));
 	}
 
 	// Answers null when the request may go on, else the problem to answer with.
@@ -70,7 +93,8 @@ final class FenceJudge {
 		if (!reading.isAfter(fence)) {
 			return null;
 		}
-		FenceRefusals.refused(new FenceRefusal(this.party, null, fence, null, reading), this.listener);
+		FenceRefusals.refused(new FenceRefusal(this.party, null, fence, null, reading),
+				(this.listener != null) ? this.listener : this.application.get());
 		return new Problem(409, "Conflict", "The lease fence " + fence + " has passed on the clock of '" + this.party
 				+ "' (reading " + reading + "); the work was refused", fence);
 	}

@@ -24,6 +24,9 @@ import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.beans.BeansException;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 import dev.lease.fence.FenceRefusalListener;
@@ -33,22 +36,27 @@ import dev.lease.fence.FenceRefusalListener;
  * 4, 6): a fence that has passed is answered {@code 409 Conflict} with a problem-detail
  * body, and the request goes no further. A request without the header passes unless the
  * filter requires one ({@code 428}); a malformed header is a {@code 400}.
+ * <p>
+ * Each refusal is reported to the listener the filter was built with; built without one
+ * and declared as a bean, to the application's {@link FenceRefusalListener} bean. Spring
+ * Boot registers this filter by itself ({@code lease.fenced-server.*}).
  *
  * @author Lease contributors
  * @since 0.1.0
  */
-public class FenceServletFilter extends OncePerRequestFilter {
+public class FenceServletFilter extends OncePerRequestFilter implements BeanFactoryAware {
 
 	private final FenceJudge judge;
 
 	private boolean required;
 
 	/**
-	 * Create a filter judging on the system clock.
+	 * Create a filter judging on the system clock, reporting refusals to the
+	 * application's listener when declared as a bean.
 	 * @param party this server's name as a fenced party, for the refusal counter and log
 	 */
 	public FenceServletFilter(String party) {
-		this(party, InstantSource.system(), FenceRefusalListener.NONE);
+		this.judge = new FenceJudge(party, InstantSource.system(), null);
 	}
 
 	/**
@@ -58,7 +66,15 @@ public class FenceServletFilter extends OncePerRequestFilter {
 	 * @param listener told of every refusal
 	 */
 	public FenceServletFilter(String party, InstantSource clock, FenceRefusalListener listener) {
-		this.judge = new FenceJudge(party, clock, listener);
+		this.judge = new FenceJudge(party, clock, FenceJudge.requireListener(listener));
+	}
+
+	/**
+	 * Return this server's name as a fenced party.
+	 * @return the party name
+	 */
+	public String getParty() {
+		return this.judge.party();
 	}
 
 	/**
@@ -67,6 +83,11 @@ public class FenceServletFilter extends OncePerRequestFilter {
 	 */
 	public void setRequired(boolean required) {
 		this.required = required;
+	}
+
+	@Override
+	public void setBeanFactory(BeanFactory beanFactory) throws BeansException {
+		this.judge.useApplicationListener(beanFactory);
 	}
 
 	@Override

@@ -19,6 +19,9 @@ package dev.lease.fence.http;
 import java.nio.charset.StandardCharsets;
 import java.time.InstantSource;
 
+import org.springframework.beans.BeansException;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
@@ -34,22 +37,27 @@ import dev.lease.fence.FenceRefusalListener;
  * WebFlux form of {@link FenceServletFilter}: judges the {@code Lease-Fence} header on
  * this server's own clock and answers {@code 409 Conflict} with a problem-detail body
  * when the fence has passed.
+ * <p>
+ * Each refusal is reported to the listener the filter was built with; built without one
+ * and declared as a bean, to the application's {@link FenceRefusalListener} bean. Spring
+ * Boot registers this filter by itself ({@code lease.fenced-server.*}).
  *
  * @author Lease contributors
  * @since 0.1.0
  */
-public class FenceWebFilter implements WebFilter {
+public class FenceWebFilter implements WebFilter, BeanFactoryAware {
 
 	private final FenceJudge judge;
 
 	private boolean required;
 
 	/**
-	 * Create a filter judging on the system clock.
+	 * Create a filter judging on the system clock, reporting refusals to the
+	 * application's listener when declared as a bean.
 	 * @param party this server's name as a fenced party, for the refusal counter and log
 	 */
 	public FenceWebFilter(String party) {
-		this(party, InstantSource.system(), FenceRefusalListener.NONE);
+		this.judge = new FenceJudge(party, InstantSource.system(), null);
 	}
 
 	/**
@@ -59,7 +67,15 @@ public class FenceWebFilter implements WebFilter {
 	 * @param listener told of every refusal
 	 */
 	public FenceWebFilter(String party, InstantSource clock, FenceRefusalListener listener) {
-		this.judge = new FenceJudge(party, clock, listener);
+		this.judge = new FenceJudge(party, clock, FenceJudge.requireListener(listener));
+	}
+
+	/**
+	 * Return this server's name as a fenced party.
+	 * @return the party name
+	 */
+	public String getParty() {
+		return this.judge.party();
 	}
 
 	/**
@@ -68,6 +84,11 @@ public class FenceWebFilter implements WebFilter {
 	 */
 	public void setRequired(boolean required) {
 		this.required = required;
+	}
+
+	@Override
+	public void setBeanFactory(BeanFactory beanFactory) throws BeansException {
+		this.judge.useApplicationListener(beanFactory);
 	}
 
 	@Override
