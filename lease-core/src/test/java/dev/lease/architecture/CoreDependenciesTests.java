@@ -69,7 +69,8 @@ class CoreDependenciesTests {
 				.as(LIST + " is written by Maven before the tests (maven-dependency-plugin:list in lease-core's pom): "
 						+ "run this test through Maven")
 				.isNotNull();
-			// Maven may colour what it writes (ANSI escapes) when its own output is coloured.
+			// Maven may colour what it writes (ANSI escapes) when its own output is
+			// coloured.
 			List<String> lines = Arrays.stream(new String(stream.readAllBytes(), StandardCharsets.UTF_8).split("\n"))
 				.map((line) -> ANSI_ESCAPE.matcher(line).replaceAll(""))
 				.filter((line) -> line.startsWith(" ") && !line.isBlank())
