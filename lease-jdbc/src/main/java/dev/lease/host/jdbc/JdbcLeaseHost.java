@@ -21,7 +21,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -42,7 +41,6 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.lease.Held;
 import dev.lease.Lease;
-import dev.lease.LeaseDurations;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
 import dev.lease.LeaseHostException;
@@ -55,6 +53,10 @@ import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.TryTakeResult;
 import dev.lease.Unavailable;
+import dev.lease.host.HostArguments;
+import dev.lease.host.Micros;
+import dev.lease.host.Wakeups;
+import dev.lease.host.Withdrawals;
 
 /**
  * A {@link LeaseHost} on a relational database: PostgreSQL, MySQL or MariaDB, or H2,
@@ -108,16 +110,13 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 
 	private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,47}");
 
-	private static final Duration RESOLUTION = Duration.ofNanos(1000);
+	private static final HostArguments ARGUMENTS = HostArguments.of(Duration.ofNanos(1000),
+			HostArguments.DEFAULT_MAXIMUM);
 
 	// PostgreSQL refuses a NOTIFY payload of 8000 bytes or more.
 	private static final int NOTIFY_PAYLOAD_MAXIMUM = 7999;
 
-	private static final Duration MAXIMUM = Duration.ofDays(36_500);
-
 	private static final int ATTEMPTS = 8;
-
-	private static final int WITHDRAW_ATTEMPTS = 4;
 
 	private static final long SWEEP_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -137,7 +136,7 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 
 	private final JdbcLeaseStatements statements;
 
-	private final JdbcLeaseWakeups wakeups = new JdbcLeaseWakeups();
+	private final Wakeups<LeaseKey, Long> wakeups = new Wakeups<>();
 
 	private final PickedUpWaiters pickedUp = new PickedUpWaiters();
 
@@ -240,7 +239,7 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 			}
 		}
 		// Subscribe before asking a question whose answer we may sleep on.
-		JdbcLeaseWakeups.Signal signal = this.wakeups.register(key);
+		Wakeups.Signal<Long> signal = this.wakeups.register(key);
 		try {
 			Object entered;
 			try {
@@ -276,7 +275,7 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 
 	@Override
 	public Optional<Duration> remaining(LeaseKey key, LeaseHolder holder) {
-		checkKeyAndHolder(key, holder);
+		HostArguments.requireKeyAndHolder(key, holder);
 		byte[] keyBytes = key.bytes();
 		byte[] holderBytes = holder.bytes();
 		// One statement when nobody is queued: the row and the clock read together.
@@ -303,14 +302,14 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 	// Answered from the resolved state; nothing is written (Check 5.2).
 	private static Optional<Duration> remainingOf(StoredKeyState state, byte[] holderBytes, long now) {
 		if (state.isHeldBy(holderBytes) && state.expiresAt > now) {
-			return Optional.of(Duration.of(state.expiresAt - now, ChronoUnit.MICROS));
+			return Optional.of(Micros.toDuration(state.expiresAt - now));
 		}
 		return Optional.empty();
 	}
 
 	@Override
 	public ReleaseResult release(LeaseKey key, LeaseHolder holder) {
-		checkKeyAndHolder(key, holder);
+		HostArguments.requireKeyAndHolder(key, holder);
 		byte[] keyBytes = key.bytes();
 		byte[] holderBytes = holder.bytes();
 		if (!this.pickedUp.isEmpty()) {
@@ -352,9 +351,7 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 
 	@Override
 	public List<Lease> grants(int limit) {
-		if (limit <= 0) {
-			throw new IllegalArgumentException("'limit' must be positive, but was " + limit);
-		}
+		HostArguments.requireLimit(limit);
 		return transaction("list the grants", null, (tx) -> {
 			List<Lease> grants = new ArrayList<>();
 			long reading = tx.now();
@@ -374,7 +371,7 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 					state.resolve(now);
 					if (state.holder != null && grants.size() < limit) {
 						grants.add(new Lease(LeaseKey.of(keyBytes), LeaseHolder.of(state.holder),
-								instant(state.expiresAt)));
+								Micros.toInstant(state.expiresAt)));
 					}
 				}
 				if (rows.size() < limit) {
@@ -451,7 +448,7 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 	}
 
 	private TakeResult await(LeaseKey key, LeaseHolder holder, long durationMicros, Queued entered,
-			JdbcLeaseWakeups.Signal signal) throws InterruptedException {
+			Wakeups.Signal<Long> signal) throws InterruptedException {
 		Queued queued = entered;
 		long backoff = FIRST_BACKOFF_MICROS;
 		while (true) {
@@ -464,17 +461,17 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 				backoff = Math.min(backoff * 2, MAXIMUM_BACKOFF_MICROS);
 			}
 			try {
-				signal.await(TimeUnit.MICROSECONDS.toNanos(Math.max(sleep, 1)));
+				signal.await(Micros.toNanos(Math.max(sleep, 1)));
 			}
 			catch (InterruptedException ex) {
 				throw giveUp(key, holder, queued, ex);
 			}
-			long handed = signal.handedTo(queued.id);
-			if (handed != Long.MIN_VALUE && this.listener != null) {
+			Optional<Instant> handed = signal.handedTo(queued.id);
+			if (handed.isPresent() && this.listener != null) {
 				// The committed handoff named us: take it without a round trip, and leave
 				// our row, which nobody else reads, to the listener or our next release.
 				this.pickedUp.add(queued.id);
-				return taken(key, holder, handed);
+				return new Taken(new Lease(key, holder, handed.get()));
 			}
 			Object answer;
 			try {
@@ -489,11 +486,8 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 			}
 			catch (LeaseHostException ex) {
 				// A caller that gets no answer must not be handed the key later.
-				LeaseHostException failed = withdraw(key, holder, queued);
-				if (failed != null) {
-					ex.addSuppressed(failed);
-				}
-				throw ex;
+				Queued asking = queued;
+				throw Withdrawals.failed(ex, boundNanoTime(asking), () -> ask(key, holder, asking, true));
 			}
 			if (answer instanceof TakeResult result) {
 				return result;
@@ -503,47 +497,17 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 	}
 
 	// An interrupted waiter withdraws at once, a grant handed to it meanwhile given back,
-	// and throws InterruptedException (DESIGN §4). Only when the database could not be
-	// reached to withdraw it is its outcome unknown, and said so.
+	// and throws InterruptedException (DESIGN §4).
 	private InterruptedException giveUp(LeaseKey key, LeaseHolder holder, Queued queued,
 			InterruptedException interrupt) {
-		LeaseHostException failed = withdraw(key, holder, queued);
-		Thread.interrupted();
-		if (failed != null) {
-			failed.addSuppressed(interrupt);
-			throw failed;
-		}
-		return interrupt;
+		return Withdrawals.giveUp(interrupt, boundNanoTime(queued), () -> ask(key, holder, queued, true));
 	}
 
-	// Withdraw a waiter that gives up, giving back a grant handed to it meanwhile. The
-	// failure that made it give up often took the pool's other connections too, so a
-	// failed withdrawal is tried again on a fresh connection while the waiter's bound
-	// has not passed (after it, no release can hand the waiter the key). Answers the last
-	// failure, or null once withdrawn. A pending interrupt is put aside so that the
-	// pauses pause.
-	private @Nullable LeaseHostException withdraw(LeaseKey key, LeaseHolder holder, Queued queued) {
-		long boundNanos = System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(queued.bound - queued.now);
-		boolean interrupted = Thread.interrupted();
-		try {
-			for (int attempt = 1;; attempt++) {
-				try {
-					ask(key, holder, queued, true);
-					return null;
-				}
-				catch (LeaseHostException ex) {
-					if (attempt >= WITHDRAW_ATTEMPTS || System.nanoTime() - boundNanos > 0) {
-						return ex;
-					}
-					LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(25L << attempt));
-				}
-			}
-		}
-		finally {
-			if (interrupted) {
-				Thread.currentThread().interrupt();
-			}
-		}
+	// The waiter's bound on this JVM's timer, from the last answer the host gave it:
+	// after
+	// it, no release can hand the waiter the key.
+	private static long boundNanoTime(Queued queued) {
+		return System.nanoTime() + Micros.toNanos(queued.bound - queued.now);
 	}
 
 	// The common case after a release handed us the key: our row holds the grant, and
@@ -717,10 +681,10 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 		if (state.handed.isEmpty()) {
 			return null;
 		}
-		List<JdbcLeaseWakeups.Handoff> handoffs = new ArrayList<>();
+		List<Wakeups.Handoff<Long>> handoffs = new ArrayList<>();
 		StringBuilder payload = new StringBuilder(HexFormat.of().formatHex(state.key));
 		for (StoredWaiter waiter : state.handed) {
-			handoffs.add(new JdbcLeaseWakeups.Handoff(waiter.id, waiter.grantedExpiresAt));
+			handoffs.add(new Wakeups.Handoff<>(waiter.id, Micros.toInstant(waiter.grantedExpiresAt)));
 			payload.append(' ').append(waiter.id).append(':').append(waiter.grantedExpiresAt);
 		}
 		tx.handoffs = handoffs;
@@ -841,11 +805,7 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 	}
 
 	private static TakeResult taken(LeaseKey key, LeaseHolder holder, long expiresAt) {
-		return new Taken(new Lease(key, holder, instant(expiresAt)));
-	}
-
-	private static Instant instant(long micros) {
-		return Instant.EPOCH.plus(micros, ChronoUnit.MICROS);
+		return new Taken(new Lease(key, holder, Micros.toInstant(expiresAt)));
 	}
 
 	private static boolean isDuplicateKey(SQLException ex) {
@@ -868,18 +828,8 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 		return jdbcTemplate.getDataSource();
 	}
 
-	private static void checkKeyAndHolder(LeaseKey key, LeaseHolder holder) {
-		if (key == null) {
-			throw new IllegalArgumentException("'key' must not be null");
-		}
-		if (holder == null) {
-			throw new IllegalArgumentException("'holder' must not be null");
-		}
-	}
-
 	private static long checkArguments(LeaseKey key, LeaseHolder holder, Duration duration) {
-		checkKeyAndHolder(key, holder);
-		return LeaseDurations.require(duration, RESOLUTION, MAXIMUM).toNanos() / 1000;
+		return Micros.of(ARGUMENTS.requireTake(key, holder, duration));
 	}
 
 	/**

@@ -29,6 +29,8 @@ import javax.sql.DataSource;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.lease.host.Wakeups;
+
 /**
  * One short transaction on a connection of the host's own, never the caller's: committed
  * when the work returns, rolled back when it throws, so that a failed question leaves no
@@ -46,7 +48,7 @@ final class Transaction {
 	private final String now;
 
 	/** The grants the work handed to waiters, to wake this host's waiters with. */
-	List<JdbcLeaseWakeups.Handoff> handoffs = List.of();
+	List<Wakeups.Handoff<Long>> handoffs = List.of();
 
 	private final boolean readCommitted;
 
