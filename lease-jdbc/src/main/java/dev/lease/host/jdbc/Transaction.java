@@ -52,7 +52,9 @@ final class Transaction {
 
 	private final boolean readCommitted;
 
-	private long reading = Long.MIN_VALUE;
+	private long reading;
+
+	private boolean hasReading;
 
 	Transaction(String nowQuery, boolean readCommitted) {
 		this.now = nowQuery;
@@ -131,13 +133,13 @@ final class Transaction {
 	// answers the next call to now() without a round trip of its own.
 	void clockRead(long reading) {
 		this.reading = reading;
+		this.hasReading = true;
 	}
 
 	long now() throws SQLException {
-		if (this.reading != Long.MIN_VALUE) {
-			long reading = this.reading;
-			this.reading = Long.MIN_VALUE;
-			return reading;
+		if (this.hasReading) {
+			this.hasReading = false;
+			return this.reading;
 		}
 		Object[] row = queryRow(this.now);
 		if (row == null || row[0] == null) {
