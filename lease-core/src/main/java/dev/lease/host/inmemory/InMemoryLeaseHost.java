@@ -30,7 +30,6 @@ import org.jspecify.annotations.Nullable;
 
 import dev.lease.Held;
 import dev.lease.Lease;
-import dev.lease.LeaseDurations;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
 import dev.lease.LeaseKey;
@@ -42,6 +41,7 @@ import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.TryTakeResult;
 import dev.lease.Unavailable;
+import dev.lease.host.HostArguments;
 
 /**
  * A {@link LeaseHost} in this JVM's memory, with a lock per key. Exact to the atom, and
@@ -58,9 +58,7 @@ import dev.lease.Unavailable;
  */
 public final class InMemoryLeaseHost implements LeaseHost {
 
-	private static final Duration RESOLUTION = Duration.ofNanos(1);
-
-	private static final Duration MAXIMUM = Duration.ofDays(36_500);
+	private static final HostArguments ARGUMENTS = HostArguments.of(Duration.ofNanos(1), HostArguments.DEFAULT_MAXIMUM);
 
 	/** How many stored keys each take looks at for clean-up. */
 	private static final int CLEAN_UP_BATCH = 2;
@@ -93,7 +91,7 @@ public final class InMemoryLeaseHost implements LeaseHost {
 
 	@Override
 	public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
-		checkArguments(key, holder, duration);
+		ARGUMENTS.requireTake(key, holder, duration);
 		KeyState state = lock(key);
 		try {
 			Instant now = state.now(this.clock);
@@ -113,7 +111,7 @@ public final class InMemoryLeaseHost implements LeaseHost {
 
 	@Override
 	public TryTakeResult tryTake(LeaseKey key, LeaseHolder holder, Duration duration) {
-		checkArguments(key, holder, duration);
+		ARGUMENTS.requireTake(key, holder, duration);
 		KeyState state = lock(key);
 		try {
 			Lease taken = takeIfFree(state, holder, duration, state.now(this.clock));
@@ -127,7 +125,7 @@ public final class InMemoryLeaseHost implements LeaseHost {
 
 	@Override
 	public Optional<Duration> remaining(LeaseKey key, LeaseHolder holder) {
-		checkKeyAndHolder(key, holder);
+		HostArguments.requireKeyAndHolder(key, holder);
 		KeyState state = lockIfPresent(key);
 		if (state == null) {
 			return Optional.empty();
@@ -145,7 +143,7 @@ public final class InMemoryLeaseHost implements LeaseHost {
 
 	@Override
 	public ReleaseResult release(LeaseKey key, LeaseHolder holder) {
-		checkKeyAndHolder(key, holder);
+		HostArguments.requireKeyAndHolder(key, holder);
 		KeyState state = lockIfPresent(key);
 		if (state == null) {
 			return new NotHeld();
@@ -168,9 +166,7 @@ public final class InMemoryLeaseHost implements LeaseHost {
 
 	@Override
 	public List<Lease> grants(int limit) {
-		if (limit <= 0) {
-			throw new IllegalArgumentException("'limit' must be positive, but was " + limit);
-		}
+		HostArguments.requireLimit(limit);
 		List<Lease> grants = new ArrayList<>();
 		for (KeyState state : this.states.values()) {
 			if (grants.size() >= limit) {
@@ -311,20 +307,6 @@ public final class InMemoryLeaseHost implements LeaseHost {
 		finally {
 			this.cleanUpLock.unlock();
 		}
-	}
-
-	private static void checkKeyAndHolder(LeaseKey key, LeaseHolder holder) {
-		if (key == null) {
-			throw new IllegalArgumentException("'key' must not be null");
-		}
-		if (holder == null) {
-			throw new IllegalArgumentException("'holder' must not be null");
-		}
-	}
-
-	private static void checkArguments(LeaseKey key, LeaseHolder holder, Duration duration) {
-		checkKeyAndHolder(key, holder);
-		LeaseDurations.require(duration, RESOLUTION, MAXIMUM);
 	}
 
 }

@@ -93,6 +93,30 @@ enum JdbcLeaseDialect {
 		return this.insertKeyIfAbsent;
 	}
 
+	// Whether waiters can be woken by LISTEN/NOTIFY.
+	boolean notifies() {
+		return this == POSTGRESQL;
+	}
+
+	// Whether the store takes, releases, loads and saves in one statement where it can
+	// (PostgresqlLeaseStore).
+	boolean hasOneStatementPaths() {
+		return this == POSTGRESQL;
+	}
+
+	// InnoDB's default REPEATABLE READ takes gap locks that make racing inserts of one
+	// key deadlock; READ COMMITTED does not, and is all the host needs.
+	boolean needsReadCommitted() {
+		return this == MYSQL;
+	}
+
+	// Whether an insert of the key's row failed only because a racing transaction
+	// inserted it first: H2's MERGE can meet such a row, and then the statement alone is
+	// undone, and the row can be locked and read instead.
+	boolean lostInsertRace(SQLException ex) {
+		return this == H2 && ex.getSQLState() != null && ex.getSQLState().startsWith("23");
+	}
+
 	static JdbcLeaseDialect of(DatabaseMetaData metaData) throws SQLException {
 		String product = metaData.getDatabaseProductName();
 		String name = (product != null) ? product.toLowerCase(Locale.ROOT) : "";

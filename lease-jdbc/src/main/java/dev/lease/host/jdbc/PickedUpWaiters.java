@@ -21,6 +21,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import dev.lease.LeaseHostException;
+
 /**
  * The waiter rows whose handed grant was taken up from a notification, without a round
  * trip: nobody reads them any more, so they are removed later, by the listener or by this
@@ -30,6 +35,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * @author Lease contributors
  */
 final class PickedUpWaiters {
+
+	private static final Log logger = LogFactory.getLog(PickedUpWaiters.class);
 
 	private final ConcurrentLinkedQueue<Long> rows = new ConcurrentLinkedQueue<>();
 
@@ -55,6 +62,20 @@ final class PickedUpWaiters {
 				this.rows.addAll(taken.subList(i, taken.size()));
 				throw ex;
 			}
+		}
+	}
+
+	// Remove the rows gathered so far in one call of the store; a failure leaves them for
+	// the next time.
+	void removeAll(JdbcLeaseCalls calls, String deleteWaiter) {
+		try {
+			calls.statement("clean up", null, (tx) -> {
+				remove((id) -> tx.update(deleteWaiter, id));
+				return null;
+			});
+		}
+		catch (LeaseHostException ex) {
+			logger.debug("Could not remove the rows of taken-up grants; they are removed later", ex);
 		}
 	}
 

@@ -33,6 +33,8 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.lease.LeaseKey;
+import dev.lease.host.Micros;
+import dev.lease.host.Wakeups;
 
 /**
  * The one listening connection of a {@link JdbcLeaseHost} on PostgreSQL: a daemon thread
@@ -55,7 +57,7 @@ final class PostgresNotificationListener {
 
 	private final String channel;
 
-	private final JdbcLeaseWakeups wakeups;
+	private final Wakeups<LeaseKey, Long> wakeups;
 
 	private final PickedUpWaiters pickedUp;
 
@@ -69,7 +71,7 @@ final class PostgresNotificationListener {
 
 	private @Nullable Thread thread;
 
-	PostgresNotificationListener(DataSource dataSource, String channel, JdbcLeaseWakeups wakeups,
+	PostgresNotificationListener(DataSource dataSource, String channel, Wakeups<LeaseKey, Long> wakeups,
 			PickedUpWaiters pickedUp, String deleteWaiter) {
 		this.dataSource = dataSource;
 		this.channel = channel;
@@ -187,12 +189,12 @@ final class PostgresNotificationListener {
 			return;
 		}
 		String[] parts = payload.split(" ");
-		List<JdbcLeaseWakeups.Handoff> handoffs = new ArrayList<>();
+		List<Wakeups.Handoff<Long>> handoffs = new ArrayList<>();
 		try {
 			for (int i = 1; i < parts.length; i++) {
 				int colon = parts[i].indexOf(':');
-				handoffs.add(new JdbcLeaseWakeups.Handoff(Long.parseLong(parts[i].substring(0, colon)),
-						Long.parseLong(parts[i].substring(colon + 1))));
+				handoffs.add(new Wakeups.Handoff<>(Long.parseLong(parts[i].substring(0, colon)),
+						Micros.toInstant(Long.parseLong(parts[i].substring(colon + 1)))));
 			}
 		}
 		catch (RuntimeException ex) {

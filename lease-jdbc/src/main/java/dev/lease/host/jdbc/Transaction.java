@@ -29,6 +29,8 @@ import javax.sql.DataSource;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.lease.host.Wakeups;
+
 /**
  * One short transaction on a connection of the host's own, never the caller's: committed
  * when the work returns, rolled back when it throws, so that a failed question leaves no
@@ -46,11 +48,13 @@ final class Transaction {
 	private final String now;
 
 	/** The grants the work handed to waiters, to wake this host's waiters with. */
-	List<JdbcLeaseWakeups.Handoff> handoffs = List.of();
+	List<Wakeups.Handoff<Long>> handoffs = List.of();
 
 	private final boolean readCommitted;
 
-	private long reading = Long.MIN_VALUE;
+	private long reading;
+
+	private boolean hasReading;
 
 	Transaction(String nowQuery, boolean readCommitted) {
 		this.now = nowQuery;
@@ -129,13 +133,13 @@ final class Transaction {
 	// answers the next call to now() without a round trip of its own.
 	void clockRead(long reading) {
 		this.reading = reading;
+		this.hasReading = true;
 	}
 
 	long now() throws SQLException {
-		if (this.reading != Long.MIN_VALUE) {
-			long reading = this.reading;
-			this.reading = Long.MIN_VALUE;
-			return reading;
+		if (this.hasReading) {
+			this.hasReading = false;
+			return this.reading;
 		}
 		Object[] row = queryRow(this.now);
 		if (row == null || row[0] == null) {

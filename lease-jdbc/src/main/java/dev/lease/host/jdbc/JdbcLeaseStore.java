@@ -1,0 +1,395 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.host.jdbc;
+
+import java.security.SecureRandom;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.lease.Lease;
+import dev.lease.LeaseHolder;
+import dev.lease.LeaseKey;
+import dev.lease.ReentrantTakeException;
+import dev.lease.host.Micros;
+import dev.lease.host.Wakeups;
+import dev.lease.host.jdbc.TakeAnswer.Granted;
+import dev.lease.host.jdbc.TakeAnswer.Queued;
+import dev.lease.host.jdbc.TakeAnswer.Refused;
+
+/**
+ * The JDBC host's reads and writes. Each question is one short transaction under READ
+ * COMMITTED that locks the key's row, resolves the stored state at the database's now
+ * (DESIGN §4) and writes back what it changed; no row lock is held while anyone waits. A
+ * database with faster paths for the common cases overrides the hooks
+ * ({@link PostgresqlLeaseStore}); every hook answers exactly what the transaction would.
+ *
+ * @author Lease contributors
+ */
+class JdbcLeaseStore {
+
+	// PostgreSQL refuses a NOTIFY payload of 8000 bytes or more.
+	private static final int NOTIFY_PAYLOAD_MAXIMUM = 7999;
+
+	final JdbcLeaseCalls calls;
+
+	final JdbcLeaseStatements statements;
+
+	private final JdbcLeaseDialect dialect;
+
+	private final PickedUpWaiters pickedUp;
+
+	private final String channel;
+
+	private final boolean notifying;
+
+	private final SecureRandom random = new SecureRandom();
+
+	JdbcLeaseStore(JdbcLeaseCalls calls, JdbcLeaseStatements statements, JdbcLeaseDialect dialect,
+			PickedUpWaiters pickedUp, String channel, boolean notifying) {
+		this.calls = calls;
+		this.statements = statements;
+		this.dialect = dialect;
+		this.pickedUp = pickedUp;
+		this.channel = channel;
+		this.notifying = notifying;
+	}
+
+	static JdbcLeaseStore of(JdbcLeaseCalls calls, JdbcLeaseStatements statements, JdbcLeaseDialect dialect,
+			PickedUpWaiters pickedUp, String channel, boolean notifying) {
+		return dialect.hasOneStatementPaths()
+				? new PostgresqlLeaseStore(calls, statements, dialect, pickedUp, channel, notifying)
+				: new JdbcLeaseStore(calls, statements, dialect, pickedUp, channel, notifying);
+	}
+
+	// Take the key if it is free; otherwise refuse, or queue the caller.
+	final TakeAnswer enter(LeaseKey key, LeaseHolder holder, long durationMicros, boolean queue) {
+		byte[] keyBytes = key.bytes();
+		byte[] holderBytes = holder.bytes();
+		String what = queue ? "take" : "try to take";
+		OptionalLong granted = takeFreeKey(what, key, durationMicros, holderBytes);
+		if (granted.isPresent()) {
+			return new Granted(granted.getAsLong());
+		}
+		return this.calls.transaction(what, key, (tx) -> {
+			StoredKeyState state = lockAndLoad(tx, keyBytes);
+			while (state == null) {
+				// The clock is read only once the row is locked: an insert can wait.
+				insertKeyIfAbsent(tx, keyBytes);
+				state = lockAndLoad(tx, keyBytes);
+			}
+			long now = state.now(tx.now());
+			state.resolve(now);
+			if (state.holder == null) {
+				state.grantTo(holderBytes, now, durationMicros);
+				save(tx, state, now);
+				return new Granted(state.expiresAt);
+			}
+			if (state.isHeldOrAwaitedBy(holderBytes, now)) {
+				throw new ReentrantTakeException(key, holder);
+			}
+			state.dropLapsed(holderBytes, now);
+			if (!queue) {
+				if (state.changed()) {
+					save(tx, state, now);
+				}
+				return new Refused();
+			}
+			StoredWaiter waiter = new StoredWaiter(this.random.nextLong(), holderBytes, durationMicros, state.expiresAt,
+					++state.arrivals);
+			state.enqueue(waiter);
+			save(tx, state, now);
+			return new Queued(waiter.id, waiter.bound, now, state.expiresAt);
+		});
+	}
+
+	// A take of a free key with nobody queued, in fewer round trips: the grant's
+	// instant, or empty when the transaction must decide.
+	OptionalLong takeFreeKey(String what, LeaseKey key, long durationMicros, byte[] holderBytes) {
+		return OptionalLong.empty();
+	}
+
+	final Optional<Duration> remaining(LeaseKey key, LeaseHolder holder) {
+		byte[] keyBytes = key.bytes();
+		byte[] holderBytes = holder.bytes();
+		// One statement when nobody is queued: the row and the clock read together.
+		Object[] row = this.calls.transaction("read the remaining term", key,
+				(tx) -> tx.queryRow(this.statements.selectKeyAndNow, keyBytes));
+		if (row == null) {
+			return Optional.empty();
+		}
+		KeyRow keyRow = KeyRow.of(row, 0);
+		if (keyRow.queued() == 0) {
+			StoredKeyState state = keyRow.state(keyBytes);
+			return remainingOf(state, holderBytes, state.now(KeyRow.number(row[5])));
+		}
+		return this.calls.transaction("read the remaining term", key, (tx) -> {
+			StoredKeyState state = lockAndLoad(tx, keyBytes);
+			if (state == null) {
+				return Optional.empty();
+			}
+			long now = state.now(tx.now());
+			state.resolve(now);
+			return remainingOf(state, holderBytes, now);
+		});
+	}
+
+	// Answered from the resolved state; nothing is written (Check 5.2).
+	private static Optional<Duration> remainingOf(StoredKeyState state, byte[] holderBytes, long now) {
+		if (state.isHeldBy(holderBytes) && state.expiresAt > now) {
+			return Optional.of(Micros.toDuration(state.expiresAt - now));
+		}
+		return Optional.empty();
+	}
+
+	// Whether the holder's standing grant was released.
+	final boolean release(LeaseKey key, LeaseHolder holder) {
+		byte[] keyBytes = key.bytes();
+		byte[] holderBytes = holder.bytes();
+		if (!this.pickedUp.isEmpty()) {
+			// Most often the row of the very grant released now, taken up a moment ago.
+			removePickedUpWaiters();
+		}
+		if (releaseWithNobodyQueued(key, holderBytes)) {
+			return true;
+		}
+		return this.calls.transaction("release", key, (tx) -> {
+			StoredKeyState state = lockAndLoad(tx, keyBytes);
+			if (state == null) {
+				return false;
+			}
+			long now = state.now(tx.now());
+			state.resolve(now);
+			if (!state.isHeldBy(holderBytes) || state.expiresAt <= now) {
+				// Answered from the resolved state; nothing is written (Check 5.2).
+				return false;
+			}
+			state.handOn(now);
+			save(tx, state, now);
+			return true;
+		});
+	}
+
+	// A release by the holder of a standing grant with nobody queued, in fewer round
+	// trips: whether it released; when not, the transaction decides.
+	boolean releaseWithNobodyQueued(LeaseKey key, byte[] holderBytes) {
+		return false;
+	}
+
+	final void removePickedUpWaiters() {
+		this.pickedUp.removeAll(this.calls, this.statements.deleteWaiter);
+	}
+
+	final List<Lease> grants(int limit) {
+		return this.calls.transaction("list the grants", null, (tx) -> {
+			List<Lease> grants = new ArrayList<>();
+			long reading = tx.now();
+			byte[] after = new byte[0];
+			while (grants.size() < limit) {
+				List<Object[]> rows = tx.queryRows(this.statements.selectGrants, limit, (Object) after);
+				for (Object[] row : rows) {
+					byte[] keyBytes = (byte[]) row[0];
+					after = keyBytes;
+					KeyRow keyRow = KeyRow.of(row, 1);
+					StoredKeyState state = keyRow.state(keyBytes);
+					long now = state.now(reading);
+					if (keyRow.queued() > 0) {
+						loadQueue(tx, state);
+					}
+					state.resolve(now);
+					if (state.holder != null && grants.size() < limit) {
+						grants.add(new Lease(LeaseKey.of(keyBytes), LeaseHolder.of(state.holder),
+								Micros.toInstant(state.expiresAt)));
+					}
+				}
+				if (rows.size() < limit) {
+					break;
+				}
+			}
+			return grants;
+		});
+	}
+
+	// The common case after a release handed the waiter the key: its row holds the
+	// grant, and only the waiter removes it. Two short statements, no lock on the key.
+	@Nullable Granted pickUp(LeaseKey key, Queued queued) {
+		Object[] mine = this.calls.statement("ask after a waiter", key,
+				(tx) -> tx.queryRow(this.statements.selectWaiter, queued.waiterId()));
+		if (mine == null || mine[1] == null) {
+			return null;
+		}
+		long grantedExpiresAt = KeyRow.number(mine[1]);
+		this.calls.statement("ask after a waiter", key,
+				(tx) -> tx.update(this.statements.deleteWaiter, queued.waiterId()));
+		return new Granted(grantedExpiresAt);
+	}
+
+	// "Where do I stand?": granted, queued (saving nothing), or at the bound or on
+	// interrupt "withdraw me, or tell me I was granted"; on interrupt a grant handed to
+	// the waiter is released at once.
+	final TakeAnswer ask(LeaseKey key, LeaseHolder holder, Queued queued, boolean interrupted) {
+		byte[] keyBytes = key.bytes();
+		long waiterId = queued.waiterId();
+		return this.calls.transaction(interrupted ? "withdraw a waiter" : "ask after a waiter", key, (tx) -> {
+			StoredKeyState state = lockAndLoad(tx, keyBytes);
+			Object[] mine = tx.queryRow(this.statements.selectWaiter, waiterId);
+			long now = (state != null) ? state.now(tx.now()) : tx.now();
+			OptionalLong granted = (mine != null && mine[1] != null) ? OptionalLong.of(KeyRow.number(mine[1]))
+					: OptionalLong.empty();
+			if (state != null) {
+				state.resolve(now);
+				StoredWaiter handed = state.handedTo(waiterId);
+				if (handed != null) {
+					granted = OptionalLong.of(handed.grantedExpiresAt);
+				}
+			}
+			if (granted.isPresent()) {
+				long grantedExpiresAt = granted.getAsLong();
+				if (interrupted && state != null && state.isHeldBy(holder.bytes())
+						&& state.expiresAt == grantedExpiresAt) {
+					// Nothing is left held by a caller who gave up.
+					state.handOn(now);
+				}
+				if (state != null) {
+					save(tx, state, now);
+				}
+				tx.update(this.statements.deleteWaiter, waiterId);
+				return new Granted(grantedExpiresAt);
+			}
+			if (interrupted || mine == null || now > queued.bound()) {
+				// Withdrawn, never carried forward (Non-goal 4).
+				if (state != null) {
+					state.withdraw(waiterId);
+					save(tx, state, now);
+				}
+				if (mine != null) {
+					tx.update(this.statements.deleteWaiter, waiterId);
+				}
+				return new Refused();
+			}
+			long grantExpiresAt = (state != null && state.holder != null) ? state.expiresAt : now;
+			return new Queued(waiterId, queued.bound(), now, grantExpiresAt);
+		});
+	}
+
+	// Resolve a key whose passed grant still has a queue behind it, and save it.
+	final void resolve(LeaseKey key) {
+		byte[] keyBytes = key.bytes();
+		this.calls.transaction("clean up", key, (tx) -> {
+			StoredKeyState state = lockAndLoad(tx, keyBytes);
+			if (state != null) {
+				long now = state.now(tx.now());
+				state.resolve(now);
+				save(tx, state, now);
+			}
+			return state;
+		});
+	}
+
+	final @Nullable StoredKeyState lockAndLoad(Transaction tx, byte[] keyBytes) throws SQLException {
+		Object[] row = tx.queryRow(this.statements.selectKeyForUpdate, keyBytes);
+		if (row == null) {
+			return null;
+		}
+		KeyRow keyRow = KeyRow.of(row, 0);
+		StoredKeyState state = keyRow.state(keyBytes);
+		if (keyRow.queued() > 0) {
+			loadQueue(tx, state);
+		}
+		return state;
+	}
+
+	void loadQueue(Transaction tx, StoredKeyState state) throws SQLException {
+		for (Object[] row : tx.queryRows(this.statements.selectQueue, 0, (Object) state.key)) {
+			state.queue.add(KeyRow.waiter(row, 0));
+		}
+	}
+
+	private boolean insertKeyIfAbsent(Transaction tx, byte[] keyBytes) throws SQLException {
+		try {
+			return tx.update(this.statements.insertKeyIfAbsent, keyBytes) == 1;
+		}
+		catch (SQLException ex) {
+			if (this.dialect.lostInsertRace(ex)) {
+				return false;
+			}
+			throw ex;
+		}
+	}
+
+	// Write back what the question changed: the resolved state with its own change.
+	void save(Transaction tx, StoredKeyState state, long now) throws SQLException {
+		for (StoredWaiter waiter : state.dropped) {
+			if (!state.added.contains(waiter)) {
+				tx.update(this.statements.deleteWaiter, waiter.id);
+			}
+		}
+		for (StoredWaiter waiter : state.handed) {
+			tx.update(this.statements.handWaiter, waiter.grantedExpiresAt, waiter.id);
+		}
+		for (StoredWaiter waiter : state.added) {
+			if (!state.dropped.contains(waiter)) {
+				tx.update(this.statements.insertWaiter, waiter.id, state.key, waiter.holder, waiter.durationMicros,
+						waiter.bound, waiter.arrival);
+			}
+		}
+		if (state.isFree(now)) {
+			tx.update(this.statements.deleteKey, state.key);
+		}
+		else {
+			tx.update(this.statements.updateKey, state.holder, state.expiresAt, now, state.queue.size(), state.arrivals,
+					state.key);
+		}
+		String payload = handoffs(tx, state);
+		if (payload != null) {
+			tx.queryRow(this.statements.notify, this.channel, payload);
+		}
+	}
+
+	// Note the grants handed to waiters, to wake this host's waiters after the commit,
+	// and answer the payload of the NOTIFY that wakes the other hosts' waiters, or null.
+	final @Nullable String handoffs(Transaction tx, StoredKeyState state) {
+		if (state.handed.isEmpty()) {
+			return null;
+		}
+		List<Wakeups.Handoff<Long>> handoffs = new ArrayList<>();
+		StringBuilder payload = new StringBuilder(HexFormat.of().formatHex(state.key));
+		for (StoredWaiter waiter : state.handed) {
+			handoffs.add(new Wakeups.Handoff<>(waiter.id, Micros.toInstant(waiter.grantedExpiresAt)));
+			payload.append(' ').append(waiter.id).append(':').append(waiter.grantedExpiresAt);
+		}
+		tx.handoffs = handoffs;
+		if (!this.notifying) {
+			return null;
+		}
+		// Delivered only once this transaction commits: the waiter it names may answer
+		// Taken from it without asking. Past NOTIFY's size limit the key alone wakes the
+		// waiters, and they ask.
+		return (payload.length() <= NOTIFY_PAYLOAD_MAXIMUM) ? payload.toString() : HexFormat.of().formatHex(state.key);
+	}
+
+	final String channel() {
+		return this.channel;
+	}
+
+}

@@ -1,0 +1,85 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.host.jdbc;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import dev.lease.LeaseHostException;
+import dev.lease.LeaseKey;
+
+/**
+ * Garbage collection as part of normal operations, at most once a second per host: rows
+ * of passed grants with nobody queued, grants handed to waiters that can no longer come
+ * back for them, and keys whose passed grant still has a queue behind it. Removing them
+ * changes no answer (State 2, 3): what is removed reads as free, or is resolved
+ * identically by the next question.
+ *
+ * @author Lease contributors
+ */
+final class JdbcLeaseSweeper {
+
+	private static final Log logger = LogFactory.getLog(JdbcLeaseSweeper.class);
+
+	private static final long SWEEP_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+	// How long past its bound a grant handed to a waiter is kept, at the least, for a
+	// waiter that stalled (Operation 2: it did get the key).
+	private static final long HANDED_GRACE_MICROS = TimeUnit.MINUTES.toMicros(1);
+
+	private static final int KEYS_PER_SWEEP = 16;
+
+	private final JdbcLeaseStore store;
+
+	private final AtomicLong nextSweep = new AtomicLong(System.nanoTime());
+
+	JdbcLeaseSweeper(JdbcLeaseStore store) {
+		this.store = store;
+	}
+
+	void sweepNowAndThen() {
+		long due = this.nextSweep.get();
+		long nanos = System.nanoTime();
+		if (nanos - due < 0 || !this.nextSweep.compareAndSet(due, nanos + SWEEP_INTERVAL_NANOS)) {
+			return;
+		}
+		JdbcLeaseStatements statements = this.store.statements;
+		try {
+			List<byte[]> keys = this.store.calls.transaction("clean up", null, (tx) -> {
+				tx.update(statements.deleteFreeKeys);
+				tx.update(statements.deleteStaleHandedWaiters, HANDED_GRACE_MICROS, HANDED_GRACE_MICROS);
+				List<byte[]> found = new ArrayList<>();
+				for (Object[] row : tx.queryRows(statements.selectKeysToResolve, KEYS_PER_SWEEP)) {
+					found.add((byte[]) row[0]);
+				}
+				return found;
+			});
+			for (byte[] keyBytes : keys) {
+				this.store.resolve(LeaseKey.of(keyBytes));
+			}
+		}
+		catch (LeaseHostException ex) {
+			logger.debug("Lease clean-up failed; it runs again with a later question", ex);
+		}
+	}
+
+}

@@ -1,0 +1,106 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.host.jdbc;
+
+import java.sql.SQLException;
+import java.util.OptionalLong;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.lease.LeaseKey;
+import dev.lease.host.jdbc.TakeAnswer.Granted;
+import dev.lease.host.jdbc.TakeAnswer.Queued;
+
+/**
+ * The store on PostgreSQL, which takes the common cases in fewer round trips: a take of a
+ * free key with nobody queued is one statement that reads the clock with the row locked
+ * (two when the key has no row yet), a release with nobody queued is one, the queue is
+ * loaded with a reading of the clock, a state that queued nobody new is saved and
+ * notified in one statement, and a waiter picks up its grant in one.
+ *
+ * @author Lease contributors
+ */
+final class PostgresqlLeaseStore extends JdbcLeaseStore {
+
+	PostgresqlLeaseStore(JdbcLeaseCalls calls, JdbcLeaseStatements statements, JdbcLeaseDialect dialect,
+			PickedUpWaiters pickedUp, String channel, boolean notifying) {
+		super(calls, statements, dialect, pickedUp, channel, notifying);
+	}
+
+	@Override
+	OptionalLong takeFreeKey(String what, LeaseKey key, long durationMicros, byte[] holderBytes) {
+		byte[] keyBytes = key.bytes();
+		// The first run may only create the key's row and the second take the key; a row
+		// that went again meanwhile is left to the transaction.
+		for (int run = 0; run < 2; run++) {
+			Object[] granted = this.calls.statement(what, key,
+					(tx) -> tx.queryRow(this.statements.takeInOneStatement, keyBytes, holderBytes, durationMicros));
+			if (granted == null) {
+				break;
+			}
+			if (granted[0] != null) {
+				return OptionalLong.of(KeyRow.number(granted[0]));
+			}
+		}
+		return OptionalLong.empty();
+	}
+
+	@Override
+	boolean releaseWithNobodyQueued(LeaseKey key, byte[] holderBytes) {
+		byte[] keyBytes = key.bytes();
+		return this.calls.statement("release", key,
+				(tx) -> tx.update(this.statements.releaseInOneStatement, keyBytes, holderBytes)) == 1;
+	}
+
+	@Override
+	@Nullable Granted pickUp(LeaseKey key, Queued queued) {
+		// The grant itself was made durable by the release; losing this delete in a crash
+		// only leaves the row to the clean-up, so it need not wait for a flush.
+		Object[] picked = this.calls.transaction("ask after a waiter", key, (tx) -> {
+			tx.update(this.statements.asynchronousCommit);
+			return tx.queryRow(this.statements.pickUpGrant, queued.waiterId());
+		});
+		return (picked != null) ? new Granted(KeyRow.number(picked[0])) : null;
+	}
+
+	@Override
+	void loadQueue(Transaction tx, StoredKeyState state) throws SQLException {
+		for (Object[] row : tx.queryRows(this.statements.selectQueueAndNow, 0, (Object) state.key)) {
+			tx.clockRead(KeyRow.number(row[0]));
+			if (row[1] != null) {
+				state.queue.add(KeyRow.waiter(row, 1));
+			}
+		}
+	}
+
+	@Override
+	void save(Transaction tx, StoredKeyState state, long now) throws SQLException {
+		if (!state.added.isEmpty()) {
+			super.save(tx, state, now);
+			return;
+		}
+		long[] dropped = state.dropped.stream().mapToLong((waiter) -> waiter.id).toArray();
+		long[] handedIds = state.handed.stream().mapToLong((waiter) -> waiter.id).toArray();
+		long[] handedExpiresAt = state.handed.stream().mapToLong((waiter) -> waiter.grantedExpiresAt).toArray();
+		boolean kept = !state.isFree(now);
+		String payload = handoffs(tx, state);
+		tx.queryRows(this.statements.saveInOneStatement, 0, dropped, handedIds, handedExpiresAt, state.holder,
+				state.expiresAt, now, state.queue.size(), state.arrivals, state.key, kept, state.key, kept, channel(),
+				(payload != null) ? payload : "", payload != null);
+	}
+
+}
