@@ -19,7 +19,6 @@ package dev.lease.host.redis;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -52,6 +51,13 @@ import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.TryTakeResult;
 import dev.lease.Unavailable;
+import dev.lease.host.redis.RedisScriptAnswer.Granted;
+import dev.lease.host.redis.RedisScriptAnswer.Queued;
+import dev.lease.host.redis.RedisScriptAnswer.ReleaseAnswer;
+import dev.lease.host.redis.RedisScriptAnswer.Standing;
+import dev.lease.host.redis.RedisScriptAnswer.TakeAnswer;
+import dev.lease.host.redis.RedisScriptAnswer.TryTakeAnswer;
+import dev.lease.host.redis.RedisScriptAnswer.WaiterAnswer;
 import dev.lease.host.redis.RedisWakeups.Signal;
 
 /**
@@ -211,23 +217,24 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 		// Subscribed before asking: a handoff published after we are queued wakes us.
 		Signal signal = this.wakeups.register(wakeKey);
 		try {
-			List<Object> answer;
+			TakeAnswer answer;
 			try {
-				answer = runOrGiveUp("take", redisKey, TAKE, holder.bytes(), micros(duration), ticket);
+				answer = RedisScriptAnswer
+					.take(runOrGiveUp("take", redisKey, TAKE, holder.bytes(), micros(duration), ticket));
 			}
 			catch (RedisCalls.GaveUp ex) {
 				// Interrupted before anything was sent: nothing stands for us.
 				Thread.interrupted();
 				throw new InterruptedException(ex.getMessage());
 			}
-			long code = number(answer, 0);
-			if (code == 1) {
-				return new Taken(confirm(redisKey, new Lease(key, holder, instant(number(answer, 1))), null));
+			if (answer instanceof Granted granted) {
+				return new Taken(confirm(redisKey, new Lease(key, holder, granted.instant()), null));
 			}
-			if (code == -1) {
-				throw new ReentrantTakeException(key, holder);
+			if (answer instanceof Queued queued) {
+				return await(key, holder, duration, redisKey, ticket, signal, queued.toBound(),
+						queued.standingRemaining());
 			}
-			return await(key, holder, duration, redisKey, ticket, signal, number(answer, 1), number(answer, 2));
+			throw new ReentrantTakeException(key, holder);
 		}
 		finally {
 			this.wakeups.unregister(wakeKey, signal);
@@ -251,13 +258,13 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 			long handed = signal.handedTo(new String(ticket, StandardCharsets.US_ASCII));
 			if (handed >= 0) {
 				// The release published that it handed the key to us: no need to ask.
-				return new Taken(confirm(redisKey, new Lease(key, holder, instant(handed)), ticket));
+				return new Taken(confirm(redisKey, new Lease(key, holder, RedisScriptAnswer.instant(handed)), ticket));
 			}
 			boolean atBound = (System.nanoTime() - asked) / 1000 > toBound;
-			List<Object> answer;
+			WaiterAnswer answer;
 			try {
 				answer = atBound ? settle(redisKey, ticket, false)
-						: runOrGiveUp("take", redisKey, ASK, ticket, NO, this.channel);
+						: RedisScriptAnswer.waiter(runOrGiveUp("take", redisKey, ASK, ticket, NO, this.channel));
 			}
 			catch (RedisCalls.GaveUp ex) {
 				throw giveUp(redisKey, ticket, asked + toBound * 1000, new InterruptedException(ex.getMessage()));
@@ -269,22 +276,22 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 				}
 				throw ex;
 			}
-			long code = number(answer, 0);
-			if (code == 1) {
-				return new Taken(confirm(redisKey, new Lease(key, holder, instant(number(answer, 1))), ticket));
+			if (answer instanceof Granted granted) {
+				return new Taken(confirm(redisKey, new Lease(key, holder, granted.instant()), ticket));
 			}
-			if (code == 2) {
-				return new Unavailable();
+			if (answer instanceof Queued queued) {
+				toBound = queued.toBound();
+				standing = queued.standingRemaining();
+				continue;
 			}
-			toBound = number(answer, 1);
-			standing = number(answer, 2);
+			return new Unavailable();
 		}
 	}
 
 	// "Withdraw me, or tell me I was granted": at the bound; or at an interrupt, where a
 	// grant handed at that moment is given back.
-	private List<Object> settle(byte[] redisKey, byte[] ticket, boolean interrupted) {
-		return run("take", redisKey, SETTLE, ticket, interrupted ? YES : NO, this.channel);
+	private WaiterAnswer settle(byte[] redisKey, byte[] ticket, boolean interrupted) {
+		return RedisScriptAnswer.waiter(run("take", redisKey, SETTLE, ticket, interrupted ? YES : NO, this.channel));
 	}
 
 	// An interrupted waiter withdraws at once, a grant handed to it at that moment given
@@ -334,36 +341,36 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 		checkArguments(key, holder, duration);
 		this.durability.requireDurable();
 		byte[] redisKey = redisKey(key);
-		List<Object> answer = run("try_take", redisKey, TRY, holder.bytes(), micros(duration));
-		long code = number(answer, 0);
-		if (code == 1) {
-			return new Taken(confirm(redisKey, new Lease(key, holder, instant(number(answer, 1))), null));
+		TryTakeAnswer answer = RedisScriptAnswer
+			.tryTake(run("try_take", redisKey, TRY, holder.bytes(), micros(duration)));
+		if (answer instanceof Granted granted) {
+			return new Taken(confirm(redisKey, new Lease(key, holder, granted.instant()), null));
 		}
-		if (code == -1) {
-			throw new ReentrantTakeException(key, holder);
+		if (answer instanceof RedisScriptAnswer.Held) {
+			return new Held();
 		}
-		return new Held();
+		throw new ReentrantTakeException(key, holder);
 	}
 
 	@Override
 	public Optional<Duration> remaining(LeaseKey key, LeaseHolder holder) {
 		checkKeyAndHolder(key, holder);
-		List<Object> answer = run("remaining", redisKey(key), REMAINING, holder.bytes());
-		return (number(answer, 0) == 1) ? Optional.of(Duration.ofNanos(number(answer, 1) * 1000)) : Optional.empty();
+		return Optional
+			.ofNullable(RedisScriptAnswer.remaining(run("remaining", redisKey(key), REMAINING, holder.bytes())));
 	}
 
 	@Override
 	public ReleaseResult release(LeaseKey key, LeaseHolder holder) {
 		checkKeyAndHolder(key, holder);
 		byte[] redisKey = redisKey(key);
-		List<Object> answer = run("release", redisKey, RELEASE, holder.bytes(), this.channel);
-		if (number(answer, 0) != 1) {
+		ReleaseAnswer answer = RedisScriptAnswer
+			.release(run("release", redisKey, RELEASE, holder.bytes(), this.channel));
+		if (!(answer instanceof RedisScriptAnswer.Released released)) {
 			return new NotHeld();
 		}
-		if (answer.size() == 3 && answer.get(1) instanceof byte[] ticket) {
+		if (released.handedOn() != null) {
 			// Handed on to a waiter: one of ours need not wait for the channel's message.
-			this.wakeups.wake(new String(redisKey, StandardCharsets.US_ASCII),
-					new RedisWakeups.Handed(new String(ticket, StandardCharsets.US_ASCII), number(answer, 2)));
+			this.wakeups.wake(new String(redisKey, StandardCharsets.US_ASCII), released.handedOn());
 		}
 		return new Released();
 	}
@@ -401,9 +408,9 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 			if (key == null) {
 				continue;
 			}
-			List<Object> answer = this.script.run(connection, redisKey, GRANT);
-			if (number(answer, 0) == 1) {
-				grants.add(new Lease(key, LeaseHolder.of((byte[]) answer.get(1)), instant(number(answer, 2))));
+			Standing standing = RedisScriptAnswer.grant(this.script.run(connection, redisKey, GRANT));
+			if (standing != null) {
+				grants.add(new Lease(key, LeaseHolder.of(standing.holder()), standing.instant()));
 			}
 		}
 	}
@@ -496,18 +503,6 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 
 	private static byte[] micros(Duration duration) {
 		return ascii(Long.toString(duration.toNanos() / 1000));
-	}
-
-	private static Instant instant(long micros) {
-		return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000);
-	}
-
-	private static long number(List<Object> answer, int index) {
-		Object value = answer.get(index);
-		if (value instanceof Number number) {
-			return number.longValue();
-		}
-		throw new LeaseHostException("Unexpected answer from lease.lua: " + answer);
 	}
 
 	private static byte[] ascii(String text) {

@@ -22,13 +22,10 @@
 -- A key whose grant is absent or passed and that has no waiters is deleted; PEXPIRE is
 -- garbage collection only, set past every grant the stored state can still produce.
 --
--- Answers (integers): try/take 1 expiresAt = taken, 0 = held (take: 0 timeToBound
--- standingRemaining = queued), -1 = reentrant; ask/settle 1 expiresAt = granted,
--- 0 timeToBound standingRemaining = queued, 2 = gone (unavailable); remaining 1 term or
--- 0; release 1 (1 ticket expiresAt when it handed the key on) or 0; grant 1 holder
--- expiresAt or 0. Whatever the operation: -2 kind = the key holds a value that is not
--- lease state (kind: 'string' or the Redis type), left untouched; -3 version = lease
--- state of a format this script does not know, left untouched.
+-- Answers: an array whose first element is a code, then integers (instants in
+-- microseconds since the epoch, terms in microseconds) or bytes. The protocol, per
+-- operation, is written down once, in the Javadoc of RedisScriptAnswer, the one decoder
+-- of these answers: change both together.
 
 if redis.replicate_commands then
 	redis.replicate_commands()
