@@ -16,26 +16,11 @@
 
 package dev.lease.host.redis;
 
-import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.Function;
 
-import org.jspecify.annotations.Nullable;
-import org.springframework.data.redis.connection.RedisClusterConnection;
-import org.springframework.data.redis.connection.RedisClusterNode;
-import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.core.Cursor;
-import org.springframework.data.redis.core.ScanOptions;
-import org.springframework.util.ClassUtils;
 
 import dev.lease.Held;
 import dev.lease.Lease;
@@ -51,8 +36,8 @@ import dev.lease.Released;
 import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.TryTakeResult;
-import dev.lease.Unavailable;
-import dev.lease.host.redis.RedisWakeups.Signal;
+import dev.lease.host.redis.RedisScriptAnswer.Granted;
+import dev.lease.host.redis.RedisScriptAnswer.TryTakeAnswer;
 
 /**
  * A {@link LeaseHost} on Redis, through any {@link RedisConnectionFactory} (Lettuce or
@@ -72,6 +57,11 @@ import dev.lease.host.redis.RedisWakeups.Signal;
  * waiter also asks where it stands at the earlier of the standing grant's remaining term
  * and half its own duration, so a lost message costs latency only.
  * <p>
+ * This class is the host's face; its store ({@link RedisLeaseStore}: the script calls,
+ * the key codec, the durability gate and replica confirmation) and its waiting
+ * ({@link RedisLeaseWaiting}: the waiting protocol, wake-ups, withdrawal and interrupts)
+ * sit beside it.
+ * <p>
  * Create one with {@link #builder(RedisConnectionFactory)}, and {@link #close()} it to
  * end its subscription.
  *
@@ -87,90 +77,31 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 
 	private static final Duration MAXIMUM = Duration.ofDays(36_500);
 
-	private static final int KEY_PREFIX_MAXIMUM = 128;
-
-	private static final int WITHDRAW_ATTEMPTS = 4;
-
-	private static final long DEFAULT_COMMAND_TIMEOUT_MILLIS = 60_000;
-
-	private static final byte[] TRY = ascii("try");
-
-	private static final byte[] TAKE = ascii("take");
-
-	private static final byte[] ASK = ascii("ask");
-
-	private static final byte[] SETTLE = ascii("settle");
-
-	private static final byte[] REMAINING = ascii("remaining");
-
-	private static final byte[] RELEASE = ascii("release");
-
-	private static final byte[] GRANT = ascii("grant");
-
-	private static final byte[] YES = ascii("1");
-
-	private static final byte[] NO = ascii("0");
-
-	private static final SecureRandom random = new SecureRandom();
-
-	private static final Base64.Encoder BASE64 = Base64.getUrlEncoder().withoutPadding();
-
-	private static final boolean lettucePresent = ClassUtils.isPresent("io.lettuce.core.RedisClient",
-			RedisLeaseHost.class.getClassLoader());
-
-	private final RedisConnectionFactory connectionFactory;
-
 	private final String keyPrefix;
-
-	private final byte[] keyPrefixBytes;
-
-	private final byte[] channel;
-
-	private final int replicasToAck;
-
-	private final Duration replicaTimeout;
-
-	private final long commandTimeoutMillis;
-
-	private final RedisLeaseScript script;
-
-	private final RedisCalls calls;
 
 	private final RedisDurabilityMonitor durability;
 
+	private final RedisLeaseStore store;
+
 	private final RedisWakeups wakeups;
 
+	private final RedisLeaseWaiting waiting;
+
 	private RedisLeaseHost(Builder builder) {
-		this.connectionFactory = builder.connectionFactory;
 		this.keyPrefix = builder.keyPrefix;
-		this.keyPrefixBytes = ascii(builder.keyPrefix);
-		this.channel = ascii(builder.keyPrefix + "handoff");
-		this.replicasToAck = builder.replicasToAck;
-		this.replicaTimeout = builder.replicaTimeout;
-		this.commandTimeoutMillis = lettucePresent
-				? LettuceCommands.timeoutMillis(builder.connectionFactory, DEFAULT_COMMAND_TIMEOUT_MILLIS)
-				: DEFAULT_COMMAND_TIMEOUT_MILLIS;
-		this.script = new RedisLeaseScript(this.commandTimeoutMillis);
-		this.durability = new RedisDurabilityMonitor(this.connectionFactory, this.keyPrefix, builder.requireDurable,
+		this.durability = new RedisDurabilityMonitor(builder.connectionFactory, this.keyPrefix, builder.requireDurable,
 				builder.durabilityCheckInterval);
-		this.calls = new RedisCalls(builder.connectionFactory, this.durability::disturbed);
-		call("start", (connection) -> {
-			if (this.replicasToAck > 0 && connection instanceof RedisClusterConnection) {
-				// WAIT must go to the primary that wrote the grant; not wired for
-				// clusters.
-				throw new LeaseHostException("replicasToAck is not supported on a Redis Cluster");
-			}
-			this.script.load(connection);
-			this.durability.start(connection);
-			return null;
-		});
+		this.store = new RedisLeaseStore(builder.connectionFactory, this.keyPrefix, builder.replicasToAck,
+				builder.replicaTimeout, this.durability, this::handedOn);
+		this.store.start();
 		try {
-			this.wakeups = new RedisWakeups(this.connectionFactory, builder.keyPrefix + "handoff");
+			this.wakeups = new RedisWakeups(builder.connectionFactory, builder.keyPrefix + "handoff");
 		}
 		catch (RuntimeException ex) {
 			throw (ex instanceof LeaseHostException) ? ex
 					: new LeaseHostException("Could not subscribe to Redis for handoffs", ex);
 		}
+		this.waiting = new RedisLeaseWaiting(this.store, this.wakeups);
 		this.durability.watch();
 	}
 
@@ -205,167 +136,34 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 	public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
 		checkArguments(key, holder, duration);
 		this.durability.requireDurable();
-		byte[] redisKey = redisKey(key);
-		String wakeKey = new String(redisKey, StandardCharsets.US_ASCII);
-		byte[] ticket = ticket();
-		// Subscribed before asking: a handoff published after we are queued wakes us.
-		Signal signal = this.wakeups.register(wakeKey);
-		try {
-			List<Object> answer;
-			try {
-				answer = runOrGiveUp("take", redisKey, TAKE, holder.bytes(), micros(duration), ticket);
-			}
-			catch (RedisCalls.GaveUp ex) {
-				// Interrupted before anything was sent: nothing stands for us.
-				Thread.interrupted();
-				throw new InterruptedException(ex.getMessage());
-			}
-			long code = number(answer, 0);
-			if (code == 1) {
-				return new Taken(confirm(redisKey, new Lease(key, holder, instant(number(answer, 1))), null));
-			}
-			if (code == -1) {
-				throw new ReentrantTakeException(key, holder);
-			}
-			return await(key, holder, duration, redisKey, ticket, signal, number(answer, 1), number(answer, 2));
-		}
-		finally {
-			this.wakeups.unregister(wakeKey, signal);
-		}
-	}
-
-	private TakeResult await(LeaseKey key, LeaseHolder holder, Duration duration, byte[] redisKey, byte[] ticket,
-			Signal signal, long toBound, long standing) throws InterruptedException {
-		long halfDuration = Math.max(1, duration.toNanos() / 2000);
-		while (true) {
-			// Sleep to the earlier of the standing grant's remaining term and half our
-			// duration, or to just past our bound; the server judges, not this clock.
-			long asked = System.nanoTime();
-			long sleep = Math.min(Math.min(standing, halfDuration), toBound + 1);
-			try {
-				signal.await(sleep);
-			}
-			catch (InterruptedException ex) {
-				throw giveUp(redisKey, ticket, asked + toBound * 1000, ex);
-			}
-			long handed = signal.handedTo(new String(ticket, StandardCharsets.US_ASCII));
-			if (handed >= 0) {
-				// The release published that it handed the key to us: no need to ask.
-				return new Taken(confirm(redisKey, new Lease(key, holder, instant(handed)), ticket));
-			}
-			boolean atBound = (System.nanoTime() - asked) / 1000 > toBound;
-			List<Object> answer;
-			try {
-				answer = atBound ? settle(redisKey, ticket, false)
-						: runOrGiveUp("take", redisKey, ASK, ticket, NO, this.channel);
-			}
-			catch (RedisCalls.GaveUp ex) {
-				throw giveUp(redisKey, ticket, asked + toBound * 1000, new InterruptedException(ex.getMessage()));
-			}
-			catch (LeaseHostException ex) {
-				LeaseHostException failed = withdraw(redisKey, ticket, asked + toBound * 1000);
-				if (failed != null) {
-					ex.addSuppressed(failed);
-				}
-				throw ex;
-			}
-			long code = number(answer, 0);
-			if (code == 1) {
-				return new Taken(confirm(redisKey, new Lease(key, holder, instant(number(answer, 1))), ticket));
-			}
-			if (code == 2) {
-				return new Unavailable();
-			}
-			toBound = number(answer, 1);
-			standing = number(answer, 2);
-		}
-	}
-
-	// "Withdraw me, or tell me I was granted": at the bound; or at an interrupt, where a
-	// grant handed at that moment is given back.
-	private List<Object> settle(byte[] redisKey, byte[] ticket, boolean interrupted) {
-		return run("take", redisKey, SETTLE, ticket, interrupted ? YES : NO, this.channel);
-	}
-
-	// An interrupted waiter withdraws at once, a grant handed to it at that moment given
-	// back, and throws InterruptedException (DESIGN §4). Only when Redis could not be
-	// reached to withdraw it is its outcome unknown, and said so.
-	private InterruptedException giveUp(byte[] redisKey, byte[] ticket, long boundNanos,
-			InterruptedException interrupt) {
-		LeaseHostException failed = withdraw(redisKey, ticket, boundNanos);
-		Thread.interrupted();
-		if (failed != null) {
-			failed.addSuppressed(interrupt);
-			throw failed;
-		}
-		return interrupt;
-	}
-
-	// A caller that gets no answer must not be handed the key later. The failure often
-	// outlasts one call (a reconnecting client), so a failed withdrawal is tried again
-	// while the waiter's bound has not passed: after it, no release can hand the waiter
-	// the key. Answers the last failure, or null once withdrawn. A pending interrupt is
-	// put aside so that the pauses pause.
-	private @Nullable LeaseHostException withdraw(byte[] redisKey, byte[] ticket, long boundNanos) {
-		boolean interrupted = Thread.interrupted();
-		try {
-			for (int attempt = 1;; attempt++) {
-				try {
-					settle(redisKey, ticket, true);
-					return null;
-				}
-				catch (LeaseHostException ex) {
-					if (attempt >= WITHDRAW_ATTEMPTS || System.nanoTime() - boundNanos > 0) {
-						return ex;
-					}
-					LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(25L << attempt));
-				}
-			}
-		}
-		finally {
-			if (interrupted) {
-				Thread.currentThread().interrupt();
-			}
-		}
+		return this.waiting.take(key, holder, duration);
 	}
 
 	@Override
 	public TryTakeResult tryTake(LeaseKey key, LeaseHolder holder, Duration duration) {
 		checkArguments(key, holder, duration);
 		this.durability.requireDurable();
-		byte[] redisKey = redisKey(key);
-		List<Object> answer = run("try_take", redisKey, TRY, holder.bytes(), micros(duration));
-		long code = number(answer, 0);
-		if (code == 1) {
-			return new Taken(confirm(redisKey, new Lease(key, holder, instant(number(answer, 1))), null));
+		byte[] redisKey = this.store.redisKey(key);
+		TryTakeAnswer answer = this.store.tryTake(redisKey, holder, duration);
+		if (answer instanceof Granted granted) {
+			return new Taken(this.store.confirm(redisKey, new Lease(key, holder, granted.instant()), null));
 		}
-		if (code == -1) {
-			throw new ReentrantTakeException(key, holder);
+		if (answer instanceof RedisScriptAnswer.Held) {
+			return new Held();
 		}
-		return new Held();
+		throw new ReentrantTakeException(key, holder);
 	}
 
 	@Override
 	public Optional<Duration> remaining(LeaseKey key, LeaseHolder holder) {
 		checkKeyAndHolder(key, holder);
-		List<Object> answer = run("remaining", redisKey(key), REMAINING, holder.bytes());
-		return (number(answer, 0) == 1) ? Optional.of(Duration.ofNanos(number(answer, 1) * 1000)) : Optional.empty();
+		return this.store.remaining(this.store.redisKey(key), holder);
 	}
 
 	@Override
 	public ReleaseResult release(LeaseKey key, LeaseHolder holder) {
 		checkKeyAndHolder(key, holder);
-		byte[] redisKey = redisKey(key);
-		List<Object> answer = run("release", redisKey, RELEASE, holder.bytes(), this.channel);
-		if (number(answer, 0) != 1) {
-			return new NotHeld();
-		}
-		if (answer.size() == 3 && answer.get(1) instanceof byte[] ticket) {
-			// Handed on to a waiter: one of ours need not wait for the channel's message.
-			this.wakeups.wake(new String(redisKey, StandardCharsets.US_ASCII),
-					new RedisWakeups.Handed(new String(ticket, StandardCharsets.US_ASCII), number(answer, 2)));
-		}
-		return new Released();
+		return this.store.release(this.store.redisKey(key), holder) ? new Released() : new NotHeld();
 	}
 
 	@Override
@@ -373,39 +171,7 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 		if (limit <= 0) {
 			throw new IllegalArgumentException("'limit' must be positive, but was " + limit);
 		}
-		return call("grants", (connection) -> {
-			List<Lease> grants = new ArrayList<>();
-			ScanOptions options = ScanOptions.scanOptions().match(this.keyPrefix + "{*}").count(256).build();
-			if (connection instanceof RedisClusterConnection cluster) {
-				for (RedisClusterNode node : cluster.clusterGetNodes()) {
-					if (node.isMaster() && grants.size() < limit) {
-						try (Cursor<byte[]> keys = cluster.scan(node, options)) {
-							collect(connection, keys, grants, limit);
-						}
-					}
-				}
-			}
-			else {
-				try (Cursor<byte[]> keys = connection.keyCommands().scan(options)) {
-					collect(connection, keys, grants, limit);
-				}
-			}
-			return grants;
-		});
-	}
-
-	private void collect(RedisConnection connection, Cursor<byte[]> keys, List<Lease> grants, int limit) {
-		while (keys.hasNext() && grants.size() < limit) {
-			byte[] redisKey = keys.next();
-			LeaseKey key = leaseKey(redisKey);
-			if (key == null) {
-				continue;
-			}
-			List<Object> answer = this.script.run(connection, redisKey, GRANT);
-			if (number(answer, 0) == 1) {
-				grants.add(new Lease(key, LeaseHolder.of((byte[]) answer.get(1)), instant(number(answer, 2))));
-			}
-		}
+		return this.store.grants(limit);
 	}
 
 	/**
@@ -418,100 +184,10 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 		this.wakeups.close();
 	}
 
-	// With replicas-to-ack, confirm the grant with WAIT on the connection that wrote it
-	// (for a handed grant: the settle that takes it up), and give it back when too few
-	// replicas acknowledge, so that a failover cannot hand the key to a second holder.
-	private Lease confirm(byte[] redisKey, Lease lease, byte @Nullable [] ticket) {
-		if (this.durability.refuses()) {
-			// The server was found not durable while this grant was made or handed on.
-			release(lease.key(), lease.holder());
-			throw this.durability.refusal();
-		}
-		if (this.replicasToAck == 0) {
-			return lease;
-		}
-		Object acknowledged = call("wait", (connection) -> {
-			if (ticket != null) {
-				this.script.run(connection, redisKey, SETTLE, ticket, NO, this.channel);
-			}
-			long timeout = Math.max(1, this.replicaTimeout.toMillis());
-			return (lettucePresent && LettuceCommands.handles(connection))
-					? LettuceCommands.waitForReplicas(connection, this.replicasToAck, timeout,
-							this.commandTimeoutMillis)
-					: (Object) connection.execute("WAIT", ascii(Integer.toString(this.replicasToAck)),
-							ascii(Long.toString(timeout)));
-		});
-		if (acknowledged instanceof Number number && number.longValue() >= this.replicasToAck) {
-			return lease;
-		}
-		release(lease.key(), lease.holder());
-		throw new LeaseHostException(
-				"Only " + acknowledged + " of " + this.replicasToAck + " replicas acknowledged the grant of key '"
-						+ lease.key() + "' within " + this.replicaTimeout + "; the grant was given back");
-	}
-
-	private List<Object> run(String operation, byte[] redisKey, byte[]... args) {
-		return call(operation, (connection) -> this.script.run(connection, redisKey, args));
-	}
-
-	// A question a waiter may drop at an interrupt that comes before it is sent.
-	private List<Object> runOrGiveUp(String operation, byte[] redisKey, byte[]... args) {
-		return this.calls.call(operation, true, (connection) -> this.script.run(connection, redisKey, args));
-	}
-
-	private <T> T call(String operation, Function<RedisConnection, T> action) {
-		return this.calls.call(operation, false, action);
-	}
-
-	// <prefix>{<base64url>}, written straight into one array: this runs on every call.
-	private byte[] redisKey(LeaseKey key) {
-		byte[] encoded = BASE64.encode(key.bytes());
-		byte[] redisKey = new byte[this.keyPrefixBytes.length + encoded.length + 2];
-		System.arraycopy(this.keyPrefixBytes, 0, redisKey, 0, this.keyPrefixBytes.length);
-		redisKey[this.keyPrefixBytes.length] = '{';
-		System.arraycopy(encoded, 0, redisKey, this.keyPrefixBytes.length + 1, encoded.length);
-		redisKey[redisKey.length - 1] = '}';
-		return redisKey;
-	}
-
-	private @Nullable LeaseKey leaseKey(byte[] redisKey) {
-		String text = new String(redisKey, StandardCharsets.US_ASCII);
-		if (!text.startsWith(this.keyPrefix + "{") || !text.endsWith("}")) {
-			return null;
-		}
-		try {
-			return LeaseKey
-				.of(Base64.getUrlDecoder().decode(text.substring(this.keyPrefix.length() + 1, text.length() - 1)));
-		}
-		catch (IllegalArgumentException ex) {
-			return null;
-		}
-	}
-
-	private static byte[] ticket() {
-		byte[] bytes = new byte[12];
-		random.nextBytes(bytes);
-		return ascii(Base64.getUrlEncoder().withoutPadding().encodeToString(bytes));
-	}
-
-	private static byte[] micros(Duration duration) {
-		return ascii(Long.toString(duration.toNanos() / 1000));
-	}
-
-	private static Instant instant(long micros) {
-		return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000);
-	}
-
-	private static long number(List<Object> answer, int index) {
-		Object value = answer.get(index);
-		if (value instanceof Number number) {
-			return number.longValue();
-		}
-		throw new LeaseHostException("Unexpected answer from lease.lua: " + answer);
-	}
-
-	private static byte[] ascii(String text) {
-		return text.getBytes(StandardCharsets.US_ASCII);
+	// A release made here handed the key on: this JVM's waiter it went to answers at
+	// once.
+	private void handedOn(String redisKey, RedisWakeups.Handed handed) {
+		this.wakeups.wake(redisKey, handed);
 	}
 
 	private static void checkKeyAndHolder(LeaseKey key, LeaseHolder holder) {
@@ -526,21 +202,6 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 	private static void checkArguments(LeaseKey key, LeaseHolder holder, Duration duration) {
 		checkKeyAndHolder(key, holder);
 		LeaseDurations.require(duration, RESOLUTION, MAXIMUM);
-	}
-
-	static String validateKeyPrefix(String keyPrefix) {
-		if (keyPrefix == null || keyPrefix.isEmpty() || keyPrefix.length() > KEY_PREFIX_MAXIMUM) {
-			throw new IllegalArgumentException(
-					"'keyPrefix' must be 1 to " + KEY_PREFIX_MAXIMUM + " characters, but was '" + keyPrefix + "'");
-		}
-		for (int i = 0; i < keyPrefix.length(); i++) {
-			char c = keyPrefix.charAt(i);
-			if (c <= ' ' || c > '~' || "{}*?[]\\".indexOf(c) >= 0) {
-				throw new IllegalArgumentException("'keyPrefix' must be printable ASCII without spaces, braces,"
-						+ " or the glob characters * ? [ ] \\, but was '" + keyPrefix + "'");
-			}
-		}
-		return keyPrefix;
 	}
 
 	/**
@@ -575,7 +236,7 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 		 * @return this builder
 		 */
 		public Builder keyPrefix(String keyPrefix) {
-			this.keyPrefix = validateKeyPrefix(keyPrefix);
+			this.keyPrefix = RedisKeyCodec.validateKeyPrefix(keyPrefix);
 			return this;
 		}
 

@@ -18,7 +18,6 @@ package dev.lease.host.redis;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -28,11 +27,10 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.util.ClassUtils;
 
-import dev.lease.LeaseHostException;
-
 /**
  * The one Lua script that holds the state model ({@code lease.lua} beside this class),
- * called by its SHA and sent whole only when the server answers {@code NOSCRIPT}.
+ * called by its SHA and sent whole only when the server answers {@code NOSCRIPT}. Its
+ * answers are read by {@link RedisScriptAnswer}, which documents them.
  *
  * @author Lease contributors
  */
@@ -103,30 +101,8 @@ final class RedisLeaseScript {
 		if (answer == null || answer.isEmpty()) {
 			throw new IllegalStateException("lease.lua answered nothing");
 		}
-		if (answer.get(0) instanceof Long code && code < -1) {
-			throw notLeaseState(key, code, answer);
-		}
+		RedisScriptAnswer.requireLeaseState(key, answer);
 		return answer;
-	}
-
-	// The script touched nothing: the key holds a value another application wrote, or
-	// lease state of a format this version does not know.
-	private static LeaseHostException notLeaseState(byte[] key, long code, List<Object> answer) {
-		String redisKey = new String(key, StandardCharsets.US_ASCII);
-		String prefix = redisKey.substring(0, Math.max(0, redisKey.lastIndexOf('{')));
-		Object detail = (answer.size() > 1) ? answer.get(1) : null;
-		if (code == -3) {
-			return new LeaseHostException("Redis key '" + redisKey + "' holds lease state of format version " + detail
-					+ ", which this version of the lease host (format version " + FORMAT_VERSION
-					+ ") cannot read: every application sharing the key prefix '" + prefix
-					+ "' must run a lease host of the same format; it was left untouched");
-		}
-		String kind = (detail instanceof byte[] bytes) ? new String(bytes, StandardCharsets.US_ASCII) : "a value";
-		return new LeaseHostException("Redis key '" + redisKey + "' holds a " + kind
-				+ " that is not lease state, so the key prefix '" + prefix
-				+ "' is shared with something else (another application, or a lease host older than format version "
-				+ FORMAT_VERSION + "); it was left untouched. Give the lease host a prefix of its own:"
-				+ " set lease.redis.key-prefix (RedisLeaseHost.Builder#keyPrefix)");
 	}
 
 	private static byte[][] keysAndArgs(byte[] key, byte[][] args) {

@@ -13,17 +13,19 @@
 -- and costs no MessagePack on the way in or out; any other state is
 --   TAG_STATE .. MessagePack { latest, holder or false, expiresAt, queue, handed }
 --   queue:  { { ticket, holder, duration, bound }, ... }   in arrival order
---   handed: { { ticket, holder, expiresAt, duration }, ... } grants handed to waiters
+--   handed: { { ticket, holder, expiresAt, duration, bound }, ... } grants handed to waiters
+-- A grant handed to a waiter is kept for it until it asks, even past its instant (a
+-- stalled waiter, or one whose message was lost and who asks only at its bound): until
+-- the later of its instant and the waiter's bound is KEPT (a minute), or the grant's
+-- duration if longer, in the past. A record stored without a bound is judged by its
+-- instant alone.
 -- A key whose grant is absent or passed and that has no waiters is deleted; PEXPIRE is
 -- garbage collection only, set past every grant the stored state can still produce.
 --
--- Answers (integers): try/take 1 expiresAt = taken, 0 = held (take: 0 timeToBound
--- standingRemaining = queued), -1 = reentrant; ask/settle 1 expiresAt = granted,
--- 0 timeToBound standingRemaining = queued, 2 = gone (unavailable); remaining 1 term or
--- 0; release 1 (1 ticket expiresAt when it handed the key on) or 0; grant 1 holder
--- expiresAt or 0. Whatever the operation: -2 kind = the key holds a value that is not
--- lease state (kind: 'string' or the Redis type), left untouched; -3 version = lease
--- state of a format this script does not know, left untouched.
+-- Answers: an array whose first element is a code, then integers (instants in
+-- microseconds since the epoch, terms in microseconds) or bytes. The protocol, per
+-- operation, is written down once, in the Javadoc of RedisScriptAnswer, the one decoder
+-- of these answers: change both together.
 
 if redis.replicate_commands then
 	redis.replicate_commands()
@@ -39,6 +41,9 @@ local TAG_STATE = '\193L\1Q'
 -- The longest duration the host accepts (36,500 days), in microseconds: a grant in the
 -- plain form lies no further than this from its latest reading.
 local LONGEST = 3153600000000000
+-- How long a handed grant is kept at least, past the later of its instant and its
+-- waiter's bound, for the waiter to ask (one minute, in microseconds).
+local KEPT = 60000000
 
 -- GET on a hash, a list or any other type is an error: answer what it is, touch nothing.
 local raw = redis.pcall('GET', key)
@@ -163,7 +168,7 @@ local function hand_on(freed_at)
 	end
 	state.holder = next[2]
 	state.expires = freed_at + next[3]
-	state.handed[#state.handed + 1] = { next[1], next[2], state.expires, next[3] }
+	state.handed[#state.handed + 1] = { next[1], next[2], state.expires, next[3], next[4] }
 	return true
 end
 
@@ -174,14 +179,20 @@ local function resolve()
 	end
 end
 
+-- The instant until which a grant handed to a waiter is kept for it to ask.
+local function kept_until(instant, bound, duration)
+	local from = (bound and bound > instant) and bound or instant
+	return from + ((duration > KEPT) and duration or KEPT)
+end
+
 local function persist()
 	local queue = {}
 	local gc = 0
 	for _, w in ipairs(state.queue) do
 		if w[4] >= now then
 			queue[#queue + 1] = w
-			-- granted at the latest at its bound, for its duration, kept one more duration
-			local until_ = w[4] + 2 * w[3]
+			-- granted at the latest at its bound, for its duration, and kept after that
+			local until_ = kept_until(w[4] + w[3], w[4], w[3])
 			if until_ > gc then
 				gc = until_
 			end
@@ -189,10 +200,11 @@ local function persist()
 	end
 	local handed = {}
 	for _, r in ipairs(state.handed) do
-		if r[3] + r[4] > now then
+		local until_ = kept_until(r[3], r[5], r[4])
+		if until_ > now then
 			handed[#handed + 1] = r
-			if r[3] + r[4] > gc then
-				gc = r[3] + r[4]
+			if until_ > gc then
+				gc = until_
 			end
 		end
 	end

@@ -1,0 +1,263 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.host.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.RedisClusterNode;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.Cursor;
+import org.springframework.data.redis.core.ScanOptions;
+import org.springframework.util.ClassUtils;
+
+import dev.lease.Lease;
+import dev.lease.LeaseHolder;
+import dev.lease.LeaseHostException;
+import dev.lease.LeaseKey;
+import dev.lease.host.redis.RedisScriptAnswer.ReleaseAnswer;
+import dev.lease.host.redis.RedisScriptAnswer.Released;
+import dev.lease.host.redis.RedisScriptAnswer.Standing;
+import dev.lease.host.redis.RedisScriptAnswer.TakeAnswer;
+import dev.lease.host.redis.RedisScriptAnswer.TryTakeAnswer;
+import dev.lease.host.redis.RedisScriptAnswer.WaiterAnswer;
+
+/**
+ * Where a {@link RedisLeaseHost} keeps its leases: each question one call of
+ * {@code lease.lua} on the lease's Redis key ({@link RedisKeyCodec}), its answer read by
+ * {@link RedisScriptAnswer}; and the gate every grant passes before it is answered
+ * {@code Taken}: the durability verdict, and with replicas-to-ack the replicas'
+ * confirmation, a grant that fails either given back.
+ *
+ * @author Lease contributors
+ */
+final class RedisLeaseStore {
+
+	private static final long DEFAULT_COMMAND_TIMEOUT_MILLIS = 60_000;
+
+	private static final byte[] TRY = ascii("try");
+
+	private static final byte[] TAKE = ascii("take");
+
+	private static final byte[] ASK = ascii("ask");
+
+	private static final byte[] SETTLE = ascii("settle");
+
+	private static final byte[] REMAINING = ascii("remaining");
+
+	private static final byte[] RELEASE = ascii("release");
+
+	private static final byte[] GRANT = ascii("grant");
+
+	private static final byte[] YES = ascii("1");
+
+	private static final byte[] NO = ascii("0");
+
+	private static final boolean lettucePresent = ClassUtils.isPresent("io.lettuce.core.RedisClient",
+			RedisLeaseStore.class.getClassLoader());
+
+	private final RedisKeyCodec keys;
+
+	private final byte[] channel;
+
+	private final int replicasToAck;
+
+	private final Duration replicaTimeout;
+
+	private final long commandTimeoutMillis;
+
+	private final RedisLeaseScript script;
+
+	private final RedisDurabilityMonitor durability;
+
+	private final RedisCalls calls;
+
+	private final BiConsumer<String, RedisWakeups.Handed> handedOn;
+
+	// handedOn: told when a release made here handed the key to a waiter, so that one of
+	// this JVM's waiters need not wait for the channel's message.
+	RedisLeaseStore(RedisConnectionFactory connectionFactory, String keyPrefix, int replicasToAck,
+			Duration replicaTimeout, RedisDurabilityMonitor durability,
+			BiConsumer<String, RedisWakeups.Handed> handedOn) {
+		this.keys = new RedisKeyCodec(keyPrefix);
+		this.channel = ascii(keyPrefix + "handoff");
+		this.replicasToAck = replicasToAck;
+		this.replicaTimeout = replicaTimeout;
+		this.commandTimeoutMillis = lettucePresent
+				? LettuceCommands.timeoutMillis(connectionFactory, DEFAULT_COMMAND_TIMEOUT_MILLIS)
+				: DEFAULT_COMMAND_TIMEOUT_MILLIS;
+		this.script = new RedisLeaseScript(this.commandTimeoutMillis);
+		this.durability = durability;
+		this.calls = new RedisCalls(connectionFactory, durability::disturbed);
+		this.handedOn = handedOn;
+	}
+
+	// Load the script and read the server's durability for the first time.
+	void start() {
+		call("start", (connection) -> {
+			if (this.replicasToAck > 0 && connection instanceof RedisClusterConnection) {
+				// WAIT must go to the primary that wrote the grant; not wired for
+				// clusters.
+				throw new LeaseHostException("replicasToAck is not supported on a Redis Cluster");
+			}
+			this.script.load(connection);
+			this.durability.start(connection);
+			return null;
+		});
+	}
+
+	byte[] redisKey(LeaseKey key) {
+		return this.keys.redisKey(key);
+	}
+
+	TryTakeAnswer tryTake(byte[] redisKey, LeaseHolder holder, Duration duration) {
+		return RedisScriptAnswer.tryTake(run("try_take", redisKey, TRY, holder.bytes(), micros(duration)));
+	}
+
+	// A take's first question, which it may drop at an interrupt that comes before it is
+	// sent (RedisCalls.GaveUp).
+	TakeAnswer take(byte[] redisKey, LeaseHolder holder, Duration duration, byte[] ticket) {
+		return RedisScriptAnswer.take(runOrGiveUp("take", redisKey, TAKE, holder.bytes(), micros(duration), ticket));
+	}
+
+	// "Where do I stand?": saves nothing, withdraws nothing; may be dropped at an
+	// interrupt that comes before it is sent (RedisCalls.GaveUp).
+	WaiterAnswer ask(byte[] redisKey, byte[] ticket) {
+		return RedisScriptAnswer.waiter(runOrGiveUp("take", redisKey, ASK, ticket, NO, this.channel));
+	}
+
+	// "Withdraw me, or tell me I was granted": at the bound; or at an interrupt, where a
+	// grant handed at that moment is given back.
+	WaiterAnswer settle(byte[] redisKey, byte[] ticket, boolean interrupted) {
+		return RedisScriptAnswer.waiter(run("take", redisKey, SETTLE, ticket, interrupted ? YES : NO, this.channel));
+	}
+
+	Optional<Duration> remaining(byte[] redisKey, LeaseHolder holder) {
+		return Optional.ofNullable(RedisScriptAnswer.remaining(run("remaining", redisKey, REMAINING, holder.bytes())));
+	}
+
+	// Whether the holder's grant ended; a waiter it was handed on to hears of it here.
+	boolean release(byte[] redisKey, LeaseHolder holder) {
+		ReleaseAnswer answer = RedisScriptAnswer
+			.release(run("release", redisKey, RELEASE, holder.bytes(), this.channel));
+		if (!(answer instanceof Released released)) {
+			return false;
+		}
+		if (released.handedOn() != null) {
+			this.handedOn.accept(new String(redisKey, StandardCharsets.US_ASCII), released.handedOn());
+		}
+		return true;
+	}
+
+	List<Lease> grants(int limit) {
+		return call("grants", (connection) -> {
+			List<Lease> grants = new ArrayList<>();
+			ScanOptions options = ScanOptions.scanOptions().match(this.keys.pattern()).count(256).build();
+			if (connection instanceof RedisClusterConnection cluster) {
+				for (RedisClusterNode node : cluster.clusterGetNodes()) {
+					if (node.isMaster() && grants.size() < limit) {
+						try (Cursor<byte[]> keys = cluster.scan(node, options)) {
+							collect(connection, keys, grants, limit);
+						}
+					}
+				}
+			}
+			else {
+				try (Cursor<byte[]> keys = connection.keyCommands().scan(options)) {
+					collect(connection, keys, grants, limit);
+				}
+			}
+			return grants;
+		});
+	}
+
+	private void collect(RedisConnection connection, Cursor<byte[]> keys, List<Lease> grants, int limit) {
+		while (keys.hasNext() && grants.size() < limit) {
+			byte[] redisKey = keys.next();
+			LeaseKey key = this.keys.leaseKey(redisKey);
+			if (key == null) {
+				continue;
+			}
+			Standing standing = RedisScriptAnswer.grant(this.script.run(connection, redisKey, GRANT));
+			if (standing != null) {
+				grants.add(new Lease(key, LeaseHolder.of(standing.holder()), standing.instant()));
+			}
+		}
+	}
+
+	// With replicas-to-ack, confirm the grant with WAIT on the connection that wrote it
+	// (for a handed grant: the settle that takes it up), and give it back when too few
+	// replicas acknowledge, so that a failover cannot hand the key to a second holder.
+	Lease confirm(byte[] redisKey, Lease lease, byte @Nullable [] ticket) {
+		if (this.durability.refuses()) {
+			// The server was found not durable while this grant was made or handed on.
+			release(redisKey, lease.holder());
+			throw this.durability.refusal();
+		}
+		if (this.replicasToAck == 0) {
+			return lease;
+		}
+		Object acknowledged = call("wait", (connection) -> {
+			if (ticket != null) {
+				this.script.run(connection, redisKey, SETTLE, ticket, NO, this.channel);
+			}
+			long timeout = Math.max(1, this.replicaTimeout.toMillis());
+			return (lettucePresent && LettuceCommands.handles(connection))
+					? LettuceCommands.waitForReplicas(connection, this.replicasToAck, timeout,
+							this.commandTimeoutMillis)
+					: (Object) connection.execute("WAIT", ascii(Integer.toString(this.replicasToAck)),
+							ascii(Long.toString(timeout)));
+		});
+		if (acknowledged instanceof Number number && number.longValue() >= this.replicasToAck) {
+			return lease;
+		}
+		release(redisKey, lease.holder());
+		throw new LeaseHostException(
+				"Only " + acknowledged + " of " + this.replicasToAck + " replicas acknowledged the grant of key '"
+						+ lease.key() + "' within " + this.replicaTimeout + "; the grant was given back");
+	}
+
+	private List<Object> run(String operation, byte[] redisKey, byte[]... args) {
+		return call(operation, (connection) -> this.script.run(connection, redisKey, args));
+	}
+
+	// A question a waiter may drop at an interrupt that comes before it is sent.
+	private List<Object> runOrGiveUp(String operation, byte[] redisKey, byte[]... args) {
+		return this.calls.call(operation, true, (connection) -> this.script.run(connection, redisKey, args));
+	}
+
+	private <T> T call(String operation, Function<RedisConnection, T> action) {
+		return this.calls.call(operation, false, action);
+	}
+
+	private static byte[] micros(Duration duration) {
+		return ascii(Long.toString(duration.toNanos() / 1000));
+	}
+
+	private static byte[] ascii(String text) {
+		return text.getBytes(StandardCharsets.US_ASCII);
+	}
+
+}

@@ -1,0 +1,336 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.host.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.lease.LeaseHostException;
+
+/**
+ * An answer of {@code lease.lua}, read once, by the one decoder of the script's answers.
+ * Every instant is in microseconds since the epoch and every term in microseconds, both
+ * on Redis {@code TIME} as the script read it. The script answers an array whose first
+ * element is a code:
+ * <table>
+ * <caption>The script's answers, per operation</caption>
+ * <tr>
+ * <th>operation (ARGV)</th>
+ * <th>answer</th>
+ * <th>read as</th>
+ * </tr>
+ * <tr>
+ * <td rowspan="3">{@code try holder duration}</td>
+ * <td>{@code 1 expiresAt}</td>
+ * <td>{@link Granted}</td>
+ * </tr>
+ * <tr>
+ * <td>{@code 0}</td>
+ * <td>{@link Held}</td>
+ * </tr>
+ * <tr>
+ * <td>{@code -1}</td>
+ * <td>{@link Reentrant}</td>
+ * </tr>
+ * <tr>
+ * <td rowspan="3">{@code take holder duration ticket}</td>
+ * <td>{@code 1 expiresAt}</td>
+ * <td>{@link Granted}</td>
+ * </tr>
+ * <tr>
+ * <td>{@code 0 timeToBound standingRemaining}</td>
+ * <td>{@link Queued}</td>
+ * </tr>
+ * <tr>
+ * <td>{@code -1}</td>
+ * <td>{@link Reentrant}</td>
+ * </tr>
+ * <tr>
+ * <td rowspan="3">{@code ask ticket 0 channel},
+ * {@code settle ticket interrupted channel}</td>
+ * <td>{@code 1 expiresAt}</td>
+ * <td>{@link Granted}: handed to the ticket (settle: and taken up; interrupted: given
+ * back)</td>
+ * </tr>
+ * <tr>
+ * <td>{@code 0 timeToBound standingRemaining}</td>
+ * <td>{@link Queued}: still waiting, nothing withdrawn</td>
+ * </tr>
+ * <tr>
+ * <td>{@code 2}</td>
+ * <td>{@link Gone}: not granted, and no longer queued (settle: withdrawn)</td>
+ * </tr>
+ * <tr>
+ * <td rowspan="2">{@code remaining holder}</td>
+ * <td>{@code 1 term}</td>
+ * <td>{@link #remaining}: the term</td>
+ * </tr>
+ * <tr>
+ * <td>{@code 0}</td>
+ * <td>{@link #remaining}: none</td>
+ * </tr>
+ * <tr>
+ * <td rowspan="3">{@code release holder channel}</td>
+ * <td>{@code 1}</td>
+ * <td>{@link Released} with nobody handed the key</td>
+ * </tr>
+ * <tr>
+ * <td>{@code 1 ticket expiresAt}</td>
+ * <td>{@link Released}, handed on to that ticket (also published on the channel)</td>
+ * </tr>
+ * <tr>
+ * <td>{@code 0}</td>
+ * <td>{@link NotHeld}</td>
+ * </tr>
+ * <tr>
+ * <td rowspan="2">{@code grant}</td>
+ * <td>{@code 1 holder expiresAt}</td>
+ * <td>{@link Standing}</td>
+ * </tr>
+ * <tr>
+ * <td>{@code 0}</td>
+ * <td>none</td>
+ * </tr>
+ * <tr>
+ * <td rowspan="2">any</td>
+ * <td>{@code -2 kind}</td>
+ * <td>{@link LeaseHostException}: the key holds a value that is not lease state
+ * ({@code string} or the Redis type), left untouched</td>
+ * </tr>
+ * <tr>
+ * <td>{@code -3 version}</td>
+ * <td>{@link LeaseHostException}: lease state of a format version this script does not
+ * know, left untouched</td>
+ * </tr>
+ * </table>
+ * Any other answer fails with {@link LeaseHostException} naming it.
+ *
+ * @author Lease contributors
+ */
+sealed interface RedisScriptAnswer {
+
+	static TryTakeAnswer tryTake(List<Object> answer) {
+		return switch (code(answer)) {
+			case 1 -> new Granted(number(answer, 1));
+			case 0 -> new Held();
+			case -1 -> new Reentrant();
+			default -> throw unexpected(answer);
+		};
+	}
+
+	static TakeAnswer take(List<Object> answer) {
+		return switch (code(answer)) {
+			case 1 -> new Granted(number(answer, 1));
+			case 0 -> new Queued(number(answer, 1), number(answer, 2));
+			case -1 -> new Reentrant();
+			default -> throw unexpected(answer);
+		};
+	}
+
+	static WaiterAnswer waiter(List<Object> answer) {
+		return switch (code(answer)) {
+			case 1 -> new Granted(number(answer, 1));
+			case 0 -> new Queued(number(answer, 1), number(answer, 2));
+			case 2 -> new Gone();
+			default -> throw unexpected(answer);
+		};
+	}
+
+	static @Nullable Duration remaining(List<Object> answer) {
+		return switch (code(answer)) {
+			case 1 -> Duration.ofNanos(number(answer, 1) * 1000);
+			case 0 -> null;
+			default -> throw unexpected(answer);
+		};
+	}
+
+	static ReleaseAnswer release(List<Object> answer) {
+		return switch (code(answer)) {
+			case 1 -> new Released((answer.size() == 3) ? new RedisWakeups.Handed(
+					new String(bytes(answer, 1), StandardCharsets.US_ASCII), number(answer, 2)) : null);
+			case 0 -> new NotHeld();
+			default -> throw unexpected(answer);
+		};
+	}
+
+	static @Nullable Standing grant(List<Object> answer) {
+		return switch (code(answer)) {
+			case 1 -> new Standing(bytes(answer, 1), number(answer, 2));
+			case 0 -> null;
+			default -> throw unexpected(answer);
+		};
+	}
+
+	// The answers every operation may give when the key holds no lease state it can read
+	// (the script touched nothing), as failures; read first, for every answer.
+	static void requireLeaseState(byte[] key, List<Object> answer) {
+		if (!(answer.get(0) instanceof Long code) || code >= -1) {
+			return;
+		}
+		String redisKey = new String(key, StandardCharsets.US_ASCII);
+		String prefix = redisKey.substring(0, Math.max(0, redisKey.lastIndexOf('{')));
+		Object detail = (answer.size() > 1) ? answer.get(1) : null;
+		if (code == -3) {
+			throw new LeaseHostException("Redis key '" + redisKey + "' holds lease state of format version " + detail
+					+ ", which this version of the lease host (format version " + RedisLeaseScript.FORMAT_VERSION
+					+ ") cannot read: every application sharing the key prefix '" + prefix
+					+ "' must run a lease host of the same format; it was left untouched");
+		}
+		String kind = (detail instanceof byte[] bytes) ? new String(bytes, StandardCharsets.US_ASCII) : "a value";
+		throw new LeaseHostException("Redis key '" + redisKey + "' holds a " + kind
+				+ " that is not lease state, so the key prefix '" + prefix
+				+ "' is shared with something else (another application, or a lease host older than format version "
+				+ RedisLeaseScript.FORMAT_VERSION + "); it was left untouched. Give the lease host a prefix of its own:"
+				+ " set lease.redis.key-prefix (RedisLeaseHost.Builder#keyPrefix)");
+	}
+
+	static Instant instant(long micros) {
+		return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000);
+	}
+
+	// The code, or one no operation answers.
+	private static int code(List<Object> answer) {
+		long code = number(answer, 0);
+		return (code >= -1 && code <= 2) ? (int) code : Integer.MIN_VALUE;
+	}
+
+	private static long number(List<Object> answer, int index) {
+		if (answer.size() > index && answer.get(index) instanceof Number number) {
+			return number.longValue();
+		}
+		throw unexpected(answer);
+	}
+
+	private static byte[] bytes(List<Object> answer, int index) {
+		if (answer.size() > index && answer.get(index) instanceof byte[] bytes) {
+			return bytes;
+		}
+		throw unexpected(answer);
+	}
+
+	private static LeaseHostException unexpected(List<Object> answer) {
+		return new LeaseHostException("Unexpected answer from lease.lua: " + answer);
+	}
+
+	/**
+	 * What {@code try} answers.
+	 */
+	sealed interface TryTakeAnswer extends RedisScriptAnswer {
+
+	}
+
+	/**
+	 * What {@code take} answers.
+	 */
+	sealed interface TakeAnswer extends RedisScriptAnswer {
+
+	}
+
+	/**
+	 * What a waiter's {@code ask} or {@code settle} answers.
+	 */
+	sealed interface WaiterAnswer extends RedisScriptAnswer {
+
+	}
+
+	/**
+	 * What {@code release} answers.
+	 */
+	sealed interface ReleaseAnswer extends RedisScriptAnswer {
+
+	}
+
+	/**
+	 * The key is granted to the caller (or handed to the waiter asking) until the
+	 * instant.
+	 *
+	 * @param expiresAt the grant's instant, in microseconds since the epoch
+	 */
+	record Granted(long expiresAt) implements TryTakeAnswer, TakeAnswer, WaiterAnswer {
+
+		Instant instant() {
+			return RedisScriptAnswer.instant(this.expiresAt);
+		}
+
+	}
+
+	/**
+	 * Another holder's grant stands.
+	 */
+	record Held() implements TryTakeAnswer {
+
+	}
+
+	/**
+	 * The caller holds the key or waits for it already; nothing changed.
+	 */
+	record Reentrant() implements TryTakeAnswer, TakeAnswer {
+
+	}
+
+	/**
+	 * The waiter is queued.
+	 *
+	 * @param toBound the time to its bound, in microseconds
+	 * @param standingRemaining the standing grant's remaining term, in microseconds
+	 */
+	record Queued(long toBound, long standingRemaining) implements TakeAnswer, WaiterAnswer {
+
+	}
+
+	/**
+	 * The waiter was not granted the key and is no longer queued.
+	 */
+	record Gone() implements WaiterAnswer {
+
+	}
+
+	/**
+	 * The holder's grant ended.
+	 *
+	 * @param handedOn the waiter the key was handed to in the same step, if any
+	 */
+	record Released(RedisWakeups.@Nullable Handed handedOn) implements ReleaseAnswer {
+
+	}
+
+	/**
+	 * The caller does not hold the key; nothing changed.
+	 */
+	record NotHeld() implements ReleaseAnswer {
+
+	}
+
+	/**
+	 * The grant standing on a key.
+	 *
+	 * @param holder the holder's bytes
+	 * @param expiresAt its instant, in microseconds since the epoch
+	 */
+	record Standing(byte[] holder, long expiresAt) implements RedisScriptAnswer {
+
+		Instant instant() {
+			return RedisScriptAnswer.instant(this.expiresAt);
+		}
+
+	}
+
+}

@@ -1,0 +1,162 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.tck.redis;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.UUID;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.ReturnType;
+
+import dev.lease.LeaseHolder;
+import dev.lease.LeaseKey;
+import dev.lease.Released;
+import dev.lease.Taken;
+import dev.lease.host.redis.RedisLeaseHost;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for the grants {@link RedisLeaseHost}'s script hands to waiters: the waiter is
+ * driven through the script itself, so that its question can be delayed past its whole
+ * term, as a stalled client's or one whose handoff message was lost (DESIGN §4: a handed
+ * grant is kept for its waiter until it asks, even past its instant).
+ *
+ * @author Lease contributors
+ */
+class RedisHandedGrantIntegrationTests {
+
+	private static final Duration LONG = Duration.ofSeconds(30);
+
+	// How long a handed grant is kept at least past the later of its instant and the
+	// waiter's bound, in milliseconds (DESIGN §4, the same rule as the JDBC host's).
+	private static final long KEPT_MILLIS = 60_000;
+
+	private static final byte[] SCRIPT = script();
+
+	private static RedisTestServer server;
+
+	private static RedisConnectionFactory factory;
+
+	private static RedisLeaseHost host;
+
+	private static final String prefix = "handed-" + UUID.randomUUID().toString().substring(0, 8) + ":";
+
+	@BeforeAll
+	static void startHost() {
+		server = RedisTestServer.start();
+		factory = server.lettuce();
+		host = RedisLeaseHost.builder(factory).keyPrefix(prefix).build();
+	}
+
+	@AfterAll
+	static void stopHost() {
+		host.close();
+		server.close();
+	}
+
+	@Test
+	@DisplayName("Operation 2, 4: a waiter handed the key at a release and asking only after its whole term (and after another holder took the key) is answered granted, with its passed expiresAt")
+	void waiterAskingAfterItsTermWhenAnotherTookTheKeyIsGranted() throws Exception {
+		LeaseKey key = LeaseKey.of("handed-" + UUID.randomUUID());
+		byte[] redisKey = redisKey(key);
+		LeaseHolder first = LeaseHolder.of("first-" + UUID.randomUUID());
+		String ticket = UUID.randomUUID().toString();
+		assertThat(host.tryTake(key, first, LONG)).isInstanceOf(Taken.class);
+		assertThat(script(redisKey, "take", "waiter-" + ticket, "1000", ticket).get(0)).isEqualTo(0L);
+		assertThat(host.release(key, first)).isInstanceOf(Released.class);
+		// The waiter stalls, on purpose, past its 1 ms term before it asks.
+		Thread.sleep(200);
+		LeaseHolder second = LeaseHolder.of("second-" + UUID.randomUUID());
+		assertThat(host.tryTake(key, second, LONG)).isInstanceOf(Taken.class);
+		List<Object> answer = script(redisKey, "ask", ticket, "0", prefix + "handoff");
+		assertThat(answer).as("the stalled waiter's answer").first().isEqualTo(1L);
+		assertThat(pttl(redisKey))
+			.as("the key's TTL, which must keep the handed grant a minute past the waiter's bound")
+			.isGreaterThan(KEPT_MILLIS);
+		assertThat(script(redisKey, "settle", ticket, "0", prefix + "handoff")).isEqualTo(answer);
+		assertThat(script(redisKey, "ask", ticket, "0", prefix + "handoff")).as("asked again once settled")
+			.containsExactly(2L);
+		assertThat(host.remaining(key, second)).isPresent();
+		host.release(key, second);
+	}
+
+	@Test
+	@DisplayName("Operation 2, 4: a waiter the key passed to at the holder's instant, asking only after its whole term and a second more, is answered granted")
+	void waiterAskingLongAfterADerivedHandoffIsGranted() throws Exception {
+		LeaseKey key = LeaseKey.of("derived-" + UUID.randomUUID());
+		byte[] redisKey = redisKey(key);
+		LeaseHolder first = LeaseHolder.of("first-" + UUID.randomUUID());
+		String ticket = UUID.randomUUID().toString();
+		assertThat(host.tryTake(key, first, Duration.ofMillis(100))).isInstanceOf(Taken.class);
+		assertThat(script(redisKey, "take", "waiter-" + ticket, "1000", ticket).get(0)).isEqualTo(0L);
+		long queuedTtl = pttl(redisKey);
+		// Nothing asks while the first grant ends and the waiter's term passes; the
+		// waiter stalls, on purpose, for longer than its term plus a second.
+		Thread.sleep(1500);
+		assertThat(script(redisKey, "ask", ticket, "0", prefix + "handoff")).as("the stalled waiter's answer")
+			.first()
+			.isEqualTo(1L);
+		assertThat(script(redisKey, "settle", ticket, "0", prefix + "handoff")).first().isEqualTo(1L);
+		assertThat(queuedTtl)
+			.as("the TTL of the key with the waiter queued, which must cover the grant it can still be handed")
+			.isGreaterThan(KEPT_MILLIS);
+	}
+
+	private static List<Object> script(byte[] redisKey, String... args) {
+		byte[][] keysAndArgs = new byte[args.length + 1][];
+		keysAndArgs[0] = redisKey;
+		for (int i = 0; i < args.length; i++) {
+			keysAndArgs[i + 1] = args[i].getBytes(StandardCharsets.UTF_8);
+		}
+		try (RedisConnection connection = factory.getConnection()) {
+			return connection.scriptingCommands().eval(SCRIPT, ReturnType.MULTI, 1, keysAndArgs);
+		}
+	}
+
+	private static long pttl(byte[] redisKey) {
+		try (RedisConnection connection = factory.getConnection()) {
+			return connection.keyCommands().pTtl(redisKey);
+		}
+	}
+
+	private static byte[] redisKey(LeaseKey key) {
+		return (prefix + "{" + Base64.getUrlEncoder().withoutPadding().encodeToString(key.bytes()) + "}")
+			.getBytes(StandardCharsets.US_ASCII);
+	}
+
+	private static byte[] script() {
+		try (InputStream in = RedisLeaseHost.class.getResourceAsStream("lease.lua")) {
+			assertThat(in).as("lease.lua beside RedisLeaseHost").isNotNull();
+			return in.readAllBytes();
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}
