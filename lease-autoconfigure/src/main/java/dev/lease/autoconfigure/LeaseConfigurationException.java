@@ -55,6 +55,21 @@ public class LeaseConfigurationException extends IllegalStateException {
 	}
 
 	/**
+	 * Create an exception for a property whose value the lease starter cannot use.
+	 * @param property the property's name
+	 * @param value the value it was given
+	 * @param reason why the value cannot be used
+	 * @param expected what a usable value looks like
+	 * @return the exception
+	 */
+	public static LeaseConfigurationException invalidProperty(String property, @Nullable Object value,
+			IllegalArgumentException reason, String expected) {
+		return new LeaseConfigurationException(
+				"Invalid value '" + value + "' for " + property + ": " + reason.getMessage(),
+				"Set " + property + " to " + expected, reason);
+	}
+
+	/**
 	 * Return what is wrong.
 	 * @return the description
 	 */

@@ -37,6 +37,7 @@ import org.springframework.util.function.SingletonSupplier;
 
 import dev.lease.Allowance;
 import dev.lease.aop.FencedAdvisor;
+import dev.lease.autoconfigure.LeaseConfigurationException;
 import dev.lease.fence.FenceAllowances;
 import dev.lease.fence.FenceRefusalListener;
 import dev.lease.observation.MeterRegistryFenceRefusalListener;
@@ -73,7 +74,14 @@ public final class FenceAutoConfiguration {
 		properties.getFences().forEach((party, declared) -> {
 			Duration allowance = declared.getAllowance();
 			if (allowance != null) {
-				allowances.put(party, Allowance.of(allowance));
+				try {
+					allowances.put(party, Allowance.of(allowance));
+				}
+				catch (IllegalArgumentException ex) {
+					throw LeaseConfigurationException.invalidProperty("lease.fences." + party + ".allowance", allowance,
+							ex, "the clock allowance between the lease host and " + party
+									+ ", zero or positive, such as 250ms");
+				}
 			}
 		});
 		return FenceAllowances.of(allowances);

@@ -38,6 +38,7 @@ import org.springframework.core.env.Environment;
 
 import dev.lease.LeaseHost;
 import dev.lease.autoconfigure.LeaseAutoConfiguration;
+import dev.lease.autoconfigure.LeaseConfigurationException;
 import dev.lease.host.jdbc.JdbcLeaseHost;
 
 /**
@@ -102,7 +103,8 @@ public final class JdbcLeaseHostAutoConfiguration {
 			return properties;
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalArgumentException("Invalid lease.jdbc.table-prefix: " + ex.getMessage(), ex);
+			throw LeaseConfigurationException.invalidProperty("lease.jdbc.table-prefix", properties.getTablePrefix(),
+					ex, "an SQL identifier of letters, digits and underscores, such as 'ORDERS_LEASE_'");
 		}
 	}
 

@@ -31,6 +31,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import dev.lease.LeaseHost;
 import dev.lease.autoconfigure.LeaseAutoConfiguration;
+import dev.lease.autoconfigure.LeaseConfigurationException;
 import dev.lease.host.redis.RedisLeaseHost;
 
 /**
@@ -65,21 +66,32 @@ public final class RedisLeaseHostAutoConfiguration {
 			builder.keyPrefix(properties.getKeyPrefix());
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalArgumentException("Invalid lease.redis.key-prefix: " + ex.getMessage(), ex);
+			throw LeaseConfigurationException.invalidProperty("lease.redis.key-prefix", properties.getKeyPrefix(), ex,
+					"printable ASCII without spaces, braces or glob characters, such as 'orders:lease:'");
 		}
 		try {
 			builder.durabilityCheckInterval(properties.getDurabilityCheckInterval());
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalArgumentException("Invalid lease.redis.durability-check-interval: " + ex.getMessage(), ex);
+			throw LeaseConfigurationException.invalidProperty("lease.redis.durability-check-interval",
+					properties.getDurabilityCheckInterval(), ex, "a positive duration, or 0 for no schedule");
 		}
-		return builder.requireDurable(properties.isRequireDurable())
-			.replicasToAck(properties.getReplicasToAck(), properties.getReplicaTimeout())
-			.build();
+		try {
+			builder.replicasToAck(properties.getReplicasToAck(), properties.getReplicaTimeout());
+		}
+		catch (IllegalArgumentException ex) {
+			boolean count = properties.getReplicasToAck() < 0;
+			throw LeaseConfigurationException.invalidProperty(
+					count ? "lease.redis.replicas-to-ack" : "lease.redis.replica-timeout",
+					count ? properties.getReplicasToAck() : properties.getReplicaTimeout(), ex,
+					count ? "0 (no confirmation) or the number of replicas that must acknowledge each grant"
+							: "a positive duration");
+		}
+		return builder.requireDurable(properties.isRequireDurable()).build();
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(MeterBinder.class)
+	@ConditionalOnClass(name = "io.micrometer.core.instrument.binder.MeterBinder")
 	static class DurabilityMetricsConfiguration {
 
 		// Bound to every registry once the context is refreshed, when the host exists:

@@ -164,7 +164,7 @@ class JdbcLeaseHostAutoConfigurationTests {
 	void tablePrefixThatIsNotAnIdentifierIsRefusedAtStartUp() {
 		this.runner.withPropertyValues("lease.jdbc.table-prefix=X; DROP TABLE USERS; --").run((context) -> {
 			assertThat(context).hasFailed();
-			assertThat(context.getStartupFailure()).hasStackTraceContaining("Invalid lease.jdbc.table-prefix")
+			assertThat(context.getStartupFailure()).hasStackTraceContaining("for lease.jdbc.table-prefix")
 				.rootCause()
 				.isInstanceOf(IllegalArgumentException.class)
 				.hasMessageContaining("must be an SQL identifier")

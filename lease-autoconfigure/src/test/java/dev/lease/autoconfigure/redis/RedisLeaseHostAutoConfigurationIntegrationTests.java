@@ -155,7 +155,7 @@ class RedisLeaseHostAutoConfigurationIntegrationTests {
 	void keyPrefixWithAGlobCharacterIsRefusedAtStartUp() {
 		runner().withPropertyValues("lease.redis.key-prefix=lease*").run((context) -> {
 			assertThat(context).hasFailed();
-			assertThat(context.getStartupFailure()).hasStackTraceContaining("Invalid lease.redis.key-prefix")
+			assertThat(context.getStartupFailure()).hasStackTraceContaining("for lease.redis.key-prefix")
 				.rootCause()
 				.hasMessageContaining("'lease*'");
 		});
