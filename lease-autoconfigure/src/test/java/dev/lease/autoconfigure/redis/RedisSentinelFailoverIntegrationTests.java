@@ -112,6 +112,17 @@ class RedisSentinelFailoverIntegrationTests {
 					stalledAt = host.now();
 					if (replica == Replica.LAGGING) {
 						Thread.sleep(STALL.toMillis());
+						// On a loaded machine the workers may not have reached the host
+						// in
+						// the stall: keep the replica behind until a take has been
+						// answered.
+						Instant since = stalledAt;
+						await("a take called while the replica lags").atMost(FAILOVER)
+							.pollInterval(Duration.ofMillis(20))
+							.until(() -> host.history()
+								.stream()
+								.anyMatch((event) -> (event.call() == Call.TAKE || event.call() == Call.TRY_TAKE)
+										&& event.invokedAt().isAfter(since)));
 					}
 					killedAt = host.now();
 					group.killPrimary();
