@@ -25,6 +25,8 @@ import java.util.function.Supplier;
 
 import javax.sql.DataSource;
 
+import dev.lease.host.Interrupts;
+
 /**
  * How the host's store calls meet interrupts (DESIGN §4): a call answers whatever
  * interrupts arrive, and the caller finds its interrupt flag set again afterwards; a take
@@ -94,25 +96,13 @@ final class StoreInterrupts {
 
 	// Whether the wait for a connection was ended by an interrupt (and nothing was sent).
 	static boolean interruptedWaitingForConnection(SQLException failure) {
-		return Thread.interrupted() | causedByInterrupt(failure);
+		return Thread.interrupted() | Interrupts.causedByInterrupt(failure);
 	}
 
 	// Whether H2 ended a wait for a row lock at an interrupt, before its lock timeout.
 	boolean lockWaitInterrupted(SQLException failure, long elapsedNanos) {
 		return this.h2LockTimeoutNanos >= 0 && failure.getErrorCode() == H2_LOCK_TIMEOUT
 				&& elapsedNanos < this.h2LockTimeoutNanos;
-	}
-
-	private static boolean causedByInterrupt(Throwable failure) {
-		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-			if (cause instanceof InterruptedException) {
-				return true;
-			}
-			if (cause.getCause() == cause) {
-				break;
-			}
-		}
-		return false;
 	}
 
 	/**

@@ -22,6 +22,7 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import dev.lease.LeaseHostException;
+import dev.lease.host.Interrupts;
 
 /**
  * The host's calls to Redis, each on a connection of its own, made so that an interrupt
@@ -66,7 +67,7 @@ final class RedisCalls {
 					connection = this.connectionFactory.getConnection();
 				}
 				catch (RuntimeException ex) {
-					if (!(Thread.interrupted() | causedByInterrupt(ex))) {
+					if (!(Thread.interrupted() | Interrupts.causedByInterrupt(ex))) {
 						this.disturbed.run();
 						throw new LeaseHostException("Redis failed to answer " + operation, ex);
 					}
@@ -83,7 +84,7 @@ final class RedisCalls {
 					throw ex;
 				}
 				catch (RuntimeException ex) {
-					if (!causedByInterrupt(ex)) {
+					if (!Interrupts.causedByInterrupt(ex)) {
 						this.disturbed.run();
 						throw new LeaseHostException("Redis failed to answer " + operation, ex);
 					}
@@ -101,18 +102,6 @@ final class RedisCalls {
 				Thread.currentThread().interrupt();
 			}
 		}
-	}
-
-	private static boolean causedByInterrupt(Throwable failure) {
-		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-			if (cause instanceof InterruptedException) {
-				return true;
-			}
-			if (cause.getCause() == cause) {
-				break;
-			}
-		}
-		return false;
 	}
 
 	/**

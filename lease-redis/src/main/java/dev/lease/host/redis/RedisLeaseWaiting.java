@@ -20,10 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-
-import org.jspecify.annotations.Nullable;
 
 import dev.lease.Lease;
 import dev.lease.LeaseHolder;
@@ -33,6 +29,7 @@ import dev.lease.ReentrantTakeException;
 import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.Unavailable;
+import dev.lease.host.Withdrawals;
 import dev.lease.host.redis.RedisScriptAnswer.Granted;
 import dev.lease.host.redis.RedisScriptAnswer.Queued;
 import dev.lease.host.redis.RedisScriptAnswer.TakeAnswer;
@@ -50,8 +47,6 @@ import dev.lease.host.redis.RedisWakeups.Signal;
  * @author Lease contributors
  */
 final class RedisLeaseWaiting {
-
-	private static final int WITHDRAW_ATTEMPTS = 4;
 
 	private static final SecureRandom random = new SecureRandom();
 
@@ -106,7 +101,7 @@ final class RedisLeaseWaiting {
 				signal.await(sleep);
 			}
 			catch (InterruptedException ex) {
-				throw giveUp(redisKey, ticket, asked + toBound * 1000, ex);
+				throw Withdrawals.giveUp(ex, asked + toBound * 1000, () -> this.store.settle(redisKey, ticket, true));
 			}
 			long handed = signal.handedTo(new String(ticket, StandardCharsets.US_ASCII));
 			if (handed >= 0) {
@@ -120,14 +115,12 @@ final class RedisLeaseWaiting {
 				answer = atBound ? this.store.settle(redisKey, ticket, false) : this.store.ask(redisKey, ticket);
 			}
 			catch (RedisCalls.GaveUp ex) {
-				throw giveUp(redisKey, ticket, asked + toBound * 1000, new InterruptedException(ex.getMessage()));
+				throw Withdrawals.giveUp(new InterruptedException(ex.getMessage()), asked + toBound * 1000,
+						() -> this.store.settle(redisKey, ticket, true));
 			}
 			catch (LeaseHostException ex) {
-				LeaseHostException failed = withdraw(redisKey, ticket, asked + toBound * 1000);
-				if (failed != null) {
-					ex.addSuppressed(failed);
-				}
-				throw ex;
+				// A caller that gets no answer must not be handed the key later.
+				throw Withdrawals.failed(ex, asked + toBound * 1000, () -> this.store.settle(redisKey, ticket, true));
 			}
 			if (answer instanceof Granted granted) {
 				return new Taken(this.store.confirm(redisKey, new Lease(key, holder, granted.instant()), ticket));
@@ -138,48 +131,6 @@ final class RedisLeaseWaiting {
 				continue;
 			}
 			return new Unavailable();
-		}
-	}
-
-	// An interrupted waiter withdraws at once, a grant handed to it at that moment given
-	// back, and throws InterruptedException (DESIGN §4). Only when Redis could not be
-	// reached to withdraw it is its outcome unknown, and said so.
-	private InterruptedException giveUp(byte[] redisKey, byte[] ticket, long boundNanos,
-			InterruptedException interrupt) {
-		LeaseHostException failed = withdraw(redisKey, ticket, boundNanos);
-		Thread.interrupted();
-		if (failed != null) {
-			failed.addSuppressed(interrupt);
-			throw failed;
-		}
-		return interrupt;
-	}
-
-	// A caller that gets no answer must not be handed the key later. The failure often
-	// outlasts one call (a reconnecting client), so a failed withdrawal is tried again
-	// while the waiter's bound has not passed: after it, no release can hand the waiter
-	// the key. Answers the last failure, or null once withdrawn. A pending interrupt is
-	// put aside so that the pauses pause.
-	private @Nullable LeaseHostException withdraw(byte[] redisKey, byte[] ticket, long boundNanos) {
-		boolean interrupted = Thread.interrupted();
-		try {
-			for (int attempt = 1;; attempt++) {
-				try {
-					this.store.settle(redisKey, ticket, true);
-					return null;
-				}
-				catch (LeaseHostException ex) {
-					if (attempt >= WITHDRAW_ATTEMPTS || System.nanoTime() - boundNanos > 0) {
-						return ex;
-					}
-					LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(25L << attempt));
-				}
-			}
-		}
-		finally {
-			if (interrupted) {
-				Thread.currentThread().interrupt();
-			}
 		}
 	}
 
