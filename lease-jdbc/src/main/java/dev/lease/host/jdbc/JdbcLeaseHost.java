@@ -63,8 +63,12 @@ import dev.lease.host.jdbc.TakeAnswer.Granted;
  * the key has no row yet), and a release with nobody queued is one. Waiters are rows of a
  * second table in arrival order; they are woken by PostgreSQL {@code LISTEN/NOTIFY} over
  * one connection per host, elsewhere by polling with a short bounded backoff, and on
- * every database by a release made through this same host. A released key, or a passed
- * one with nobody waiting, leaves no row behind.
+ * every database by a release made through this same host. The {@code LISTEN} connection
+ * is opened outside the application's pool: from
+ * {@link Builder#listenDataSource(DataSource)}, else with the settings of a Hikari pool,
+ * else from a data source that pools nothing; only from any other pool is it borrowed,
+ * with a warning. It is re-opened after a failure with a bounded backoff. A released key,
+ * or a passed one with nobody waiting, leaves no row behind.
  * <p>
  * The host uses connections of its own from the {@link DataSource}, never the caller's
  * transaction: a grant does not roll back with the caller's work (Non-goal 6). The tables
@@ -142,7 +146,8 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 		Wakeups<LeaseKey, Long> wakeups = new Wakeups<>();
 		PickedUpWaiters pickedUp = new PickedUpWaiters();
 		this.listener = (this.dialect.notifies() && builder.notifications)
-				? new PostgresNotificationListener(dataSource, channel, wakeups, pickedUp, statements.deleteWaiter)
+				? new PostgresNotificationListener(ListenConnections.of(dataSource, builder.listenDataSource), channel,
+						wakeups, pickedUp, statements.deleteWaiter)
 				: null;
 		JdbcLeaseCalls calls = new JdbcLeaseCalls(dataSource, this.dialect, statements.selectNow, interrupts, wakeups);
 		this.store = JdbcLeaseStore.of(calls, statements, this.dialect, pickedUp, channel, this.listener != null);
@@ -275,6 +280,8 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 
 		private boolean notifications = true;
 
+		private @Nullable DataSource listenDataSource;
+
 		private Builder(DataSource dataSource) {
 			if (dataSource == null) {
 				throw new IllegalArgumentException("'dataSource' must not be null");
@@ -296,13 +303,30 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 
 		/**
 		 * Whether to wake waiters with PostgreSQL {@code LISTEN/NOTIFY} over one
-		 * connection of the data source; when off, or on other databases, waiters poll
-		 * with a short bounded backoff.
+		 * connection of its own; when off, or on other databases, waiters poll with a
+		 * short bounded backoff.
 		 * @param notifications whether to listen for notifications
 		 * @return this builder
 		 */
 		public Builder notifications(boolean notifications) {
 			this.notifications = notifications;
+			return this;
+		}
+
+		/**
+		 * Open the one {@code LISTEN} connection of the host from the given data source
+		 * rather than from the host's: one that pools nothing, such as Spring's
+		 * {@code SimpleDriverDataSource} on the same database. Not needed for a Hikari
+		 * pool configured with a JDBC URL, whose settings are used to open it outside the
+		 * pool.
+		 * @param listenDataSource the data source of the listening connection
+		 * @return this builder
+		 */
+		public Builder listenDataSource(DataSource listenDataSource) {
+			if (listenDataSource == null) {
+				throw new IllegalArgumentException("'listenDataSource' must not be null");
+			}
+			this.listenDataSource = listenDataSource;
 			return this;
 		}
 
