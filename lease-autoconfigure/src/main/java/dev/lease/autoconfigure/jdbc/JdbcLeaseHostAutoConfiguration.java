@@ -35,6 +35,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+import org.springframework.util.StringUtils;
 
 import dev.lease.LeaseHost;
 import dev.lease.autoconfigure.LeaseAutoConfiguration;
@@ -87,10 +89,14 @@ public final class JdbcLeaseHostAutoConfiguration {
 					+ " DataSource at a shared database, or set lease.host (jdbc, redis or memory) to choose");
 		}
 		// closed by the context: its destroy method, close(), is inferred
-		JdbcLeaseHost host = JdbcLeaseHost.builder(dataSource)
+		JdbcLeaseHost.Builder builder = JdbcLeaseHost.builder(dataSource)
 			.tablePrefix(validTablePrefix(properties).getTablePrefix())
-			.notifications(properties.isNotifications())
-			.build();
+			.notifications(properties.isNotifications());
+		if (StringUtils.hasText(properties.getListenUrl())) {
+			builder.listenDataSource(new DriverManagerDataSource(properties.getListenUrl(),
+					properties.getListenUsername(), properties.getListenPassword()));
+		}
+		JdbcLeaseHost host = builder.build();
 		if (properties.isCheckSchema()) {
 			JdbcLeaseSchemaCheck.check(dataSource, host);
 		}

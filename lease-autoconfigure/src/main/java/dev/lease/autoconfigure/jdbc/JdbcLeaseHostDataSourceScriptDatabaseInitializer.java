@@ -20,17 +20,23 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.springframework.boot.jdbc.DatabaseDriver;
 import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
 import org.springframework.boot.jdbc.init.PropertiesBasedDataSourceScriptDatabaseInitializer;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.core.io.ByteArrayResource;
 import org.springframework.core.io.Resource;
 import org.springframework.util.StreamUtils;
@@ -42,13 +48,16 @@ import dev.lease.host.jdbc.JdbcLeaseHost;
  * uses the {@code mysql} scripts. With a table prefix other than
  * {@value JdbcLeaseHost#DEFAULT_TABLE_PREFIX}, the table, key and index names of the
  * scripts are given that prefix. May be registered as a bean to override
- * auto-configuration.
+ * auto-configuration. When the database does not answer as the initializer is built, it
+ * initializes nothing and logs a warning.
  *
  * @author Lease contributors
  * @since 0.1.0
  */
 public class JdbcLeaseHostDataSourceScriptDatabaseInitializer
 		extends PropertiesBasedDataSourceScriptDatabaseInitializer<JdbcLeaseHostProperties> {
+
+	private static final Log logger = LogFactory.getLog(JdbcLeaseHostDataSourceScriptDatabaseInitializer.class);
 
 	private static final Pattern TABLE_NAMES = Pattern
 		.compile("\\b" + JdbcLeaseHost.DEFAULT_TABLE_PREFIX + "(KEYS|WAITERS)");
@@ -61,8 +70,35 @@ public class JdbcLeaseHostDataSourceScriptDatabaseInitializer
 	 * @param properties the JDBC lease host properties
 	 */
 	public JdbcLeaseHostDataSourceScriptDatabaseInitializer(DataSource dataSource, JdbcLeaseHostProperties properties) {
-		super(dataSource, properties, Map.of(DatabaseDriver.MARIADB, "mysql"));
+		super(dataSource, unlessUnreachable(dataSource, properties), Map.of(DatabaseDriver.MARIADB, "mysql"));
 		this.tablePrefix = JdbcLeaseHost.requireTablePrefix(properties.getTablePrefix());
+	}
+
+	// Boot resolves the scripts' platform from the database as the initializer is
+	// built ("Failed to determine DatabaseDriver" when it does not answer): a database
+	// that does not answer now is left alone, so that the application starts and reports
+	// the host down; the tables are not created later.
+	private static JdbcLeaseHostProperties unlessUnreachable(DataSource dataSource,
+			JdbcLeaseHostProperties properties) {
+		if (properties.getInitializeSchema() == DatabaseInitializationMode.NEVER) {
+			return properties;
+		}
+		try (Connection connection = dataSource.getConnection()) {
+			return properties;
+		}
+		catch (SQLException ex) {
+			logger.warn("The JDBC lease host's tables were not initialized (lease.jdbc.initialize-schema="
+					+ properties.getInitializeSchema().name().toLowerCase(Locale.ROOT)
+					+ "): the database did not answer at start-up, and they are not created later. Restart the"
+					+ " application once the database answers, or run the schema script yourself: " + ex);
+			JdbcLeaseHostProperties none = new JdbcLeaseHostProperties();
+			none.setTablePrefix(properties.getTablePrefix());
+			// no script is run; Boot still resolves one
+			none.setSchema("optional:" + JdbcLeaseHost.SCHEMA_LOCATION);
+			none.setPlatform("none");
+			none.setInitializeSchema(DatabaseInitializationMode.NEVER);
+			return none;
+		}
 	}
 
 	@Override

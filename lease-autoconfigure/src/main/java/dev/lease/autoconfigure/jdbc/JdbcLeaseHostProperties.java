@@ -16,6 +16,7 @@
 
 package dev.lease.autoconfigure.jdbc;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.jdbc.init.DatabaseInitializationProperties;
 
@@ -39,9 +40,9 @@ public class JdbcLeaseHostProperties extends DatabaseInitializationProperties {
 	private String tablePrefix = "LEASE_";
 
 	/**
-	 * Whether to wake waiters with PostgreSQL LISTEN/NOTIFY over one connection of the
-	 * data source; when off, or on other databases, waiters poll with a short bounded
-	 * backoff.
+	 * Whether to wake waiters with PostgreSQL LISTEN/NOTIFY over one connection of their
+	 * own, opened outside the application's pool (see listen-url); when off, or on other
+	 * databases, waiters poll with a short bounded backoff.
 	 */
 	private boolean notifications = true;
 
@@ -51,6 +52,24 @@ public class JdbcLeaseHostProperties extends DatabaseInitializationProperties {
 	 * not answer at start-up is not judged.
 	 */
 	private boolean checkSchema = true;
+
+	/**
+	 * JDBC URL of the one LISTEN connection, opened outside the application's pool. Not
+	 * needed with a Hikari pool configured with a JDBC URL, whose settings are used; with
+	 * another pool, when not set, the connection is borrowed from the pool for as long as
+	 * the host runs.
+	 */
+	private @Nullable String listenUrl;
+
+	/**
+	 * User of the LISTEN connection opened with listen-url.
+	 */
+	private @Nullable String listenUsername;
+
+	/**
+	 * Password of the LISTEN connection opened with listen-url.
+	 */
+	private @Nullable String listenPassword;
 
 	public String getTablePrefix() {
 		return this.tablePrefix;
@@ -74,6 +93,30 @@ public class JdbcLeaseHostProperties extends DatabaseInitializationProperties {
 
 	public void setCheckSchema(boolean checkSchema) {
 		this.checkSchema = checkSchema;
+	}
+
+	public @Nullable String getListenUrl() {
+		return this.listenUrl;
+	}
+
+	public void setListenUrl(@Nullable String listenUrl) {
+		this.listenUrl = listenUrl;
+	}
+
+	public @Nullable String getListenUsername() {
+		return this.listenUsername;
+	}
+
+	public void setListenUsername(@Nullable String listenUsername) {
+		this.listenUsername = listenUsername;
+	}
+
+	public @Nullable String getListenPassword() {
+		return this.listenPassword;
+	}
+
+	public void setListenPassword(@Nullable String listenPassword) {
+		this.listenPassword = listenPassword;
 	}
 
 	@Override

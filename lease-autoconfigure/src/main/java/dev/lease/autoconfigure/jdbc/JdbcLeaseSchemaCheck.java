@@ -40,6 +40,7 @@ import org.springframework.dao.NonTransientDataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.util.StreamUtils;
 
+import dev.lease.LeaseHostException;
 import dev.lease.autoconfigure.LeaseConfigurationException;
 import dev.lease.host.jdbc.JdbcLeaseHost;
 
@@ -69,7 +70,16 @@ final class JdbcLeaseSchemaCheck {
 	}
 
 	static void check(DataSource dataSource, JdbcLeaseHost host) {
-		String location = JdbcLeaseHost.SCHEMA_LOCATION.replace("@@platform@@", host.platform());
+		String platform;
+		try {
+			platform = host.platform();
+		}
+		catch (LeaseHostException ex) {
+			logger.warn("Could not check the JDBC lease host's tables, the database did not answer; they are not"
+					+ " checked later");
+			return;
+		}
+		String location = JdbcLeaseHost.SCHEMA_LOCATION.replace("@@platform@@", platform);
 		List<String> problems;
 		try {
 			problems = problems(new JdbcTemplate(dataSource), expected(location, host.tablePrefix()));

@@ -30,11 +30,15 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
 import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
+import dev.lease.Held;
 import dev.lease.LeaseHolder;
+import dev.lease.LeaseHostException;
 import dev.lease.LeaseKey;
 import dev.lease.Released;
 import dev.lease.Taken;
@@ -43,6 +47,7 @@ import dev.lease.autoconfigure.inmemory.InMemoryLeaseHostAutoConfiguration;
 import dev.lease.host.jdbc.JdbcLeaseHost;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Tests for {@link JdbcLeaseHostAutoConfiguration} on PostgreSQL: the one named by
@@ -86,10 +91,14 @@ class JdbcLeaseHostAutoConfigurationIntegrationTests {
 	}
 
 	private ApplicationContextRunner runner() {
+		return runner(dataSource);
+	}
+
+	private ApplicationContextRunner runner(DataSource applicationDataSource) {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(JdbcLeaseHostAutoConfiguration.class,
 					InMemoryLeaseHostAutoConfiguration.class, LeaseAutoConfiguration.class))
-			.withBean(DataSource.class, () -> dataSource)
+			.withBean(DataSource.class, () -> applicationDataSource)
 			.withPropertyValues("lease.jdbc.table-prefix=" + this.tablePrefix);
 	}
 
@@ -118,6 +127,32 @@ class JdbcLeaseHostAutoConfigurationIntegrationTests {
 				.hasMessageContaining("lease.jdbc.initialize-schema=always")
 				.hasMessageContaining("classpath:dev/lease/host/jdbc/schema-postgresql.sql");
 			assertThat(tableCount(new JdbcTemplate(dataSource), this.tablePrefix + "KEYS")).isZero();
+		});
+	}
+
+	@Test
+	void hostStartedWithTheDatabaseDownWorksOnceTheDatabaseAnswers() {
+		DelegatingDataSource switching = new DelegatingDataSource(new SimpleDriverDataSource(
+				new org.postgresql.Driver(), JdbcLeaseHostDatabaseDownAtStartTests.CLOSED_PORT_URL));
+		runner(switching).withPropertyValues("lease.jdbc.initialize-schema=always").run((context) -> {
+			assertThat(context).hasNotFailed();
+			JdbcLeaseHost host = context.getBean(JdbcLeaseHost.class);
+			LeaseKey key = LeaseKey.of("key-" + UUID.randomUUID());
+			LeaseHolder holder = LeaseHolder.of("holder-" + UUID.randomUUID());
+			assertThatExceptionOfType(LeaseHostException.class)
+				.isThrownBy(() -> host.tryTake(key, holder, Duration.ofSeconds(30)));
+			switching.setTargetDataSource(dataSource);
+			// initialize-schema did not run with the database down: the user creates
+			// them
+			assertThat(tableCount(new JdbcTemplate(dataSource), this.tablePrefix + "KEYS")).isZero();
+			JdbcLeaseHostProperties properties = new JdbcLeaseHostProperties();
+			properties.setTablePrefix(this.tablePrefix);
+			properties.setInitializeSchema(DatabaseInitializationMode.ALWAYS);
+			new JdbcLeaseHostDataSourceScriptDatabaseInitializer(dataSource, properties).initializeDatabase();
+			assertThat(host.platform()).isEqualTo("postgresql");
+			assertThat(host.tryTake(key, holder, Duration.ofSeconds(30))).isInstanceOf(Taken.class);
+			assertThat(host.tryTake(key, LeaseHolder.of("other"), Duration.ofSeconds(30))).isInstanceOf(Held.class);
+			assertThat(host.release(key, holder)).isInstanceOf(Released.class);
 		});
 	}
 

@@ -20,12 +20,13 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -42,7 +43,6 @@ import dev.lease.TakeResult;
 import dev.lease.TryTakeResult;
 import dev.lease.host.HostArguments;
 import dev.lease.host.Micros;
-import dev.lease.host.Wakeups;
 import dev.lease.host.jdbc.TakeAnswer.Granted;
 
 /**
@@ -63,8 +63,16 @@ import dev.lease.host.jdbc.TakeAnswer.Granted;
  * the key has no row yet), and a release with nobody queued is one. Waiters are rows of a
  * second table in arrival order; they are woken by PostgreSQL {@code LISTEN/NOTIFY} over
  * one connection per host, elsewhere by polling with a short bounded backoff, and on
- * every database by a release made through this same host. A released key, or a passed
- * one with nobody waiting, leaves no row behind.
+ * every database by a release made through this same host. The {@code LISTEN} connection
+ * is opened outside the application's pool: from
+ * {@link Builder#listenDataSource(DataSource)}, else with the settings of a Hikari pool,
+ * else from a data source that pools nothing; only from any other pool is it borrowed,
+ * with a warning. It is re-opened after a failure with a bounded backoff. A released key,
+ * or a passed one with nobody waiting, leaves no row behind.
+ * <p>
+ * A database that does not answer at construction is asked again at each call, every call
+ * throwing {@link LeaseHostException} until it answers (one warning is logged at
+ * construction); the host then chooses its dialect and works as if built then.
  * <p>
  * The host uses connections of its own from the {@link DataSource}, never the caller's
  * transaction: a grant does not roll back with the caller's work (Non-goal 6). The tables
@@ -98,25 +106,27 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 	private static final HostArguments ARGUMENTS = HostArguments.of(Duration.ofNanos(1000),
 			HostArguments.DEFAULT_MAXIMUM);
 
-	private final JdbcLeaseDialect dialect;
+	private static final Log logger = LogFactory.getLog(JdbcLeaseHost.class);
+
+	private final DataSource dataSource;
 
 	private final String tablePrefix;
 
-	private final JdbcLeaseStore store;
+	private final boolean notifications;
 
-	private final JdbcLeaseWaiting waiting;
+	private final @Nullable DataSource listenDataSource;
 
-	private final JdbcLeaseSweeper sweeper;
+	// Built once the database has said which it is: at construction, or at the first
+	// call that reaches it.
+	private volatile @Nullable JdbcLeaseParts parts;
 
-	private final @Nullable PostgresNotificationListener listener;
-
-	private final PickedUpWaiters pickedUp;
+	private boolean closed;
 
 	/**
 	 * Create a host on the given data source with the default table prefix, waking
 	 * waiters with {@code LISTEN/NOTIFY} on PostgreSQL.
 	 * @param dataSource the database
-	 * @throws LeaseHostException if the database cannot be reached or is not supported
+	 * @throws LeaseHostException if the database is not supported
 	 */
 	public JdbcLeaseHost(DataSource dataSource) {
 		this(builder(dataSource));
@@ -126,29 +136,27 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 	 * Create a host on the data source of the given template, with the default table
 	 * prefix.
 	 * @param jdbcTemplate a template whose data source is the database
-	 * @throws LeaseHostException if the database cannot be reached or is not supported
+	 * @throws LeaseHostException if the database is not supported
 	 */
 	public JdbcLeaseHost(JdbcTemplate jdbcTemplate) {
 		this(builder(dataSourceOf(jdbcTemplate)));
 	}
 
 	private JdbcLeaseHost(Builder builder) {
-		DataSource dataSource = builder.dataSource;
+		this.dataSource = builder.dataSource;
 		this.tablePrefix = builder.tablePrefix;
-		this.dialect = detect(dataSource);
-		JdbcLeaseStatements statements = new JdbcLeaseStatements(this.dialect, this.tablePrefix);
-		StoreInterrupts interrupts = StoreInterrupts.of(dataSource, this.dialect);
-		String channel = (this.tablePrefix + "KEYS").toLowerCase(Locale.ROOT);
-		Wakeups<LeaseKey, Long> wakeups = new Wakeups<>();
-		PickedUpWaiters pickedUp = new PickedUpWaiters();
-		this.listener = (this.dialect.notifies() && builder.notifications)
-				? new PostgresNotificationListener(dataSource, channel, wakeups, pickedUp, statements.deleteWaiter)
-				: null;
-		JdbcLeaseCalls calls = new JdbcLeaseCalls(dataSource, this.dialect, statements.selectNow, interrupts, wakeups);
-		this.store = JdbcLeaseStore.of(calls, statements, this.dialect, pickedUp, channel, this.listener != null);
-		this.waiting = new JdbcLeaseWaiting(this.store, wakeups, interrupts, pickedUp, this.listener);
-		this.sweeper = new JdbcLeaseSweeper(this.store);
-		this.pickedUp = pickedUp;
+		this.notifications = builder.notifications;
+		this.listenDataSource = builder.listenDataSource;
+		try {
+			parts();
+		}
+		catch (LeaseHostException ex) {
+			if (!(ex.getCause() instanceof SQLException)) {
+				throw ex;
+			}
+			logger.warn("The JDBC lease host could not reach its database to choose its dialect; every call throws"
+					+ " LeaseHostException until the database answers: " + ex.getCause());
+		}
 	}
 
 	/**
@@ -164,9 +172,10 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 	 * Return Spring Boot's platform id of the database this host runs on, as used in
 	 * {@link #SCHEMA_LOCATION}: {@code postgresql}, {@code mysql} or {@code h2}.
 	 * @return the platform id
+	 * @throws LeaseHostException if the database has not answered yet and does not answer
 	 */
 	public String platform() {
-		return this.dialect.platform();
+		return parts().dialect.platform();
 	}
 
 	/**
@@ -198,41 +207,44 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 	@Override
 	public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
 		long durationMicros = Micros.of(ARGUMENTS.requireTake(key, holder, duration));
+		JdbcLeaseParts parts = parts();
 		try {
-			return this.waiting.take(key, holder, durationMicros);
+			return parts.waiting.take(key, holder, durationMicros);
 		}
 		finally {
-			this.sweeper.sweepNowAndThen();
+			parts.sweeper.sweepNowAndThen();
 		}
 	}
 
 	@Override
 	public TryTakeResult tryTake(LeaseKey key, LeaseHolder holder, Duration duration) {
 		long durationMicros = Micros.of(ARGUMENTS.requireTake(key, holder, duration));
+		JdbcLeaseParts parts = parts();
 		try {
-			TakeAnswer entered = this.store.enter(key, holder, durationMicros, false);
+			TakeAnswer entered = parts.store.enter(key, holder, durationMicros, false);
 			return (entered instanceof Granted granted) ? JdbcLeaseWaiting.taken(key, holder, granted) : new Held();
 		}
 		finally {
-			this.sweeper.sweepNowAndThen();
+			parts.sweeper.sweepNowAndThen();
 		}
 	}
 
 	@Override
 	public Optional<Duration> remaining(LeaseKey key, LeaseHolder holder) {
 		HostArguments.requireKeyAndHolder(key, holder);
-		return this.store.remaining(key, holder);
+		return parts().store.remaining(key, holder);
 	}
 
 	@Override
 	public ReleaseResult release(LeaseKey key, LeaseHolder holder) {
 		HostArguments.requireKeyAndHolder(key, holder);
-		return this.store.release(key, holder) ? new Released() : new NotHeld();
+		return parts().store.release(key, holder) ? new Released() : new NotHeld();
 	}
 
 	@Override
 	public List<Lease> grants(int limit) {
-		return this.store.grants(HostArguments.requireLimit(limit));
+		int checked = HostArguments.requireLimit(limit);
+		return parts().store.grants(checked);
 	}
 
 	/**
@@ -240,11 +252,31 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		if (this.listener != null) {
-			this.listener.stop();
-			if (!this.pickedUp.isEmpty()) {
-				this.store.removePickedUpWaiters();
+		JdbcLeaseParts built;
+		synchronized (this) {
+			this.closed = true;
+			built = this.parts;
+		}
+		if (built != null) {
+			built.close();
+		}
+	}
+
+	// The parts, built at the first call the database answers; until then each call
+	// throws and nothing is granted.
+	private JdbcLeaseParts parts() {
+		JdbcLeaseParts built = this.parts;
+		if (built != null) {
+			return built;
+		}
+		synchronized (this) {
+			built = this.parts;
+			if (built == null) {
+				built = JdbcLeaseParts.of(this.dataSource, detect(this.dataSource), this.tablePrefix,
+						this.notifications && !this.closed, this.listenDataSource);
+				this.parts = built;
 			}
+			return built;
 		}
 	}
 
@@ -253,7 +285,8 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 			return JdbcLeaseDialect.of(connection.getMetaData());
 		}
 		catch (SQLException ex) {
-			throw new LeaseHostException("Could not read the database's metadata to choose a lease dialect", ex);
+			throw new LeaseHostException(
+					"The JDBC lease host could not reach its database to choose its dialect: " + ex.getMessage(), ex);
 		}
 	}
 
@@ -274,6 +307,8 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 		private String tablePrefix = DEFAULT_TABLE_PREFIX;
 
 		private boolean notifications = true;
+
+		private @Nullable DataSource listenDataSource;
 
 		private Builder(DataSource dataSource) {
 			if (dataSource == null) {
@@ -296,8 +331,8 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 
 		/**
 		 * Whether to wake waiters with PostgreSQL {@code LISTEN/NOTIFY} over one
-		 * connection of the data source; when off, or on other databases, waiters poll
-		 * with a short bounded backoff.
+		 * connection of its own; when off, or on other databases, waiters poll with a
+		 * short bounded backoff.
 		 * @param notifications whether to listen for notifications
 		 * @return this builder
 		 */
@@ -307,10 +342,27 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 		}
 
 		/**
+		 * Open the one {@code LISTEN} connection of the host from the given data source
+		 * rather than from the host's: one that pools nothing, such as Spring's
+		 * {@code SimpleDriverDataSource} on the same database. Not needed for a Hikari
+		 * pool configured with a JDBC URL, whose settings are used to open it outside the
+		 * pool.
+		 * @param listenDataSource the data source of the listening connection
+		 * @return this builder
+		 */
+		public Builder listenDataSource(DataSource listenDataSource) {
+			if (listenDataSource == null) {
+				throw new IllegalArgumentException("'listenDataSource' must not be null");
+			}
+			this.listenDataSource = listenDataSource;
+			return this;
+		}
+
+		/**
 		 * Build the host, reading the database's metadata to choose its dialect.
 		 * @return the host
-		 * @throws LeaseHostException if the database cannot be reached, or is not one of
-		 * PostgreSQL, MySQL, MariaDB and H2
+		 * @throws LeaseHostException if the database is not one of PostgreSQL, MySQL,
+		 * MariaDB and H2
 		 */
 		public JdbcLeaseHost build() {
 			return new JdbcLeaseHost(this);

@@ -1,0 +1,85 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.host.jdbc;
+
+import java.util.Locale;
+
+import javax.sql.DataSource;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.lease.LeaseKey;
+import dev.lease.host.Wakeups;
+
+/**
+ * The parts of a {@link JdbcLeaseHost} that depend on its database's dialect, built once
+ * the database has answered which it is.
+ *
+ * @author Lease contributors
+ */
+final class JdbcLeaseParts {
+
+	final JdbcLeaseDialect dialect;
+
+	final JdbcLeaseStore store;
+
+	final JdbcLeaseWaiting waiting;
+
+	final JdbcLeaseSweeper sweeper;
+
+	final @Nullable PostgresNotificationListener listener;
+
+	final PickedUpWaiters pickedUp;
+
+	private JdbcLeaseParts(JdbcLeaseDialect dialect, JdbcLeaseStore store, JdbcLeaseWaiting waiting,
+			@Nullable PostgresNotificationListener listener, PickedUpWaiters pickedUp) {
+		this.dialect = dialect;
+		this.store = store;
+		this.waiting = waiting;
+		this.sweeper = new JdbcLeaseSweeper(store);
+		this.listener = listener;
+		this.pickedUp = pickedUp;
+	}
+
+	static JdbcLeaseParts of(DataSource dataSource, JdbcLeaseDialect dialect, String tablePrefix, boolean notifications,
+			@Nullable DataSource listenDataSource) {
+		JdbcLeaseStatements statements = new JdbcLeaseStatements(dialect, tablePrefix);
+		StoreInterrupts interrupts = StoreInterrupts.of(dataSource, dialect);
+		String channel = (tablePrefix + "KEYS").toLowerCase(Locale.ROOT);
+		Wakeups<LeaseKey, Long> wakeups = new Wakeups<>();
+		PickedUpWaiters pickedUp = new PickedUpWaiters();
+		PostgresNotificationListener listener = (dialect.notifies() && notifications)
+				? new PostgresNotificationListener(ListenConnections.of(dataSource, listenDataSource), channel, wakeups,
+						pickedUp, statements.deleteWaiter)
+				: null;
+		JdbcLeaseCalls calls = new JdbcLeaseCalls(dataSource, dialect, statements.selectNow, interrupts, wakeups);
+		JdbcLeaseStore store = JdbcLeaseStore.of(calls, statements, dialect, pickedUp, channel, listener != null);
+		JdbcLeaseWaiting waiting = new JdbcLeaseWaiting(store, wakeups, interrupts, pickedUp, listener);
+		return new JdbcLeaseParts(dialect, store, waiting, listener, pickedUp);
+	}
+
+	// Stop the listening connection, if any; waiters still waiting fall back to polling.
+	void close() {
+		if (this.listener != null) {
+			this.listener.stop();
+			if (!this.pickedUp.isEmpty()) {
+				this.store.removePickedUpWaiters();
+			}
+		}
+	}
+
+}
