@@ -83,11 +83,6 @@ abstract class JdbcPoolInterruptChecks {
 
 	abstract String platform();
 
-	// Connections the host keeps for itself: its listener's, on PostgreSQL.
-	int connectionsKeptByHost() {
-		return 0;
-	}
-
 	@BeforeEach
 	void startHost() {
 		String url = url();
@@ -165,7 +160,7 @@ abstract class JdbcPoolInterruptChecks {
 
 	// Hold every connection the pool can lend: the waiters meet an empty pool.
 	private void takeEveryConnection() throws Exception {
-		while (this.hostages.size() < POOL - connectionsKeptByHost()) {
+		while (this.hostages.size() < POOL) {
 			this.hostages.add(this.pool.getConnection());
 		}
 	}
