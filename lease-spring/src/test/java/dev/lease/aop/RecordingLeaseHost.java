@@ -31,21 +31,21 @@ import dev.lease.TryTakeResult;
 
 /**
  * A {@link LeaseHost} that passes every question to a real host and records it, so tests
- * can see what the interceptor asked and in which order.
+ * can see what the interceptor or the template asked and in which order.
  *
  * @author Lease contributors
  */
-class RecordingLeaseHost implements LeaseHost {
+public class RecordingLeaseHost implements LeaseHost {
 
 	private final LeaseHost host;
 
 	private final List<String> calls = new CopyOnWriteArrayList<>();
 
-	RecordingLeaseHost(LeaseHost host) {
+	public RecordingLeaseHost(LeaseHost host) {
 		this.host = host;
 	}
 
-	List<String> calls() {
+	public List<String> calls() {
 		return this.calls;
 	}
 

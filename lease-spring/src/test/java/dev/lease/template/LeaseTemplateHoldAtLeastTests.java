@@ -33,6 +33,7 @@ import dev.lease.LeaseKey;
 import dev.lease.ReentrantTakeException;
 import dev.lease.Taken;
 import dev.lease.annotation.LeaseMode;
+import dev.lease.aop.RecordingLeaseHost;
 import dev.lease.host.inmemory.InMemoryLeaseHost;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -57,7 +58,7 @@ class LeaseTemplateHoldAtLeastTests {
 
 	private final InMemoryLeaseHost inner = new InMemoryLeaseHost();
 
-	private final RecordingHost host = new RecordingHost(this.inner);
+	private final RecordingLeaseHost host = new RecordingLeaseHost(this.inner);
 
 	private final LeaseTemplate template = new LeaseTemplate(this.host, "node-1", OnOverrun.WARN);
 
@@ -142,7 +143,7 @@ class LeaseTemplateHoldAtLeastTests {
 	@DisplayName("Non-goal 11: work that outran its term is an overrun when it completes, though the hold would wait")
 	void overrunIsAnsweredWhenTheWorkCompletesNotWhenTheHoldEnds() {
 		MutableClock clock = new MutableClock();
-		RecordingHost frozen = new RecordingHost(new InMemoryLeaseHost(clock));
+		RecordingLeaseHost frozen = new RecordingLeaseHost(new InMemoryLeaseHost(clock));
 		try (LeaseTemplate failing = new LeaseTemplate(frozen, "node-1", OnOverrun.FAIL)) {
 			String key = fresh();
 			LeaseRequest request = LeaseRequest.of(key, Duration.ofSeconds(1)).withHoldAtLeast(Duration.ofSeconds(1));

@@ -44,6 +44,7 @@ import dev.lease.Taken;
 import dev.lease.annotation.Fenced;
 import dev.lease.annotation.LeaseMode;
 import dev.lease.aop.FencedMethodInterceptor;
+import dev.lease.aop.RecordingLeaseHost;
 import dev.lease.fence.BoundFence;
 import dev.lease.fence.FenceAllowances;
 import dev.lease.fence.FenceBinding;
@@ -66,7 +67,7 @@ class LeaseTemplateTests {
 
 	private static final Duration TERM = Duration.ofSeconds(30);
 
-	private final RecordingHost host = new RecordingHost(new InMemoryLeaseHost());
+	private final RecordingLeaseHost host = new RecordingLeaseHost(new InMemoryLeaseHost());
 
 	private final LeaseTemplate template = new LeaseTemplate(this.host, "test@host:1", OnOverrun.WARN);
 
@@ -217,7 +218,7 @@ class LeaseTemplateTests {
 	@DisplayName("Invariant 5: a take whose answer was lost at the host is given back")
 	void takeWhoseAnswerWasLostIsGivenBack() {
 		InMemoryLeaseHost inner = new InMemoryLeaseHost();
-		LeaseHost answerLost = new RecordingHost(inner) {
+		LeaseHost answerLost = new RecordingLeaseHost(inner) {
 
 			@Override
 			public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
