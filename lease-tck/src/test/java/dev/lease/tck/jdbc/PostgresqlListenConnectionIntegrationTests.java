@@ -16,7 +16,10 @@
 
 package dev.lease.tck.jdbc;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -33,6 +36,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
@@ -157,10 +161,29 @@ class PostgresqlListenConnectionIntegrationTests {
 		return answer;
 	}
 
-	private List<Integer> listenerPids() {
-		return new JdbcTemplate(this.otherPool).queryForList(
-				"select pid from pg_stat_activity where application_name = ? and query like 'LISTEN%'", Integer.class,
-				this.application);
+	// The backends opened under this test's ApplicationName that are not the pool's own.
+	// Not told apart by their last statement: the LISTEN connection also deletes the
+	// waiter rows its waiters picked up, so its last statement is not always LISTEN.
+	private List<Integer> listenerPids() throws SQLException {
+		List<Integer> poolPids = new ArrayList<>();
+		List<Connection> borrowed = new ArrayList<>();
+		try {
+			for (int i = 0; i < POOL_SIZE; i++) {
+				Connection connection = this.pool.getConnection();
+				borrowed.add(connection);
+				poolPids.add(new JdbcTemplate(new SingleConnectionDataSource(connection, true))
+					.queryForObject("select pg_backend_pid()", Integer.class));
+			}
+		}
+		finally {
+			for (Connection connection : borrowed) {
+				connection.close();
+			}
+		}
+		List<Integer> pids = new JdbcTemplate(this.otherPool).queryForList(
+				"select pid from pg_stat_activity where application_name = ?", Integer.class, this.application);
+		pids.removeAll(poolPids);
+		return pids;
 	}
 
 }
