@@ -100,7 +100,7 @@ class KeyModelTests {
 	@DisplayName("Operation 2: a passed grant hands the key to the first waiter, granted as of the instant it became free")
 	void passedGrantHandsTheKeyOnAtItsInstant() {
 		QueuedWaiter b = waiter(1, B, 50, 1_100);
-		KeyModel model = new KeyModel(KEY, A, 1_100, 0, 1, WaiterQueue.of(List.of(b)));
+		KeyModel model = behind(A, 1_100, b);
 		model.resolve(1_130);
 		assertThat(model.holder()).isEqualTo(B);
 		assertThat(model.expiresAt()).isEqualTo(1_150);
@@ -111,7 +111,7 @@ class KeyModelTests {
 	@Test
 	@DisplayName("Operation 2: a waiter whose bound is the instant the key frees still takes it")
 	void boundEqualToTheInstantStillTakesTheKey() {
-		KeyModel model = new KeyModel(KEY, A, 1_100, 0, 1, WaiterQueue.of(List.of(waiter(1, B, 50, 1_100))));
+		KeyModel model = behind(A, 1_100, waiter(1, B, 50, 1_100));
 		model.resolve(1_100);
 		assertThat(model.holder()).isEqualTo(B);
 	}
@@ -121,7 +121,7 @@ class KeyModelTests {
 	void chainOfPassedTermsIsGrantedAtEachInstant() {
 		QueuedWaiter b = waiter(1, B, 50, 1_100);
 		QueuedWaiter c = waiter(2, C, 30, 1_100);
-		KeyModel model = new KeyModel(KEY, A, 1_100, 0, 2, WaiterQueue.of(List.of(b, c)));
+		KeyModel model = behind(A, 1_100, b, c);
 		model.resolve(1_160);
 		assertThat(model.handed()).containsExactly(new KeyModel.Handoff(b, 1_150));
 		assertThat(model.dropped()).containsExactly(c);
@@ -132,7 +132,7 @@ class KeyModelTests {
 	@DisplayName("Operation 11, 13: a release by the holder hands the key to the head, granted as of now")
 	void releaseHandsTheKeyToTheHeadAsOfNow() {
 		QueuedWaiter b = waiter(1, B, 50, 1_100);
-		KeyModel model = new KeyModel(KEY, A, 1_100, 0, 1, WaiterQueue.of(List.of(b)));
+		KeyModel model = behind(A, 1_100, b);
 		assertThat(model.release(A, 1_020)).isTrue();
 		assertThat(model.handed()).containsExactly(new KeyModel.Handoff(b, 1_070));
 	}
@@ -140,7 +140,7 @@ class KeyModelTests {
 	@Test
 	@DisplayName("Operation 12, Check 5.2: a release by another party answers not-held and records nothing")
 	void releaseByAnotherPartyRecordsNothing() {
-		KeyModel model = new KeyModel(KEY, A, 1_100, 0, 1, WaiterQueue.of(List.of(waiter(1, B, 50, 1_100))));
+		KeyModel model = behind(A, 1_100, waiter(1, B, 50, 1_100));
 		assertThat(model.release(B, 1_020)).isFalse();
 		assertThat(model.remaining(B, 1_020)).isEmpty();
 		assertThat(model.changed()).isFalse();
@@ -168,7 +168,7 @@ class KeyModelTests {
 	void waitersAreAdmittedInArrivalOrder() {
 		QueuedWaiter b = waiter(1, B, 50, 1_100);
 		QueuedWaiter c = waiter(2, C, 50, 1_100);
-		KeyModel model = new KeyModel(KEY, A, 1_100, 0, 2, WaiterQueue.of(List.of(b, c)));
+		KeyModel model = behind(A, 1_100, b, c);
 		model.release(A, 1_000);
 		model.release(B, 1_010);
 		assertThat(model.handed()).containsExactly(new KeyModel.Handoff(b, 1_050), new KeyModel.Handoff(c, 1_060));
@@ -179,7 +179,7 @@ class KeyModelTests {
 	void waiterPastItsBoundIsDropped() {
 		QueuedWaiter b = waiter(1, B, 50, 1_000);
 		QueuedWaiter c = waiter(2, C, 50, 1_100);
-		KeyModel model = new KeyModel(KEY, A, 1_100, 0, 2, WaiterQueue.of(List.of(b, c)));
+		KeyModel model = behind(A, 1_100, b, c);
 		model.resolve(1_100);
 		assertThat(model.dropped()).containsExactly(b);
 		assertThat(model.handed()).containsExactly(new KeyModel.Handoff(c, 1_150));
@@ -189,10 +189,10 @@ class KeyModelTests {
 	@DisplayName("Non-goal 4: a waiter asking past its bound is withdrawn; before it, it is answered its place and nothing changes")
 	void waiterAskingPastItsBoundIsWithdrawn() {
 		QueuedWaiter b = waiter(1, B, 50, 1_100);
-		KeyModel before = new KeyModel(KEY, A, 2_000, 0, 1, WaiterQueue.of(List.of(b)));
+		KeyModel before = behind(A, 2_000, b);
 		assertThat(before.ask(1, B, OptionalLong.empty(), 1_100, false)).isEqualTo(new Queued(1, 1_100, 1_100, 2_000));
 		assertThat(before.changed()).isFalse();
-		KeyModel after = new KeyModel(KEY, A, 2_000, 0, 1, WaiterQueue.of(List.of(b)));
+		KeyModel after = behind(A, 2_000, b);
 		assertThat(after.ask(1, B, OptionalLong.empty(), 1_101, false)).isEqualTo(new Refused());
 		assertThat(after.dropped()).containsExactly(b);
 		assertThat(after.isFree(1_101)).isFalse();
@@ -201,7 +201,7 @@ class KeyModelTests {
 	@Test
 	@DisplayName("Non-goal 4: a waiter handed the key is answered its grant, even past its instant")
 	void handedWaiterIsAnsweredItsGrant() {
-		KeyModel model = new KeyModel(KEY, A, 1_100, 0, 1, WaiterQueue.of(List.of(waiter(1, B, 50, 1_100))));
+		KeyModel model = behind(A, 1_100, waiter(1, B, 50, 1_100));
 		assertThat(model.ask(1, B, OptionalLong.empty(), 1_300, false)).isEqualTo(new Granted(1_150));
 		KeyModel asked = KeyModel.free(KEY);
 		assertThat(asked.ask(1, B, OptionalLong.of(1_150), 1_400, false)).isEqualTo(new Granted(1_150));
@@ -212,11 +212,11 @@ class KeyModelTests {
 	void waiterGivingUpLeavesNothingHeld() {
 		QueuedWaiter b = waiter(1, B, 50, 1_100);
 		QueuedWaiter c = waiter(2, C, 50, 1_100);
-		KeyModel model = new KeyModel(KEY, A, 1_100, 0, 2, WaiterQueue.of(List.of(b, c)));
+		KeyModel model = behind(A, 1_100, b, c);
 		assertThat(model.ask(1, B, OptionalLong.empty(), 1_100, true)).isEqualTo(new Granted(1_150));
 		assertThat(model.holder()).isEqualTo(C);
 		assertThat(model.expiresAt()).isEqualTo(1_150);
-		KeyModel queued = new KeyModel(KEY, A, 1_100, 0, 2, WaiterQueue.of(List.of(b, c)));
+		KeyModel queued = behind(A, 1_100, b, c);
 		assertThat(queued.ask(2, C, OptionalLong.empty(), 1_050, true)).isEqualTo(new Refused());
 		assertThat(queued.dropped()).containsExactly(c);
 		assertThat(queued.queued()).isOne();
@@ -227,7 +227,7 @@ class KeyModelTests {
 	void reentrantTakeIsRefused() {
 		assertThatExceptionOfType(ReentrantTakeException.class)
 			.isThrownBy(() -> held(A, 1_100).take(A, 10, 1_000, true, this.ids::incrementAndGet));
-		KeyModel model = new KeyModel(KEY, A, 1_100, 0, 1, WaiterQueue.of(List.of(waiter(1, B, 50, 1_100))));
+		KeyModel model = behind(A, 1_100, waiter(1, B, 50, 1_100));
 		assertThatExceptionOfType(ReentrantTakeException.class)
 			.isThrownBy(() -> model.take(B, 10, 1_000, false, this.ids::incrementAndGet));
 		assertThat(model.changed()).isFalse();
@@ -238,7 +238,7 @@ class KeyModelTests {
 	void lapsedEntryOfTheSameHolderIsReplaced() {
 		QueuedWaiter b = waiter(1, B, 5_000, 2_000);
 		QueuedWaiter lapsed = waiter(2, C, 50, 1_000);
-		KeyModel model = new KeyModel(KEY, A, 2_000, 0, 2, WaiterQueue.of(List.of(b, lapsed)));
+		KeyModel model = behind(A, 2_000, b, lapsed);
 		Queued queued = (Queued) model.take(C, 50, 1_500, true, () -> 3);
 		assertThat(model.dropped()).containsExactly(lapsed);
 		assertThat(model.added()).extracting(QueuedWaiter::id).containsExactly(3L);
@@ -300,7 +300,11 @@ class KeyModelTests {
 	}
 
 	private static KeyModel held(LeaseHolder holder, long expiresAt) {
-		return new KeyModel(KEY, holder, expiresAt, 0, 0, WaiterQueue.of(List.of()));
+		return behind(holder, expiresAt);
+	}
+
+	private static KeyModel behind(LeaseHolder holder, long expiresAt, QueuedWaiter... waiters) {
+		return new KeyModel(KEY, holder, expiresAt, 0, waiters.length, WaiterQueue.of(List.of(waiters)));
 	}
 
 	private static QueuedWaiter waiter(long id, LeaseHolder holder, long duration, long bound) {

@@ -100,9 +100,7 @@ public final class InMemoryLeaseHost implements LeaseHost {
 		long micros = Micros.of(ARGUMENTS.requireTake(key, holder, duration));
 		KeyState state = lock(key);
 		try {
-			KeyModel model = state.model();
-			TakeAnswer answer = model.take(holder, micros, now(model), true, state::nextWaiterId);
-			state.save(model);
+			TakeAnswer answer = enter(state, holder, micros, true);
 			return (answer instanceof Queued queued) ? await(state, holder, queued) : taken(key, holder, answer);
 		}
 		finally {
@@ -116,9 +114,7 @@ public final class InMemoryLeaseHost implements LeaseHost {
 		long micros = Micros.of(ARGUMENTS.requireTake(key, holder, duration));
 		KeyState state = lock(key);
 		try {
-			KeyModel model = state.model();
-			TakeAnswer answer = model.take(holder, micros, now(model), false, state::nextWaiterId);
-			state.save(model);
+			TakeAnswer answer = enter(state, holder, micros, false);
 			return (answer instanceof Granted) ? taken(key, holder, answer) : new Held();
 		}
 		finally {
@@ -194,6 +190,14 @@ public final class InMemoryLeaseHost implements LeaseHost {
 	// Number of keys with stored state; free keys must not accumulate.
 	int storedKeys() {
 		return this.states.size();
+	}
+
+	// Take the key if it is free; otherwise refuse, or queue the caller.
+	private TakeAnswer enter(KeyState state, LeaseHolder holder, long micros, boolean waits) {
+		KeyModel model = state.model();
+		TakeAnswer answer = model.take(holder, micros, now(model), waits, state::nextWaiterId);
+		state.save(model);
+		return answer;
 	}
 
 	private long now(KeyModel model) {
