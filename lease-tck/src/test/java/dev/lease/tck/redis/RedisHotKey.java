@@ -28,6 +28,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -70,6 +72,25 @@ final class RedisHotKey {
 	 * @throws Exception if the run fails
 	 */
 	static Result run(RedisConnectionFactory factory, int waiters, int handoffs, boolean requeue) throws Exception {
+		return run(factory, waiters, handoffs, requeue, (f) -> {
+		}, (f) -> "");
+	}
+
+	/**
+	 * Queue {@code waiters} on one key, then hand it on {@code handoffs} times.
+	 * @param factory a factory on a server only this run uses
+	 * @param waiters N
+	 * @param handoffs how many handoffs to count
+	 * @param requeue whether a waiter handed the key queues again after its release
+	 * @param beforeHandoffs called once every waiter is queued, before the first handoff
+	 * @param afterHandoffs called after the last handoff counted, before the waiters
+	 * leave; what it answers is noted in the result
+	 * @return what was counted
+	 * @throws Exception if the run fails
+	 */
+	static Result run(RedisConnectionFactory factory, int waiters, int handoffs, boolean requeue,
+			Consumer<RedisConnectionFactory> beforeHandoffs, Function<RedisConnectionFactory, String> afterHandoffs)
+			throws Exception {
 		String prefix = "hot-" + UUID.randomUUID().toString().substring(0, 8) + ":";
 		LeaseKey key = LeaseKey.of("hot-key");
 		byte[] redisKey = (prefix + "{" + java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(key.bytes())
@@ -91,6 +112,7 @@ final class RedisHotKey {
 			while (calls(factory, "evalsha") - before < waiters && System.nanoTime() < deadline) {
 				Thread.sleep(20);
 			}
+			beforeHandoffs.accept(factory);
 			Properties start = stats(factory);
 			long released = System.nanoTime();
 			host.release(key, first);
@@ -98,6 +120,7 @@ final class RedisHotKey {
 				Thread.sleep(1);
 			}
 			Properties end = stats(factory);
+			String note = afterHandoffs.apply(factory);
 			long scriptCalls = calls(end, "evalsha") - calls(start, "evalsha");
 			long commands = 0;
 			for (String command : SCRIPT_COMMANDS) {
@@ -110,7 +133,7 @@ final class RedisHotKey {
 				intervals[i] = takenAt[i + 1] - takenAt[i];
 			}
 			Arrays.sort(intervals);
-			return new Result(waiters, done, scriptCalls, commands, length, intervals, takenAt[0] - released);
+			return new Result(waiters, done, scriptCalls, commands, length, intervals, takenAt[0] - released, note);
 		}
 		finally {
 			executor.shutdownNow();
@@ -200,9 +223,10 @@ final class RedisHotKey {
 	 * @param valueLength the length of the key's value, read whole by every call
 	 * @param intervals the times between successive handoffs, in nanoseconds, sorted
 	 * @param firstHandoff the time from the first release to its waiter's Taken
+	 * @param note what the caller noted after the handoffs
 	 */
 	record Result(int waiters, int handoffs, long scriptCalls, long commands, long valueLength, long[] intervals,
-			long firstHandoff) {
+			long firstHandoff, String note) {
 
 		double callsPerHandoff() {
 			return (double) this.scriptCalls / Math.max(1, this.handoffs);
@@ -224,7 +248,8 @@ final class RedisHotKey {
 			return "N=" + this.waiters + ": " + this.handoffs + " handoffs, " + this.scriptCalls + " script calls ("
 					+ String.format("%.2f", callsPerHandoff()) + " per handoff), "
 					+ String.format("%.1f", commandsPerCall()) + " commands per call, value of " + this.valueLength
-					+ " bytes, handoff p50 " + percentile(0.5) / 1000 + " us, p99 " + percentile(0.99) / 1000 + " us";
+					+ " bytes, handoff p50 " + percentile(0.5) / 1000 + " us, p99 " + percentile(0.99) / 1000 + " us"
+					+ this.note;
 		}
 
 	}

@@ -17,7 +17,9 @@
 package dev.lease.tck.redis;
 
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -49,26 +51,46 @@ class RedisHotKeyMeasureIntegrationTests {
 			try (RedisTestServer server = RedisTestServer.startEmbedded(RedisTestServer.freePort(),
 					List.of("slowlog-log-slower-than 0", "slowlog-max-len 1000000"))) {
 				RedisConnectionFactory factory = server.lettuce();
-				RedisHotKey.Result result = RedisHotKey.run(factory, waiters, handoffs, true);
-				System.out.println("MEASURE " + result + ", SLOWLOG max " + slowest(factory) + " us");
+				RedisHotKey.Result result = RedisHotKey.run(factory, waiters, handoffs, true,
+						RedisHotKeyMeasureIntegrationTests::resetSlowLog, RedisHotKeyMeasureIntegrationTests::slowest);
+				System.out.println("MEASURE " + result);
 			}
 		}
 	}
 
-	// The longest command in the slow log, which logs every command here, in
-	// microseconds.
-	private static long slowest(RedisConnectionFactory factory) {
+	// Only the handoffs are measured, not the queueing.
+	private static void resetSlowLog(RedisConnectionFactory factory) {
 		try (RedisConnection connection = factory.getConnection()) {
-			Object log = connection.execute("SLOWLOG", "GET".getBytes(), "-1".getBytes());
+			((RedisClusterAsyncCommands<?, ?>) connection.getNativeConnection()).slowlogReset()
+				.get(1, TimeUnit.MINUTES);
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	// The longest command in the slow log, which logs every command here: microseconds
+	// and the command's name.
+	private static String slowest(RedisConnectionFactory factory) {
+		try (RedisConnection connection = factory.getConnection()) {
+			Object log = ((RedisClusterAsyncCommands<?, ?>) connection.getNativeConnection()).slowlogGet(-1)
+				.get(1, TimeUnit.MINUTES);
 			long slowest = 0;
+			Object command = null;
 			if (log instanceof List<?> entries) {
 				for (Object entry : entries) {
-					if (entry instanceof List<?> fields && fields.size() > 2 && fields.get(2) instanceof Long micros) {
-						slowest = Math.max(slowest, micros);
+					if (entry instanceof List<?> fields && fields.size() > 3 && fields.get(2) instanceof Long micros
+							&& micros > slowest) {
+						slowest = micros;
+						command = (fields.get(3) instanceof List<?> args && args.size() > 4) ? args.get(4) : null;
 					}
 				}
 			}
-			return slowest;
+			String name = (command instanceof byte[] bytes) ? new String(bytes) : String.valueOf(command);
+			return ", SLOWLOG max " + slowest + " us (" + name + ")";
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
 		}
 	}
 
