@@ -230,11 +230,13 @@ final class RedisWakeups implements MessageListener, AutoCloseable {
 			this.semaphore.release();
 		}
 
-		// What an answer said: next in line (with the standing grant's remaining term),
-		// or
-		// not.
+		// What an answer said. An answer "not next" leaves alone a message "next" that
+		// overtook it: once next in line, a waiter stays next (FIFO) until it is handed
+		// the key, and the standing grant's instant stays what it was.
 		void answered(boolean next, long standingMicros) {
-			this.askAt = next ? System.nanoTime() + Math.max(0, standingMicros) * 1000 : NOT_NEXT;
+			if (next) {
+				this.askAt = System.nanoTime() + Math.max(0, standingMicros) * 1000;
+			}
 		}
 
 		// The System.nanoTime() at which this waiter, next in line, must ask; or
