@@ -345,13 +345,16 @@ if op == 'try' or op == 'take' then
 		persist()
 		return { 1, expires }
 	end
+	-- every answer below stores what the derivation above may have handed on
 	if holder == caller then
+		persist()
 		return { -1 }
 	end
 	local waiting = redis.call('HGET', ENTRIES, 'h' .. caller)
 	if waiting then
 		local w = entry(waiting)
 		if w and w.granted == 0 and w.bound >= now then
+			persist()
 			return { -1 }
 		end
 	end
