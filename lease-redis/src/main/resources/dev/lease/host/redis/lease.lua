@@ -317,6 +317,11 @@ if op == 'grant' or op == 'remaining' then
 	return { 0 }
 end
 
+local writes = { try = true, take = true, ask = true, settle = true, release = true }
+if not writes[op] then
+	return redis.error_reply('unknown lease operation ' .. tostring(op))
+end
+
 if plain then
 	-- the first waiter: the standing plain grant goes on in the queued form
 	gc = expires
@@ -425,4 +430,3 @@ elseif op == 'release' then
 	end
 	return { 1 }
 end
-return redis.error_reply('unknown lease operation ' .. tostring(op))
