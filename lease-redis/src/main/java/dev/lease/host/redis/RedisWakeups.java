@@ -232,10 +232,15 @@ final class RedisWakeups implements MessageListener, AutoCloseable {
 
 		// What an answer said. An answer "not next" leaves alone a message "next" that
 		// overtook it: once next in line, a waiter stays next (FIFO) until it is handed
-		// the key, and the standing grant's instant stays what it was.
+		// the key, and the standing grant's instant stays what it was. An instant that
+		// passed is dropped, so that it cannot make the waiter ask again and again.
 		void answered(boolean next, long standingMicros) {
+			long now = System.nanoTime();
 			if (next) {
-				this.askAt = System.nanoTime() + Math.max(0, standingMicros) * 1000;
+				this.askAt = now + Math.max(0, standingMicros) * 1000;
+			}
+			else if (this.askAt <= now) {
+				this.askAt = NOT_NEXT;
 			}
 		}
 
