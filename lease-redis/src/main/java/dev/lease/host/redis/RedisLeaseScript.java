@@ -36,8 +36,9 @@ import org.springframework.util.ClassUtils;
  */
 final class RedisLeaseScript {
 
-	// The version in the tag every stored value begins with (lease.lua).
-	static final int FORMAT_VERSION = 1;
+	// The latest version in the tags stored values begin with (lease.lua): a plain grant
+	// keeps the tag of version 1, a key with waiters is of version 2.
+	static final int FORMAT_VERSION = 2;
 
 	private final byte[] source;
 

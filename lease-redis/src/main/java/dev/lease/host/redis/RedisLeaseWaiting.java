@@ -38,11 +38,14 @@ import dev.lease.host.redis.RedisWakeups.Signal;
 
 /**
  * The waiting protocol of a {@link RedisLeaseHost}'s take (DESIGN §4): a waiter queued at
- * the server under a ticket of its own sleeps until a handoff wakes it or, at the latest,
- * the earlier of the standing grant's remaining term and half its own duration, then asks
- * where it stands; at its bound it asks once more, "withdraw me, or tell me I was
- * granted". An interrupt withdraws it at once, a grant handed to it at that moment given
- * back, and throws {@link InterruptedException}.
+ * the server under a ticket of its own sleeps until a message names it (the key was
+ * handed to it, or it is next in line and must ask when the standing grant ends, to
+ * derive a handoff by expiry nobody writes) or, at the latest, its bound; at its bound it
+ * asks once more, "withdraw me, or tell me I was granted". One waiter per key in this
+ * JVM, the delegate, also asks at the earlier of the standing grant's remaining term and
+ * half its own duration, so that a lost message costs latency, and asking costs the same
+ * at any number of waiters. An interrupt withdraws it at once, a grant handed to it at
+ * that moment given back, and throws {@link InterruptedException}.
  *
  * @author Lease contributors
  */
@@ -64,7 +67,7 @@ final class RedisLeaseWaiting {
 		String wakeKey = new String(redisKey, StandardCharsets.US_ASCII);
 		byte[] ticket = ticket();
 		// Subscribed before asking: a handoff published after we are queued wakes us.
-		Signal signal = this.wakeups.register(wakeKey);
+		Signal signal = this.wakeups.register(wakeKey, new String(ticket, StandardCharsets.US_ASCII));
 		try {
 			TakeAnswer answer;
 			try {
@@ -79,8 +82,7 @@ final class RedisLeaseWaiting {
 				return new Taken(this.store.confirm(redisKey, new Lease(key, holder, granted.instant()), null));
 			}
 			if (answer instanceof Queued queued) {
-				return await(key, holder, duration, redisKey, ticket, signal, queued.toBound(),
-						queued.standingRemaining());
+				return await(key, holder, duration, redisKey, ticket, signal, queued);
 			}
 			throw new ReentrantTakeException(key, holder);
 		}
@@ -90,47 +92,64 @@ final class RedisLeaseWaiting {
 	}
 
 	private TakeResult await(LeaseKey key, LeaseHolder holder, Duration duration, byte[] redisKey, byte[] ticket,
-			Signal signal, long toBound, long standing) throws InterruptedException {
+			Signal signal, Queued first) throws InterruptedException {
+		String wakeKey = new String(redisKey, StandardCharsets.US_ASCII);
 		long halfDuration = Math.max(1, duration.toNanos() / 2000);
+		long asked = System.nanoTime();
+		Queued queued = first;
+		signal.answered(queued.next(), queued.standingRemaining());
 		while (true) {
-			// Sleep to the earlier of the standing grant's remaining term and half our
-			// duration, or to just past our bound; the server judges, not this clock.
-			long asked = System.nanoTime();
-			long sleep = Math.min(Math.min(standing, halfDuration), toBound + 1);
+			// Sleep to just past our bound, or to the standing grant's end when next in
+			// line, or (the delegate) to the re-ask; the server judges, not this clock.
+			long boundAt = asked + queued.toBound() * 1000;
+			long reaskAt = asked + Math.min(queued.standingRemaining(), halfDuration) * 1000;
+			long wakeAt = Math.min(boundAt + 1000, signal.askAt());
+			if (signal.delegate()) {
+				wakeAt = Math.min(wakeAt, reaskAt);
+			}
 			try {
-				signal.await(sleep);
+				signal.await((wakeAt - System.nanoTime()) / 1000);
 			}
 			catch (InterruptedException ex) {
-				throw Withdrawals.giveUp(ex, asked + toBound * 1000, () -> this.store.settle(redisKey, ticket, true));
+				throw Withdrawals.giveUp(ex, boundAt, () -> this.store.settle(redisKey, ticket, true));
 			}
-			long handed = signal.handedTo(new String(ticket, StandardCharsets.US_ASCII));
+			long handed = signal.handed();
 			if (handed >= 0) {
-				// The release published that it handed the key to us: no need to ask.
+				// The host published that it handed the key to us: no need to ask.
 				return new Taken(this.store.confirm(redisKey, new Lease(key, holder, RedisScriptAnswer.instant(handed)),
 						ticket));
 			}
-			boolean atBound = (System.nanoTime() - asked) / 1000 > toBound;
+			long now = System.nanoTime();
+			boolean atBound = now > boundAt;
+			if (!atBound && now < signal.askAt() && !(signal.delegate() && now >= reaskAt)) {
+				// woken to sleep to another instant: next in line, or made the delegate
+				continue;
+			}
 			WaiterAnswer answer;
 			try {
 				answer = atBound ? this.store.settle(redisKey, ticket, false) : this.store.ask(redisKey, ticket);
 			}
 			catch (RedisCalls.GaveUp ex) {
-				throw Withdrawals.giveUp(new InterruptedException(ex.getMessage()), asked + toBound * 1000,
+				throw Withdrawals.giveUp(new InterruptedException(ex.getMessage()), boundAt,
 						() -> this.store.settle(redisKey, ticket, true));
 			}
 			catch (LeaseHostException ex) {
 				// A caller that gets no answer must not be handed the key later.
-				throw Withdrawals.failed(ex, asked + toBound * 1000, () -> this.store.settle(redisKey, ticket, true));
+				throw Withdrawals.failed(ex, boundAt, () -> this.store.settle(redisKey, ticket, true));
 			}
 			if (answer instanceof Granted granted) {
 				return new Taken(this.store.confirm(redisKey, new Lease(key, holder, granted.instant()), ticket));
 			}
-			if (answer instanceof Queued queued) {
-				toBound = queued.toBound();
-				standing = queued.standingRemaining();
-				continue;
+			if (!(answer instanceof Queued again)) {
+				return new Unavailable();
 			}
-			return new Unavailable();
+			asked = now;
+			queued = again;
+			signal.answered(queued.next(), queued.standingRemaining());
+			if (queued.handed() != null) {
+				// another waiter here may have missed its message
+				this.wakeups.wake(wakeKey, queued.handed());
+			}
 		}
 	}
 

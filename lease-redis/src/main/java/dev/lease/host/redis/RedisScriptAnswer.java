@@ -56,8 +56,9 @@ import dev.lease.LeaseHostException;
  * <td>{@link Granted}</td>
  * </tr>
  * <tr>
- * <td>{@code 0 timeToBound standingRemaining}</td>
- * <td>{@link Queued}</td>
+ * <td>{@code 0 timeToBound standingRemaining next}</td>
+ * <td>{@link Queued}; {@code next} is 1 when the waiter is next in line (it asks when the
+ * standing grant ends), else 0</td>
  * </tr>
  * <tr>
  * <td>{@code -1}</td>
@@ -71,8 +72,10 @@ import dev.lease.LeaseHostException;
  * back)</td>
  * </tr>
  * <tr>
- * <td>{@code 0 timeToBound standingRemaining}</td>
- * <td>{@link Queued}: still waiting, nothing withdrawn</td>
+ * <td>{@code 0 timeToBound standingRemaining next [handedTicket expiresAt]}</td>
+ * <td>{@link Queued}: still waiting, nothing withdrawn; {@code next} as for take; ask
+ * only: the ticket the standing grant was handed to and its instant, when it was handed
+ * to a waiter</td>
  * </tr>
  * <tr>
  * <td>{@code 2}</td>
@@ -97,11 +100,19 @@ import dev.lease.LeaseHostException;
  * <td>{@link Released}, handed on to that ticket (also published on the channel)</td>
  * </tr>
  * <tr>
+ * <td>published on {@code <prefix>handoff} by any operation that hands the key on or
+ * withdraws the waiter next in line (the channel argument of {@code ask}, {@code settle}
+ * and {@code release} is the same channel, kept for compatibility)</td>
+ * <td>{@code <redisKey> <ticket> <expiresAt> <nextTicket> <standingRemaining>}</td>
+ * <td>{@link RedisWakeups}: wakes the waiter the key was handed to ({@code -}: none) and
+ * tells the waiter next in line ({@code -}: none) when the standing grant ends</td>
+ * </tr>
+ * <tr>
  * <td>{@code 0}</td>
  * <td>{@link NotHeld}</td>
  * </tr>
  * <tr>
- * <td rowspan="2">{@code grant}</td>
+ * <td rowspan="2">{@code grant} (writes nothing)</td>
  * <td>{@code 1 holder expiresAt}</td>
  * <td>{@link Standing}</td>
  * </tr>
@@ -118,7 +129,8 @@ import dev.lease.LeaseHostException;
  * <tr>
  * <td>{@code -3 version}</td>
  * <td>{@link LeaseHostException}: lease state of a format version this script does not
- * know, left untouched</td>
+ * know (a later one, or version 1's whole-queue form of hosts before format version 2),
+ * left untouched</td>
  * </tr>
  * </table>
  * Any other answer fails with {@link LeaseHostException} naming it.
@@ -139,7 +151,7 @@ sealed interface RedisScriptAnswer {
 	static TakeAnswer take(List<Object> answer) {
 		return switch (code(answer)) {
 			case 1 -> new Granted(number(answer, 1));
-			case 0 -> new Queued(number(answer, 1), number(answer, 2));
+			case 0 -> queued(answer);
 			case -1 -> new Reentrant();
 			default -> throw unexpected(answer);
 		};
@@ -148,10 +160,19 @@ sealed interface RedisScriptAnswer {
 	static WaiterAnswer waiter(List<Object> answer) {
 		return switch (code(answer)) {
 			case 1 -> new Granted(number(answer, 1));
-			case 0 -> new Queued(number(answer, 1), number(answer, 2));
+			case 0 -> queued(answer);
 			case 2 -> new Gone();
 			default -> throw unexpected(answer);
 		};
+	}
+
+	// 0 timeToBound standingRemaining [next [handedTicket handedExpiresAt]]
+	private static Queued queued(List<Object> answer) {
+		boolean next = answer.size() > 3 && number(answer, 3) == 1;
+		RedisWakeups.Handed handed = (answer.size() > 5)
+				? new RedisWakeups.Handed(new String(bytes(answer, 4), StandardCharsets.US_ASCII), number(answer, 5))
+				: null;
+		return new Queued(number(answer, 1), number(answer, 2), next, handed);
 	}
 
 	static @Nullable Duration remaining(List<Object> answer) {
@@ -291,8 +312,13 @@ sealed interface RedisScriptAnswer {
 	 *
 	 * @param toBound the time to its bound, in microseconds
 	 * @param standingRemaining the standing grant's remaining term, in microseconds
+	 * @param next whether the waiter is next in line, and so must ask when the standing
+	 * grant ends
+	 * @param handed the waiter the standing grant was handed to, if it was (for the
+	 * asker's host to wake it should its message have been lost)
 	 */
-	record Queued(long toBound, long standingRemaining) implements TakeAnswer, WaiterAnswer {
+	record Queued(long toBound, long standingRemaining, boolean next,
+			RedisWakeups.@Nullable Handed handed) implements TakeAnswer, WaiterAnswer {
 
 	}
 

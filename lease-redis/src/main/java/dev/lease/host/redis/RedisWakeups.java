@@ -17,7 +17,8 @@
 package dev.lease.host.redis;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Set;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
@@ -34,10 +35,12 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import dev.lease.LeaseHostException;
 
 /**
- * The one pub/sub subscription of a host: the scripts publish a lease's Redis key on one
- * channel when they hand it to a waiter, and every waiter of that key in this JVM wakes
- * and asks where it stands. A lost message costs latency only: waiters also wake on their
- * own.
+ * The one pub/sub subscription of a host: the script publishes on one channel whenever it
+ * hands a key to a waiter or the waiter next in line changes, naming the ticket the key
+ * went to and the ticket now next in line; only those two of this JVM's waiters wake. The
+ * others sleep until their bound. A lost message costs latency only: one waiter per key
+ * in this JVM, its delegate, also re-asks on its own, and tells the others what it
+ * learns.
  *
  * @author Lease contributors
  */
@@ -45,7 +48,7 @@ final class RedisWakeups implements MessageListener, AutoCloseable {
 
 	private static final long SUBSCRIBE_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(10);
 
-	private final ConcurrentHashMap<String, Set<Signal>> waiting = new ConcurrentHashMap<>();
+	private final ConcurrentHashMap<String, Waiters> waiting = new ConcurrentHashMap<>();
 
 	private final RedisMessageListenerContainer container;
 
@@ -97,46 +100,59 @@ final class RedisWakeups implements MessageListener, AutoCloseable {
 			this.probed.release();
 			return;
 		}
-		// "<redis key> <ticket> <expiresAt>": the key was handed to that ticket.
+		// "<redis key> <ticket> <expiresAt> <next ticket> <standing remaining>" ('-' for
+		// no
+		// ticket): the key was handed to that ticket, and the next in line must ask when
+		// the
+		// standing grant ends.
 		String[] parts = body.split(" ");
-		Handed handed = null;
-		if (parts.length == 3) {
-			try {
-				handed = new Handed(parts[1], Long.parseLong(parts[2]));
+		try {
+			if (parts.length >= 3 && !parts[1].equals("-")) {
+				wake(parts[0], new Handed(parts[1], Long.parseLong(parts[2])));
 			}
-			catch (NumberFormatException ex) {
-				// a malformed message only wakes the waiters; they ask
+			if (parts.length == 5 && !parts[3].equals("-")) {
+				nextInLine(parts[0], parts[3], Long.parseLong(parts[4]));
 			}
 		}
-		wake(parts[0], handed);
-	}
-
-	// Wake this JVM's waiters of a key, telling them to whom it was handed when that is
-	// known: from the channel, or at once from a release made here.
-	void wake(String key, @Nullable Handed handed) {
-		Set<Signal> signals = this.waiting.get(key);
-		if (signals != null) {
-			for (Signal signal : signals) {
-				signal.signal(handed);
-			}
+		catch (NumberFormatException ex) {
+			// not a message of ours: nobody wakes, the delegate's re-ask covers it
 		}
 	}
 
-	Signal register(String key) {
-		Signal signal = new Signal();
-		this.waiting.compute(key, (k, signals) -> {
-			Set<Signal> set = (signals != null) ? signals : ConcurrentHashMap.newKeySet();
-			set.add(signal);
-			return set;
+	// Wake the waiter of this JVM the key was handed to, if it waits here: from the
+	// channel, at once from a release made here, or from a delegate's answer.
+	void wake(String key, Handed handed) {
+		Signal signal = signal(key, handed.ticket());
+		if (signal != null) {
+			signal.signal(handed);
+		}
+	}
+
+	// Tell the waiter now next in line, if it waits here, when the standing grant ends.
+	private void nextInLine(String key, String ticket, long standingMicros) {
+		Signal signal = signal(key, ticket);
+		if (signal != null) {
+			signal.nextInLine(standingMicros);
+		}
+	}
+
+	private @Nullable Signal signal(String key, String ticket) {
+		Waiters waiters = this.waiting.get(key);
+		return (waiters != null) ? waiters.get(ticket) : null;
+	}
+
+	Signal register(String key, String ticket) {
+		Signal signal = new Signal(ticket);
+		this.waiting.compute(key, (k, waiters) -> {
+			Waiters registered = (waiters != null) ? waiters : new Waiters();
+			registered.add(signal);
+			return registered;
 		});
 		return signal;
 	}
 
 	void unregister(String key, Signal signal) {
-		this.waiting.computeIfPresent(key, (k, signals) -> {
-			signals.remove(signal);
-			return signals.isEmpty() ? null : signals;
-		});
+		this.waiting.computeIfPresent(key, (k, waiters) -> waiters.remove(signal) ? null : waiters);
 	}
 
 	@Override
@@ -150,25 +166,99 @@ final class RedisWakeups implements MessageListener, AutoCloseable {
 	}
 
 	/**
+	 * This JVM's waiters of one key, by ticket; the first registered of them is the
+	 * delegate, which re-asks on its own for the others.
+	 */
+	private static final class Waiters {
+
+		private final Map<String, Signal> byTicket = new LinkedHashMap<>();
+
+		synchronized void add(Signal signal) {
+			this.byTicket.put(signal.ticket, signal);
+			if (this.byTicket.size() == 1) {
+				signal.delegate = true;
+			}
+		}
+
+		synchronized @Nullable Signal get(String ticket) {
+			return this.byTicket.get(ticket);
+		}
+
+		// Whether no waiter is left; a delegate leaving hands its part to the next.
+		synchronized boolean remove(Signal signal) {
+			this.byTicket.remove(signal.ticket, signal);
+			if (signal.delegate && !this.byTicket.isEmpty()) {
+				Signal next = this.byTicket.values().iterator().next();
+				next.delegate = true;
+				next.semaphore.release();
+			}
+			return this.byTicket.isEmpty();
+		}
+
+	}
+
+	/**
 	 * One waiting thread's wake-up call.
 	 */
 	static final class Signal {
+
+		// No instant set: the waiter is not known to be next in line.
+		static final long NOT_NEXT = Long.MAX_VALUE;
+
+		private final String ticket;
 
 		private final Semaphore semaphore = new Semaphore(0);
 
 		private volatile @Nullable Handed handed;
 
-		void signal(@Nullable Handed handed) {
-			if (handed != null) {
-				this.handed = handed;
-			}
+		private volatile long askAt = NOT_NEXT;
+
+		private volatile boolean delegate;
+
+		Signal(String ticket) {
+			this.ticket = ticket;
+		}
+
+		void signal(Handed handed) {
+			this.handed = handed;
 			this.semaphore.release();
 		}
 
+		// Next in line: ask when the standing grant ends, in standingMicros from now.
+		void nextInLine(long standingMicros) {
+			this.askAt = System.nanoTime() + Math.max(0, standingMicros) * 1000;
+			this.semaphore.release();
+		}
+
+		// What an answer said. An answer "not next" leaves alone a message "next" that
+		// overtook it: once next in line, a waiter stays next (FIFO) until it is handed
+		// the key, and the standing grant's instant stays what it was. An instant that
+		// passed is dropped, so that it cannot make the waiter ask again and again.
+		void answered(boolean next, long standingMicros) {
+			long now = System.nanoTime();
+			if (next) {
+				this.askAt = now + Math.max(0, standingMicros) * 1000;
+			}
+			else if (this.askAt <= now) {
+				this.askAt = NOT_NEXT;
+			}
+		}
+
+		// The System.nanoTime() at which this waiter, next in line, must ask; or
+		// NOT_NEXT.
+		long askAt() {
+			return this.askAt;
+		}
+
+		// Whether this waiter re-asks for its key's waiters in this JVM.
+		boolean delegate() {
+			return this.delegate;
+		}
+
 		// The expiresAt of a grant the host published as handed to this ticket, or -1.
-		long handedTo(String ticket) {
+		long handed() {
 			Handed handed = this.handed;
-			return (handed != null && handed.ticket().equals(ticket)) ? handed.expiresAt() : -1;
+			return (handed != null && handed.ticket().equals(this.ticket)) ? handed.expiresAt() : -1;
 		}
 
 		// Sleep until signalled or the time is up; a signal that came while awake counts.

@@ -1,26 +1,33 @@
 -- The one state model of DESIGN section 4, written once for Redis.
 --
--- KEYS[1] is the lease's only Redis key; ARGV[1] names the operation, ARGV[2..] are its
+-- KEYS[1] is the lease's Redis key; ARGV[1] names the operation, ARGV[2..] are its
 -- arguments. Every instant is read here from Redis TIME, in microseconds, and never
 -- goes back for a key: the latest reading is stored with the key's state.
 --
--- Every stored value begins with a tag: the marker byte 0xC1, 'L', the format version
--- (1), and the form. 0xC1 is the one byte MessagePack never uses and no UTF-8 text, JSON
--- or Java serialization begins with, so another application's value under the prefix is
--- told from lease state by its first bytes, and then by its shape. The common form, a
--- grant with no waiters and nothing handed, is
+-- Every stored value of the key begins with a tag: the marker byte 0xC1, 'L', the format
+-- version, and the form. 0xC1 is the one byte MessagePack never uses and no UTF-8 text,
+-- JSON or Java serialization begins with, so another application's value under the
+-- prefix is told from lease state by its first bytes, and then by its shape. The common
+-- form, a grant with no waiters and nothing handed, is (version 1)
 --   TAG_GRANT .. struct.pack('>i8i8', latest, expiresAt) .. holder
--- and costs no MessagePack on the way in or out; any other state is
---   TAG_STATE .. MessagePack { latest, holder or false, expiresAt, queue, handed }
---   queue:  { { ticket, holder, duration, bound }, ... }   in arrival order
---   handed: { { ticket, holder, expiresAt, duration, bound }, ... } grants handed to waiters
+-- A key with waiters or handed grants holds a fixed-size head (version 2)
+--   TAG_QUEUE .. struct.pack('>i8i8i8i8i8', latest, expiresAt or 0, arrivals, gc, #ticket)
+--             .. ticket the standing grant was handed to (or nothing) .. holder
+-- and each waiter is an entry of its own, in three structures of the key's hash slot
+-- (the same {...} hash tag), so that every step touches a constant number of entries:
+--   KEYS[1]..':q'  sorted set: waiting tickets, scored by arrival (FIFO)
+--   KEYS[1]..':w'  hash: 't'..ticket -> struct.pack('>i8i8i8i8', arrival, duration,
+--                  bound, expiresAt or 0 while waiting) .. holder;
+--                  'h'..holder -> the ticket it waits under (reentrancy)
+--   KEYS[1]..':h'  sorted set: tickets handed a grant, scored by the instant until which
+--                  the grant is kept for the waiter to ask
 -- A grant handed to a waiter is kept for it until it asks, even past its instant (a
 -- stalled waiter, or one whose message was lost and who asks only at its bound): until
 -- the later of its instant and the waiter's bound is KEPT (a minute), or the grant's
--- duration if longer, in the past. A record stored without a bound is judged by its
--- instant alone.
--- A key whose grant is absent or passed and that has no waiters is deleted; PEXPIRE is
--- garbage collection only, set past every grant the stored state can still produce.
+-- duration if longer, in the past. Kept grants whose time passed are removed two at a
+-- time by later calls. A key whose grant is absent or passed and that has no waiters is
+-- deleted; PEXPIRE is garbage collection only, the same on all four keys, set past
+-- every grant the stored state can still produce (gc: only ever raised).
 --
 -- Answers: an array whose first element is a code, then integers (instants in
 -- microseconds since the epoch, terms in microseconds) or bytes. The protocol, per
@@ -37,7 +44,7 @@ local time = redis.call('TIME')
 local clock = tonumber(time[1]) * 1000000 + tonumber(time[2])
 
 local TAG_GRANT = '\193L\1G'
-local TAG_STATE = '\193L\1Q'
+local TAG_QUEUE = '\193L\2W'
 -- The longest duration the host accepts (36,500 days), in microseconds: a grant in the
 -- plain form lies no further than this from its latest reading.
 local LONGEST = 3153600000000000
@@ -55,15 +62,13 @@ end
 -- value that is not lease state of this format is answered, and left as it is.
 local plain = not raw
 local latest, expires, holder = clock, 0, false
+local arrivals, gc, handed_ticket = 0, 0, ''
 if raw then
 	local m1, m2, version, form = string.byte(raw, 1, 4)
 	if m1 ~= 193 or m2 ~= 76 or not version then
 		return { -2, 'string' }
 	end
-	if version ~= 1 then
-		return { -3, version }
-	end
-	if form == 71 then
+	if version == 1 and form == 71 then
 		if #raw < 21 or #raw > 1044 then
 			return { -2, 'string' }
 		end
@@ -74,7 +79,22 @@ if raw then
 		end
 		holder = string.sub(raw, 21)
 		plain = true
-	elseif form ~= 81 then
+	elseif version == 2 and form == 87 then
+		if #raw < 44 or #raw > 1200 then
+			return { -2, 'string' }
+		end
+		local ticket_length
+		latest, expires, arrivals, gc, ticket_length = struct.unpack('>i8i8i8i8i8', raw, 5)
+		if latest <= 0 or expires < 0 or arrivals < 0 or ticket_length < 0 or ticket_length > 128
+				or latest > clock + LONGEST or expires > latest + LONGEST or #raw < 44 + ticket_length then
+			return { -2, 'string' }
+		end
+		handed_ticket = string.sub(raw, 45, 44 + ticket_length)
+		holder = (expires > 0) and string.sub(raw, 45 + ticket_length) or false
+	elseif version == 1 and form == 81 or version > 2 then
+		-- the whole-queue MessagePack form of earlier hosts, or a later format
+		return { -3, version }
+	else
 		return { -2, 'string' }
 	end
 end
@@ -93,11 +113,11 @@ local function write_grant(now, expires_at, holder_bytes)
 		ttl_to(expires_at))
 end
 
--- The common questions about a key nobody waits for, answered without building the
--- general state below: the same model, fewer allocations. A take that must queue, and
--- every other question, goes on to the general model.
+local now = (latest > clock) and latest or clock
+
+-- The common questions about a key nobody waits for, answered without the waiters'
+-- structures: the same model, fewer commands. A take that must queue goes on to them.
 if plain then
-	local now = (latest > clock) and latest or clock
 	local standing = holder and expires > now
 	if op == 'try' or op == 'take' then
 		if not standing then
@@ -127,211 +147,286 @@ if plain then
 			return { 1 }
 		end
 		return { 0 }
-	end
-end
-
-local state
-if plain then
-	state = { latest = latest, holder = holder, expires = expires, queue = {}, handed = {} }
-else
-	local ok, s = pcall(cmsgpack.unpack, string.sub(raw, 5))
-	if not ok or type(s) ~= 'table' or type(s[1]) ~= 'number' or type(s[3]) ~= 'number'
-			or type(s[4]) ~= 'table' or type(s[5]) ~= 'table' then
-		return { -2, 'string' }
-	end
-	state = { latest = s[1], holder = s[2], expires = s[3], queue = s[4], handed = s[5] }
-end
-local now = clock
-if state.latest > now then
-	now = state.latest
-end
-
--- End the standing grant at freedAt and hand the key to the first waiter, in arrival
--- order, whose bound has not passed; waiters whose bound passed are dropped.
-local function hand_on(freed_at)
-	local kept = {}
-	local next = nil
-	for _, w in ipairs(state.queue) do
-		if w[4] >= freed_at then
-			if next == nil then
-				next = w
-			else
-				kept[#kept + 1] = w
-			end
+	elseif op == 'ask' or op == 'settle' then
+		return { 2 }
+	elseif op == 'grant' then
+		if standing then
+			return { 1, holder, expires }
 		end
+		return { 0 }
+	else
+		return redis.error_reply('unknown lease operation ' .. tostring(op))
 	end
-	state.queue = kept
-	if next == nil then
-		state.holder = false
-		state.expires = 0
-		return false
-	end
-	state.holder = next[2]
-	state.expires = freed_at + next[3]
-	state.handed[#state.handed + 1] = { next[1], next[2], state.expires, next[3], next[4] }
-	return true
 end
 
--- Derive the state at now: each passed grant hands the key on as of its instant.
-local function resolve()
-	while state.holder and state.expires <= now do
-		hand_on(state.expires)
+local QUEUE = key .. ':q'
+local ENTRIES = key .. ':w'
+local HANDED = key .. ':h'
+-- The host's one channel: the key prefix (which has no '{') and 'handoff'.
+local CHANNEL = string.sub(key, 1, (string.find(key, '{', 1, true) or 1) - 1) .. 'handoff'
+
+-- The waiters' structures must be ours: of their type, and empty when the key has none.
+for _, structure in ipairs({ { QUEUE, 'ZCARD' }, { ENTRIES, 'HLEN' }, { HANDED, 'ZCARD' } }) do
+	local size = redis.pcall(structure[2], structure[1])
+	if type(size) == 'table' or (plain and size > 0) then
+		return { -2, redis.call('TYPE', structure[1]).ok }
+	end
+end
+
+local function raise_gc(instant)
+	if instant > gc then
+		gc = instant
 	end
 end
 
 -- The instant until which a grant handed to a waiter is kept for it to ask.
 local function kept_until(instant, bound, duration)
-	local from = (bound and bound > instant) and bound or instant
+	local from = (bound > instant) and bound or instant
 	return from + ((duration > KEPT) and duration or KEPT)
 end
 
+local function entry(ticket)
+	local value = redis.call('HGET', ENTRIES, 't' .. ticket)
+	if not value then
+		return nil
+	end
+	if #value < 32 then
+		-- not of our making: fail the call rather than read it
+		error('lease entry ' .. ticket .. ' of ' .. key .. ' is not lease state')
+	end
+	local arrival, duration, bound, granted = struct.unpack('>i8i8i8i8', value)
+	return { ticket = ticket, arrival = arrival, duration = duration, bound = bound, granted = granted,
+		holder = string.sub(value, 33) }
+end
+
+local function write_entry(e)
+	redis.call('HSET', ENTRIES, 't' .. e.ticket,
+		struct.pack('>i8i8i8i8', e.arrival, e.duration, e.bound, e.granted) .. e.holder)
+end
+
+local function head()
+	return redis.call('ZRANGE', QUEUE, 0, 0)[1]
+end
+
+-- Take a waiter out of the queue (and out of the holder index, if it is its entry there).
+local function dequeue(e)
+	redis.call('ZREM', QUEUE, e.ticket)
+	if redis.call('HGET', ENTRIES, 'h' .. e.holder) == e.ticket then
+		redis.call('HDEL', ENTRIES, 'h' .. e.holder)
+	end
+end
+
+-- Tell the waiters, through the host's one channel: "<key> <ticket> <expiresAt> <head>
+-- <remaining>", the ticket the key was handed to ('-' for none) and its grant's instant,
+-- and the waiter now next in line ('-' for none) with the standing grant's remaining term,
+-- at which it must ask to derive a handoff by expiry.
+local function publish(ticket, granted)
+	local next_ticket = head() or '-'
+	local remaining = holder and (expires - now) or 0
+	redis.call('PUBLISH', CHANNEL, key .. ' ' .. ticket .. ' ' .. string.format('%.0f', granted) .. ' '
+		.. next_ticket .. ' ' .. string.format('%.0f', remaining))
+end
+
+-- End the standing grant at freed_at and hand the key to the first waiter, in arrival
+-- order, whose bound has not passed; waiters at the head whose bound passed are dropped.
+local function hand_on(freed_at)
+	while true do
+		local ticket = head()
+		if not ticket then
+			holder, expires, handed_ticket = false, 0, ''
+			return nil
+		end
+		local e = entry(ticket)
+		if e then
+			dequeue(e)
+		else
+			redis.call('ZREM', QUEUE, ticket)
+		end
+		if e and e.bound >= freed_at then
+			e.granted = freed_at + e.duration
+			write_entry(e)
+			local kept = kept_until(e.granted, e.bound, e.duration)
+			redis.call('ZADD', HANDED, kept, ticket)
+			raise_gc(kept)
+			holder, expires, handed_ticket = e.holder, e.granted, ticket
+			publish(ticket, e.granted)
+			return e
+		end
+		if e then
+			redis.call('HDEL', ENTRIES, 't' .. ticket)
+		end
+	end
+end
+
+-- The grant standing at now, read without writing: each passed grant hands the key on
+-- as of its instant; touches only the waiters it would hand it to.
+local function standing_now()
+	local h, e, i = holder, expires, 0
+	while h and e <= now do
+		local ticket = redis.call('ZRANGE', QUEUE, i, i)[1]
+		if not ticket then
+			return false, 0
+		end
+		i = i + 1
+		local w = entry(ticket)
+		if w and w.bound >= e then
+			h, e = w.holder, e + w.duration
+		end
+	end
+	return h, e
+end
+
 local function persist()
-	local queue = {}
-	local gc = 0
-	for _, w in ipairs(state.queue) do
-		if w[4] >= now then
-			queue[#queue + 1] = w
-			-- granted at the latest at its bound, for its duration, and kept after that
-			local until_ = kept_until(w[4] + w[3], w[4], w[3])
-			if until_ > gc then
-				gc = until_
-			end
+	if redis.call('ZCARD', QUEUE) == 0 and redis.call('ZCARD', HANDED) == 0 then
+		-- nobody waits and nothing is kept: the entries hash holds nothing either
+		redis.call('DEL', ENTRIES)
+		if holder and expires > now then
+			write_grant(now, expires, holder)
+		else
+			redis.call('DEL', key)
 		end
-	end
-	local handed = {}
-	for _, r in ipairs(state.handed) do
-		local until_ = kept_until(r[3], r[5], r[4])
-		if until_ > now then
-			handed[#handed + 1] = r
-			if until_ > gc then
-				gc = until_
-			end
-		end
-	end
-	if state.holder and state.expires > gc then
-		gc = state.expires
-	end
-	if gc <= now then
-		redis.call('DEL', key)
 		return
 	end
-	if #queue == 0 and #handed == 0 then
-		write_grant(now, state.expires, state.holder)
-	else
-		redis.call('SET', key, TAG_STATE .. cmsgpack.pack({ now, state.holder, state.expires, queue, handed }), 'PX',
-			ttl_to(gc))
+	if holder then
+		raise_gc(expires)
 	end
+	if gc <= now then
+		redis.call('DEL', key, QUEUE, ENTRIES, HANDED)
+		return
+	end
+	local ttl = ttl_to(gc)
+	redis.call('SET', key, TAG_QUEUE .. struct.pack('>i8i8i8i8i8', now, holder and expires or 0, arrivals, gc,
+		#handed_ticket) .. handed_ticket .. (holder or ''), 'PX', ttl)
+	redis.call('PEXPIRE', QUEUE, ttl)
+	redis.call('PEXPIRE', ENTRIES, ttl)
+	redis.call('PEXPIRE', HANDED, ttl)
 end
 
-local function reentrant(holder)
-	if state.holder == holder then
-		return true
-	end
-	for _, w in ipairs(state.queue) do
-		if w[2] == holder and w[4] >= now then
-			return true
+-- Questions that write nothing.
+if op == 'grant' or op == 'remaining' then
+	local h, e = standing_now()
+	if op == 'grant' then
+		if h then
+			return { 1, h, e }
 		end
+		return { 0 }
 	end
-	return false
-end
-
-local function find(list, ticket)
-	for i, entry in ipairs(list) do
-		if entry[1] == ticket then
-			return i, entry
-		end
+	if h and h == ARGV[2] then
+		return { 1, e - now }
 	end
-	return nil, nil
+	return { 0 }
 end
 
--- Tell the waiters of this key, through the host's one channel, that the key was handed
--- on: the message is the Redis key, the ticket it went to and its expiresAt, so that the
--- waiter it went to can answer without asking again.
-local function publish(channel)
-	local handed = state.handed[#state.handed]
-	redis.call('PUBLISH', channel, key .. ' ' .. handed[1] .. ' ' .. string.format('%.0f', handed[3]))
+local writes = { try = true, take = true, ask = true, settle = true, release = true }
+if not writes[op] then
+	return redis.error_reply('unknown lease operation ' .. tostring(op))
 end
 
-local function standing_remaining()
-	return state.expires - now
+if plain then
+	-- the first waiter: the standing plain grant goes on in the queued form
+	gc = expires
+else
+	-- kept grants whose time passed, two at a time: more than each handoff adds
+	for _, ticket in ipairs(redis.call('ZRANGEBYSCORE', HANDED, '-inf', now, 'LIMIT', 0, 2)) do
+		redis.call('ZREM', HANDED, ticket)
+		redis.call('HDEL', ENTRIES, 't' .. ticket)
+	end
+	-- Derive the state at now: each passed grant hands the key on as of its instant.
+	while holder and expires <= now do
+		hand_on(expires)
+	end
 end
 
-resolve()
+local function queued_answer(e)
+	local first = (head() == e.ticket) and 1 or 0
+	return { 0, e.bound - now, expires - now, first }
+end
 
 if op == 'try' or op == 'take' then
-	local holder = ARGV[2]
+	local caller = ARGV[2]
 	local duration = tonumber(ARGV[3])
-	if not state.holder then
-		state.holder = holder
-		state.expires = now + duration
+	if not holder then
+		holder, expires, handed_ticket = caller, now + duration, ''
 		persist()
-		return { 1, state.expires }
-	end
-	if reentrant(holder) then
-		return { -1 }
-	end
-	if op == 'try' then
-		return { 0 }
-	end
-	local bound = state.expires
-	state.queue[#state.queue + 1] = { ARGV[4], holder, duration, bound }
-	persist()
-	return { 0, bound - now, standing_remaining() }
-elseif op == 'ask' or op == 'settle' then
-	local ticket = ARGV[2]
-	local h, record = find(state.handed, ticket)
-	if record then
-		local expires = record[3]
-		if op == 'settle' then
-			table.remove(state.handed, h)
-			if ARGV[3] == '1' and state.holder == record[2] and state.expires == expires then
-				-- interrupted at the moment it was granted: give the grant back
-				if hand_on(now) then
-					publish(ARGV[4])
-				end
-			end
-			persist()
-		end
 		return { 1, expires }
 	end
-	local q, waiter = find(state.queue, ticket)
-	if waiter and waiter[4] >= now and not (op == 'settle' and ARGV[3] == '1') then
-		return { 0, waiter[4] - now, standing_remaining() }
-	end
-	if waiter and op == 'settle' then
-		table.remove(state.queue, q)
+	-- every answer below stores what the derivation above may have handed on
+	if holder == caller then
 		persist()
+		return { -1 }
 	end
-	return { 2 }
-elseif op == 'remaining' then
-	if state.holder and state.holder == ARGV[2] then
-		return { 1, state.expires - now }
-	end
-	return { 0 }
-elseif op == 'release' then
-	local holder = ARGV[2]
-	if not state.holder or state.holder ~= holder then
-		return { 0 }
-	end
-	local handed = {}
-	for _, r in ipairs(state.handed) do
-		if r[2] ~= holder then
-			handed[#handed + 1] = r
+	local waiting = redis.call('HGET', ENTRIES, 'h' .. caller)
+	if waiting then
+		local w = entry(waiting)
+		if w and w.granted == 0 and w.bound >= now then
+			persist()
+			return { -1 }
 		end
 	end
-	state.handed = handed
-	if hand_on(now) then
-		publish(ARGV[3])
+	if op == 'try' then
 		persist()
-		local to = state.handed[#state.handed]
-		return { 1, to[1], to[3] }
+		return { 0 }
+	end
+	arrivals = arrivals + 1
+	local e = { ticket = ARGV[4], arrival = arrivals, duration = duration, bound = expires, granted = 0,
+		holder = caller }
+	redis.call('ZADD', QUEUE, arrivals, e.ticket)
+	write_entry(e)
+	redis.call('HSET', ENTRIES, 'h' .. caller, e.ticket)
+	-- granted at the latest at its bound, for its duration, and kept after that
+	raise_gc(kept_until(e.bound + duration, e.bound, duration))
+	persist()
+	return queued_answer(e)
+elseif op == 'ask' or op == 'settle' then
+	local ticket = ARGV[2]
+	local interrupted = op == 'settle' and ARGV[3] == '1'
+	local e = entry(ticket)
+	if e and e.granted > 0 then
+		if op == 'settle' then
+			redis.call('ZREM', HANDED, ticket)
+			redis.call('HDEL', ENTRIES, 't' .. ticket)
+			if interrupted and holder == e.holder and expires == e.granted then
+				-- interrupted at the moment it was granted: give the grant back
+				hand_on(now)
+			end
+		end
+		persist()
+		return { 1, e.granted }
+	end
+	if e and e.bound >= now and not interrupted then
+		persist()
+		local answer = queued_answer(e)
+		if op == 'ask' and handed_ticket ~= '' then
+			-- for the asker's host to wake a waiter of its own whose message was lost
+			answer[5] = handed_ticket
+			answer[6] = expires
+		end
+		return answer
+	end
+	if e and op == 'settle' then
+		local was_head = head() == ticket
+		dequeue(e)
+		redis.call('HDEL', ENTRIES, 't' .. ticket)
+		if was_head then
+			publish('-', 0)
+		end
 	end
 	persist()
-	return { 1 }
-elseif op == 'grant' then
-	if state.holder then
-		return { 1, state.holder, state.expires }
+	return { 2 }
+elseif op == 'release' then
+	if not holder or holder ~= ARGV[2] then
+		persist()
+		return { 0 }
 	end
-	return { 0 }
+	if handed_ticket ~= '' then
+		-- the releasing holder took its grant up without asking: nothing to keep for it
+		redis.call('ZREM', HANDED, handed_ticket)
+		redis.call('HDEL', ENTRIES, 't' .. handed_ticket)
+	end
+	local to = hand_on(now)
+	persist()
+	if to then
+		return { 1, to.ticket, to.granted }
+	end
+	return { 1 }
 end
-return redis.error_reply('unknown lease operation ' .. tostring(op))

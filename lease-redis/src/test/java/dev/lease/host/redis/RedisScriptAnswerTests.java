@@ -57,10 +57,11 @@ class RedisScriptAnswerTests {
 	}
 
 	@Test
-	@DisplayName("Operation 2-5: take answers taken, queued with its bound and the standing term, or reentrant")
+	@DisplayName("Operation 2-5: take answers taken, queued with its bound, the standing term and whether next in line, or reentrant")
 	void takeAnswers() {
 		assertThat(RedisScriptAnswer.take(List.of(1L, 7L))).isEqualTo(new Granted(7L));
-		assertThat(RedisScriptAnswer.take(List.of(0L, 30L, 20L))).isEqualTo(new Queued(30L, 20L));
+		assertThat(RedisScriptAnswer.take(List.of(0L, 30L, 20L, 1L))).isEqualTo(new Queued(30L, 20L, true, null));
+		assertThat(RedisScriptAnswer.take(List.of(0L, 30L, 20L, 0L))).isEqualTo(new Queued(30L, 20L, false, null));
 		assertThat(RedisScriptAnswer.take(List.of(-1L))).isEqualTo(new Reentrant());
 	}
 
@@ -68,7 +69,9 @@ class RedisScriptAnswerTests {
 	@DisplayName("Operation 2, 4: a waiter's question answers granted, queued, or gone")
 	void waiterAnswers() {
 		assertThat(RedisScriptAnswer.waiter(List.of(1L, 7L))).isEqualTo(new Granted(7L));
-		assertThat(RedisScriptAnswer.waiter(List.of(0L, 30L, 20L))).isEqualTo(new Queued(30L, 20L));
+		assertThat(RedisScriptAnswer.waiter(List.of(0L, 30L, 20L, 0L))).isEqualTo(new Queued(30L, 20L, false, null));
+		assertThat(RedisScriptAnswer.waiter(List.of(0L, 30L, 20L, 0L, "t1".getBytes(StandardCharsets.US_ASCII), 9L)))
+			.isEqualTo(new Queued(30L, 20L, false, new RedisWakeups.Handed("t1", 9L)));
 		assertThat(RedisScriptAnswer.waiter(List.of(2L))).isEqualTo(new Gone());
 	}
 

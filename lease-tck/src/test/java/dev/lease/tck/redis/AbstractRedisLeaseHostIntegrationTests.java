@@ -72,9 +72,7 @@ abstract class AbstractRedisLeaseHostIntegrationTests {
 	private static final Duration LONG = Duration.ofSeconds(30);
 
 	private static final String QUEUED = """
-			local raw = redis.call('GET', KEYS[1])
-			if not raw or string.byte(raw, 4) ~= 81 then return 0 end
-			return #cmsgpack.unpack(string.sub(raw, 5))[4]""";
+			return redis.call('ZCARD', KEYS[1] .. ':q')""";
 
 	private RedisTestServer server;
 
@@ -379,13 +377,13 @@ abstract class AbstractRedisLeaseHostIntegrationTests {
 	}
 
 	private void awaitQueued(LeaseKey key, int waiters) {
-		// The waiter's queue entry is in the state; read it by its size in the raw state.
+		// The waiter's entry is in the key's queue, a sorted set beside the key.
 		await().atMost(Duration.ofSeconds(5)).until(() -> queued(key) >= waiters);
 	}
 
 	private int queued(LeaseKey key) {
-		// The state's two forms (lease.lua), told by the fourth byte of the tag: 'G' is a
-		// grant with nobody queued, 'Q' is MessagePack whose fourth element is the queue.
+		// The key's waiting tickets, by arrival, are the sorted set '<redis key>:q'
+		// (lease.lua).
 		try (RedisConnection connection = this.connectionFactory.getConnection()) {
 			Long queued = connection.scriptingCommands()
 				.eval(QUEUED.getBytes(StandardCharsets.UTF_8), ReturnType.INTEGER, 1,

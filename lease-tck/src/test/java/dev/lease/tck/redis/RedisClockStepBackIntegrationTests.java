@@ -53,7 +53,7 @@ class RedisClockStepBackIntegrationTests {
 	private static final Duration TERM = Duration.ofSeconds(2);
 
 	@ParameterizedTest(name = "stored as {0}")
-	@ValueSource(strings = { "plain", "messagepack" })
+	@ValueSource(strings = { "plain", "queued" })
 	@DisplayName("Check 2.2, Invariant 1.2: with the key's latest reading ahead of TIME, a grant stands to its instant on the key's clock and Redis does not expire it early")
 	void grantStandsToItsInstantAfterTheClockSteppedBack(String form) throws Exception {
 		try (RedisTestServer server = RedisTestServer.startEmbedded(RedisTestServer.freePort(), List.of())) {

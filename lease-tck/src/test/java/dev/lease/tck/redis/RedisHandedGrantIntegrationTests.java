@@ -127,6 +127,26 @@ class RedisHandedGrantIntegrationTests {
 			.isGreaterThan(KEPT_MILLIS);
 	}
 
+	@Test
+	@DisplayName("Invariant 1: a waiter the key passed to at the holder's instant, taking again before anyone asked, is reentrant, and the handoff derived then stands for everyone after")
+	void handoffDerivedByAReentrantTakeStands() throws Exception {
+		LeaseKey key = LeaseKey.of("reentrant-" + UUID.randomUUID());
+		byte[] redisKey = redisKey(key);
+		LeaseHolder first = LeaseHolder.of("first-" + UUID.randomUUID());
+		String ticket = UUID.randomUUID().toString();
+		String waiter = "waiter-" + ticket;
+		assertThat(host.tryTake(key, first, Duration.ofMillis(100))).isInstanceOf(Taken.class);
+		assertThat(script(redisKey, "take", waiter, "30000000", ticket).get(0)).isEqualTo(0L);
+		// Nobody asks while the first grant ends: the key passes to the waiter then.
+		Thread.sleep(300);
+		assertThat(script(redisKey, "take", waiter, "30000000", UUID.randomUUID().toString()))
+			.as("the waiter's second take, once the key passed to it")
+			.containsExactly(-1L);
+		assertThat(script(redisKey, "try", "third", "30000000")).as("another holder's try_take after that")
+			.containsExactly(0L);
+		assertThat(script(redisKey, "remaining", waiter).get(0)).as("the waiter's remaining").isEqualTo(1L);
+	}
+
 	private static List<Object> script(byte[] redisKey, String... args) {
 		byte[][] keysAndArgs = new byte[args.length + 1][];
 		keysAndArgs[0] = redisKey;

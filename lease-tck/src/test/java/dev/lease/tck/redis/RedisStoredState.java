@@ -38,7 +38,7 @@ final class RedisStoredState {
 
 	// The previous holder's grant ended one second before the latest reading, which
 	// stands ahead of TIME: either in the plain form (a grant and nothing else) or in the
-	// MessagePack form with no grant, no waiters and nothing handed.
+	// queued form's head with no grant, no waiters and nothing handed.
 	private static final String ENDED_GRANT_AHEAD = """
 			if redis.replicate_commands then redis.replicate_commands() end
 			local t = redis.call('TIME')
@@ -47,7 +47,7 @@ final class RedisStoredState {
 			if ARGV[1] == 'plain' then
 				value = '\\193L\\1G' .. struct.pack('>i8i8', latest, latest - 1000000) .. ARGV[3]
 			else
-				value = '\\193L\\1Q' .. cmsgpack.pack({ latest, false, 0, {}, {} })
+				value = '\\193L\\2W' .. struct.pack('>i8i8i8i8i8', latest, 0, 0, latest, 0)
 			end
 			redis.call('SET', KEYS[1], value, 'PX', 120000)
 			return 1""";
