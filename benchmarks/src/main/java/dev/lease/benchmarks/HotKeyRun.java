@@ -144,11 +144,13 @@ final class HotKeyRun {
 		try {
 			TakeResult result = this.host.take(this.key, holder, TERM);
 			long returned = System.nanoTime();
-			if (!(result instanceof Taken taken)) {
-				this.unavailable.incrementAndGet();
+			// Once the row is stopped its queue is dropped, and the waiters left may
+			// be answered anything.
+			if (this.stopped) {
 				return;
 			}
-			if (this.stopped) {
+			if (!(result instanceof Taken taken)) {
+				this.unavailable.incrementAndGet();
 				return;
 			}
 			if (this.holding.incrementAndGet() > 1) {

@@ -73,6 +73,9 @@ final class RedisScaleStore implements ScaleStore {
 
 	private final StatefulRedisConnection<String, String> stats;
 
+	// A connection of its own: a MULTI on a shared one would take in other commands.
+	private final StatefulRedisConnection<String, String> slowlog;
+
 	private final AtomicLong hostCommands = new AtomicLong();
 
 	private final ScheduledExecutorService drainer = Executors.newSingleThreadScheduledExecutor();
@@ -94,6 +97,7 @@ final class RedisScaleStore implements ScaleStore {
 			.start();
 		this.statsClient = RedisClient.create("redis://127.0.0.1:" + port);
 		this.stats = connect(this.statsClient, log);
+		this.slowlog = this.statsClient.connect();
 		this.factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", port));
 		this.factory.afterPropertiesSet();
 		this.factory.start();
@@ -136,7 +140,7 @@ final class RedisScaleStore implements ScaleStore {
 	}
 
 	@Override
-	public Counters counters() {
+	public synchronized Counters counters() {
 		drainSlowlog();
 		RedisCommands<String, String> commands = this.stats.sync();
 		long scriptCalls = 0;
@@ -149,31 +153,35 @@ final class RedisScaleStore implements ScaleStore {
 		long cpuMicros = Math.round(
 				(Double.parseDouble(property(cpu, "used_cpu_sys")) + Double.parseDouble(property(cpu, "used_cpu_user")))
 						* 1e6);
-		synchronized (this) {
-			Counters counters = new Counters(this.hostCommands.get(), scriptCalls, cpuMicros, this.maxMicros,
-					this.maxCommand + ((this.slowlogOverflows > 0) ? " (SLOWLOG overflowed)" : ""));
-			this.maxMicros = 0;
-			this.maxCommand = "";
-			this.slowlogOverflows = 0;
-			return counters;
-		}
+		Counters counters = new Counters(this.hostCommands.get(), scriptCalls, cpuMicros, this.maxMicros,
+				this.maxCommand + ((this.slowlogOverflows > 0) ? " (SLOWLOG overflowed)" : ""));
+		this.maxMicros = 0;
+		this.maxCommand = "";
+		this.slowlogOverflows = 0;
+		return counters;
 	}
 
 	// A failed drain must not end the schedule; the next drain reads what this one
 	// missed.
-	private void drainSlowlogQuietly() {
+	private synchronized void drainSlowlogQuietly() {
 		try {
 			drainSlowlog();
 		}
 		catch (RuntimeException ex) {
 			System.err.println("scale: SLOWLOG drain failed: " + ex);
+			try {
+				this.slowlog.sync().discard();
+			}
+			catch (RuntimeException notInTransaction) {
+				// nothing to discard
+			}
 		}
 	}
 
 	// GET and RESET in one transaction, so no entry falls between them.
 	@SuppressWarnings("unchecked")
 	private synchronized void drainSlowlog() {
-		RedisCommands<String, String> commands = this.stats.sync();
+		RedisCommands<String, String> commands = this.slowlog.sync();
 		commands.multi();
 		commands.slowlogGet(SLOWLOG_LENGTH);
 		commands.slowlogReset();
@@ -195,17 +203,17 @@ final class RedisScaleStore implements ScaleStore {
 	}
 
 	@Override
-	public void forget(LeaseKey key) {
+	public synchronized void forget(LeaseKey key) {
 		this.stats.sync().flushdb();
 	}
 
 	@Override
-	public void clear() {
+	public synchronized void clear() {
 		this.stats.sync().flushdb();
 	}
 
 	@Override
-	public long storedBytes() {
+	public synchronized long storedBytes() {
 		return Long.parseLong(property(this.stats.sync().info("memory"), "used_memory"));
 	}
 
@@ -216,6 +224,7 @@ final class RedisScaleStore implements ScaleStore {
 			this.host.close();
 			this.factory.destroy();
 			this.stats.close();
+			this.slowlog.close();
 			this.statsClient.shutdown();
 		}
 		finally {
