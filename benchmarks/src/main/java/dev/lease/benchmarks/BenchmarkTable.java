@@ -44,6 +44,9 @@ final class BenchmarkTable {
 	}
 
 	void print(PrintStream out) {
+		if (this.rows.isEmpty()) {
+			return;
+		}
 		out.println();
 		out.println("| benchmark | figure | floor | ratio |");
 		out.println("|---|---:|---:|---:|");
