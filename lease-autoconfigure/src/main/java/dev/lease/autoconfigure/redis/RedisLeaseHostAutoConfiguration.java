@@ -32,6 +32,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import dev.lease.LeaseHost;
 import dev.lease.autoconfigure.LeaseAutoConfiguration;
 import dev.lease.autoconfigure.LeaseConfigurationException;
+import dev.lease.autoconfigure.LeaseHostTarget;
 import dev.lease.host.redis.RedisLeaseHost;
 
 /**
@@ -95,14 +96,15 @@ public final class RedisLeaseHostAutoConfiguration {
 	static class DurabilityMetricsConfiguration {
 
 		// Bound to every registry once the context is refreshed, when the host exists:
-		// also a RedisLeaseHost the application defined.
+		// also a RedisLeaseHost the application defined. The bean may be the observed
+		// host around it, so its target is asked.
 		@Bean
 		@ConditionalOnMissingBean(name = "leaseHostDurabilityMetrics")
-		MeterBinder leaseHostDurabilityMetrics(ObjectProvider<RedisLeaseHost> hosts) {
+		MeterBinder leaseHostDurabilityMetrics(ObjectProvider<LeaseHost> hosts) {
 			return (registry) -> {
-				RedisLeaseHost host = hosts.getIfUnique();
-				if (host != null) {
-					RedisDurabilityGauge.register(host, registry);
+				LeaseHost host = hosts.getIfUnique();
+				if (host != null && LeaseHostTarget.of(host) instanceof RedisLeaseHost redis) {
+					RedisDurabilityGauge.register(redis, registry);
 				}
 			};
 		}
