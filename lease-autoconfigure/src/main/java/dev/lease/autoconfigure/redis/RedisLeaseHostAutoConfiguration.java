@@ -33,6 +33,7 @@ import dev.lease.LeaseHost;
 import dev.lease.autoconfigure.LeaseAutoConfiguration;
 import dev.lease.autoconfigure.LeaseConfigurationException;
 import dev.lease.autoconfigure.LeaseHostTarget;
+import dev.lease.host.redis.RedisDurabilityRequiredException;
 import dev.lease.host.redis.RedisLeaseHost;
 
 /**
@@ -88,7 +89,22 @@ public final class RedisLeaseHostAutoConfiguration {
 					count ? "0 (no confirmation) or the number of replicas that must acknowledge each grant"
 							: "a positive duration");
 		}
-		return builder.requireDurable(properties.isRequireDurable()).build();
+		try {
+			// Redis down at start builds the host all the same (health reports it down),
+			// unless durability is required: then the start needs an answer it cannot
+			// get.
+			return builder.requireDurable(properties.isRequireDurable()).build();
+		}
+		catch (RedisDurabilityRequiredException ex) {
+			throw new LeaseConfigurationException(String.valueOf(ex.getMessage()), ex.reached()
+					? "Make the Redis server keep every grant (appendonly yes with appendfsync always or everysec,"
+							+ " and maxmemory-policy noeviction), or set lease.redis.require-durable=false to accept"
+							+ " a server that can lose grants"
+					: "Start Redis before the application, or set lease.redis.require-durable=false: the"
+							+ " application then starts without Redis, reports the lease host DOWN in health, and its"
+							+ " lease operations fail until Redis answers",
+					ex);
+		}
 	}
 
 	@Configuration(proxyBeanMethods = false)
