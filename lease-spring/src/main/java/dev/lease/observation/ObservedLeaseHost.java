@@ -239,8 +239,13 @@ public final class ObservedLeaseHost implements LeaseHost {
 	private <T> T observe(LeaseObservationDocumentation operation, Call<T> call, Function<T, String> outcome)
 			throws InterruptedException {
 		LeaseObservationContext context = new LeaseObservationContext(operation, this.hostName);
-		Observation observation = operation
-			.observation(this.convention, DefaultLeaseObservationConvention.INSTANCE, () -> context, this.observations)
+		// Created by the operation's name, so that a predicate on names (Boot's
+		// management.observations.enable.*) sees it: a convention's getName() cannot
+		// know the operation.
+		Observation observation = Observation.createNotStarted(operation.getName(), () -> context, this.observations)
+			.contextualName(operation.getContextualName())
+			.observationConvention(
+					(this.convention != null) ? this.convention : DefaultLeaseObservationConvention.INSTANCE)
 			.start();
 		try (Observation.Scope scope = observation.openScope()) {
 			T result = call.call();

@@ -140,6 +140,14 @@ class LeaseObservationBootWiringTests {
 		});
 	}
 
+	@Test
+	void observationsTurnedOffByNameRecordNoTimer() {
+		this.runner.withPropertyValues("management.observations.enable.lease=false").run((context) -> {
+			context.getBean(LeaseHost.class).grants(1);
+			assertThat(timers(context.getBean(MeterRegistry.class))).isEmpty();
+		});
+	}
+
 	private static List<String> timers(MeterRegistry meters) {
 		return meters.getMeters()
 			.stream()
