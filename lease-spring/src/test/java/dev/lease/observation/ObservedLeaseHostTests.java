@@ -23,7 +23,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 
+import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -179,20 +181,8 @@ class ObservedLeaseHostTests {
 
 		};
 		List<String> teams = new CopyOnWriteArrayList<>();
-		ObservationRegistry registry = ObservationRegistry.create();
-		registry.observationConfig().observationHandler(new ObservationHandler<>() {
-
-			@Override
-			public boolean supportsContext(Observation.Context context) {
-				return true;
-			}
-
-			@Override
-			public void onStop(Observation.Context context) {
-				teams.add(context.getName() + " " + context.getLowCardinalityKeyValue("team").getValue());
-			}
-
-		});
+		ObservationRegistry registry = recording(teams,
+				(context) -> context.getName() + " " + keyValue(context, "team"));
 		new ObservedLeaseHost(new InMemoryLeaseHost(), "memory", this.meters, registry, convention).grants(1);
 		assertThat(teams).containsExactly("lease.grants payments");
 	}
@@ -212,6 +202,15 @@ class ObservedLeaseHostTests {
 	}
 
 	private ObservationRegistry observations() {
+		return recording(this.observed, (context) -> {
+			Throwable error = context.getError();
+			return context.getName() + " " + keyValue(context, "lease.host") + " " + keyValue(context, "lease.outcome")
+					+ ((error != null) ? " " + error.getClass().getSimpleName() : "");
+		});
+	}
+
+	// A registry that adds a line for each observation stopped.
+	private static ObservationRegistry recording(List<String> lines, Function<Observation.Context, String> line) {
 		ObservationRegistry registry = ObservationRegistry.create();
 		registry.observationConfig().observationHandler(new ObservationHandler<>() {
 
@@ -222,14 +221,16 @@ class ObservedLeaseHostTests {
 
 			@Override
 			public void onStop(Observation.Context context) {
-				String error = (context.getError() != null) ? " " + context.getError().getClass().getSimpleName() : "";
-				ObservedLeaseHostTests.this.observed
-					.add(context.getName() + " " + context.getLowCardinalityKeyValue("lease.host").getValue() + " "
-							+ context.getLowCardinalityKeyValue("lease.outcome").getValue() + error);
+				lines.add(line.apply(context));
 			}
 
 		});
 		return registry;
+	}
+
+	private static String keyValue(Observation.Context context, String key) {
+		KeyValue keyValue = context.getLowCardinalityKeyValue(key);
+		return (keyValue != null) ? keyValue.getValue() : "none";
 	}
 
 	private static String fresh() {

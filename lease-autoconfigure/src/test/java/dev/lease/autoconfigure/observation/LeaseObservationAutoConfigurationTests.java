@@ -57,11 +57,11 @@ class LeaseObservationAutoConfigurationTests {
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(LeaseAutoConfiguration.class, InMemoryLeaseHostAutoConfiguration.class,
 				LeaseObservationAutoConfiguration.class))
-		.withUserConfiguration(JobsConfiguration.class);
+		.withBean(LeasedJobs.class);
 
 	@Test
 	void runWithMeterRegistryMakesTheLeaseHostBeanTheObservedHost() {
-		this.runner.withUserConfiguration(MeterRegistryConfiguration.class).run((context) -> {
+		this.runner.withBean(SimpleMeterRegistry.class).run((context) -> {
 			LeaseHost host = context.getBean(LeaseHost.class);
 			assertThat(host).isInstanceOf(ObservedLeaseHost.class);
 			assertThat(((ObservedLeaseHost) host).getTarget()).isInstanceOf(InMemoryLeaseHost.class);
@@ -73,7 +73,7 @@ class LeaseObservationAutoConfigurationTests {
 
 	@Test
 	void activeGaugeIsRegisteredOnceWhenTheHostIsMade(CapturedOutput output) {
-		this.runner.withUserConfiguration(MeterRegistryConfiguration.class).run((context) -> {
+		this.runner.withBean(SimpleMeterRegistry.class).run((context) -> {
 			MeterRegistry meters = context.getBean(MeterRegistry.class);
 			assertThat(meters.find("lease.active").gauges()).hasSize(1);
 			assertThat(meters.get("lease.active").tags("lease.host", "memory").gauge().value()).isZero();
@@ -83,7 +83,7 @@ class LeaseObservationAutoConfigurationTests {
 
 	@Test
 	void overrunOfALeasedCallIsCounted() {
-		this.runner.withUserConfiguration(MeterRegistryConfiguration.class).run((context) -> {
+		this.runner.withBean(SimpleMeterRegistry.class).run((context) -> {
 			context.getBean(LeasedJobs.class).overrun(UUID.randomUUID().toString());
 			MeterRegistry meters = context.getBean(MeterRegistry.class);
 			assertThat(meters.get("lease.overrun").tags("lease.host", "memory").counter().count()).isEqualTo(1.0);
@@ -92,7 +92,7 @@ class LeaseObservationAutoConfigurationTests {
 
 	@Test
 	void overrunsThroughTheLeaseTemplateAreCountedLikeLeasedCalls() {
-		this.runner.withUserConfiguration(MeterRegistryConfiguration.class).run((context) -> {
+		this.runner.withBean(SimpleMeterRegistry.class).run((context) -> {
 			LeaseTemplate template = context.getBean(LeaseTemplate.class);
 			template.run(LeaseRequest.of(UUID.randomUUID().toString(), Duration.ofMillis(200)),
 					(lease) -> await().atMost(Duration.ofSeconds(5))
@@ -104,20 +104,19 @@ class LeaseObservationAutoConfigurationTests {
 
 	@Test
 	void userLeaseHostBeanIsObservedToo() {
-		this.runner.withUserConfiguration(MeterRegistryConfiguration.class, UserHostConfiguration.class)
-			.run((context) -> {
-				assertThat(context).hasSingleBean(LeaseHost.class).doesNotHaveBean(InMemoryLeaseHost.class);
-				LeaseHost host = context.getBean(LeaseHost.class);
-				assertThat(ObservedLeaseHost.unwrap(host)).isInstanceOf(CustomLeaseHost.class);
-				assertThat(
-						context.getBean(MeterRegistry.class).get("lease.active").gauge().getId().getTag("lease.host"))
-					.isEqualTo("customleasehost");
-			});
+		this.runner.withBean(SimpleMeterRegistry.class).withBean(CustomLeaseHost.class).run((context) -> {
+			assertThat(context).hasSingleBean(LeaseHost.class).doesNotHaveBean(InMemoryLeaseHost.class);
+			LeaseHost host = context.getBean(LeaseHost.class);
+			assertThat(ObservedLeaseHost.unwrap(host)).isInstanceOf(CustomLeaseHost.class);
+			assertThat(context.getBean(MeterRegistry.class).get("lease.active").gauge().getId().getTag("lease.host"))
+				.isEqualTo("customleasehost");
+		});
 	}
 
 	@Test
 	void userObservedLeaseHostIsLeftAsItIs() {
-		this.runner.withUserConfiguration(MeterRegistryConfiguration.class, UserObservedHostConfiguration.class)
+		this.runner.withBean(SimpleMeterRegistry.class)
+			.withUserConfiguration(UserObservedHostConfiguration.class)
 			.run((context) -> {
 				LeaseHost host = context.getBean(LeaseHost.class);
 				assertThat(host).isSameAs(context.getBean(UserObservedHostConfiguration.class).host);
@@ -127,7 +126,7 @@ class LeaseObservationAutoConfigurationTests {
 
 	@Test
 	void memoryReachedByDetectionIsStillWarnedAboutWhenObserved(CapturedOutput output) {
-		this.runner.withUserConfiguration(MeterRegistryConfiguration.class)
+		this.runner.withBean(SimpleMeterRegistry.class)
 			.run((context) -> assertThat(output).contains("Leases are hosted in memory because")
 				.doesNotContain("ObservedLeaseHost"));
 	}
@@ -144,36 +143,6 @@ class LeaseObservationAutoConfigurationTests {
 			.run((context) -> assertThat(context).hasNotFailed()
 				.getBean(LeaseHost.class)
 				.isInstanceOf(InMemoryLeaseHost.class));
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class MeterRegistryConfiguration {
-
-		@Bean
-		SimpleMeterRegistry meterRegistry() {
-			return new SimpleMeterRegistry();
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class JobsConfiguration {
-
-		@Bean
-		LeasedJobs leasedJobs(LeaseHost host) {
-			return new LeasedJobs(host);
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class UserHostConfiguration {
-
-		@Bean
-		CustomLeaseHost customLeaseHost() {
-			return new CustomLeaseHost();
-		}
-
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -73,7 +73,7 @@ class LeaseObservationBootWiringTests {
 				LeaseObservationAutoConfiguration.class, LeasesEndpointAutoConfiguration.class,
 				LeaseHostHealthContributorAutoConfiguration.class))
 		.withPropertyValues("management.endpoints.web.exposure.include=leases", "lease.host=memory")
-		.withUserConfiguration(JobsConfiguration.class);
+		.withBean(LeasedJobs.class);
 
 	@Test
 	void callsOnTheInjectedLeaseHostAreObservedOnce() {
@@ -163,16 +163,6 @@ class LeaseObservationBootWiringTests {
 
 	private static String fresh() {
 		return UUID.randomUUID().toString();
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class JobsConfiguration {
-
-		@Bean
-		LeasedJobs leasedJobs(LeaseHost host) {
-			return new LeasedJobs(host);
-		}
-
 	}
 
 	@Configuration(proxyBeanMethods = false)
