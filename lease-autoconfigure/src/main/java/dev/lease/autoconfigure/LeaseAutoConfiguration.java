@@ -97,8 +97,8 @@ public final class LeaseAutoConfiguration {
 		return new LeasedAdvisor(new LeasedMethodInterceptor(template::getObject, beanFactory));
 	}
 
-	// Resolves the template of leased calls, and so decorates its host, once the context
-	// is up, so that its meters exist from the start rather than from the first call.
+	// Resolves the template of leased calls, and so applies any LeaseHostDecorator to its
+	// host, once the context is up rather than at the first call.
 	@Bean
 	static SmartInitializingSingleton leasedHostResolution(ObjectProvider<LeasedAdvisor> advisors) {
 		return () -> advisors.orderedStream()

@@ -20,7 +20,6 @@ import java.util.Locale;
 
 import dev.lease.LeaseHost;
 import dev.lease.host.inmemory.InMemoryLeaseHost;
-import dev.lease.observation.ObservedLeaseHost;
 
 /**
  * The low-cardinality name of a host, for logs and meter tags: {@code memory},
@@ -40,10 +39,7 @@ public final class LeaseHostNames {
 	 * @return its name
 	 */
 	public static String of(LeaseHost host) {
-		LeaseHost named = host;
-		if (isPresent("io.micrometer.core.instrument.MeterRegistry") && named instanceof ObservedLeaseHost observed) {
-			named = observed.getHost();
-		}
+		LeaseHost named = LeaseHostTarget.of(host);
 		if (named instanceof InMemoryLeaseHost) {
 			return "memory";
 		}
@@ -55,16 +51,6 @@ public final class LeaseHostNames {
 			return "jdbc";
 		}
 		return named.getClass().getSimpleName().toLowerCase(Locale.ROOT);
-	}
-
-	private static boolean isPresent(String className) {
-		try {
-			Class.forName(className, false, LeaseHostNames.class.getClassLoader());
-			return true;
-		}
-		catch (ClassNotFoundException | LinkageError ex) {
-			return false;
-		}
 	}
 
 }

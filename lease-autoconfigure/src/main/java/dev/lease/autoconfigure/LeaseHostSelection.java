@@ -161,7 +161,9 @@ public final class LeaseHostSelection implements SmartInitializingSingleton {
 		}
 		this.logged = true;
 		String name = LeaseHostNames.of(host);
-		boolean memory = host instanceof InMemoryLeaseHost;
+		// the observed bean's target: the host that answers
+		LeaseHost target = LeaseHostTarget.of(host);
+		boolean memory = target instanceof InMemoryLeaseHost;
 		boolean autoConfigured = isAutoConfigured(host);
 		if (memory && autoConfigured && this.properties.getHost() == null) {
 			refuseSilentFallback();
@@ -177,7 +179,7 @@ public final class LeaseHostSelection implements SmartInitializingSingleton {
 		else {
 			how = (this.properties.getHost() != null) ? ", chosen by lease.host" : ", detected";
 		}
-		logger.info("Leases are hosted by the " + name + " lease host (" + host.getClass().getName() + ")" + how
+		logger.info("Leases are hosted by the " + name + " lease host (" + target.getClass().getName() + ")" + how
 				+ (memory ? ". " + NOT_SHARED : ""));
 	}
 

@@ -94,8 +94,16 @@ public class LeaseHostHealthIndicator extends AbstractHealthIndicator {
 
 	@Override
 	protected void doHealthCheck(Health.Builder builder) {
-		this.host.remaining(PROBE_KEY, this.probe);
-		builder.up().withDetail("host", this.hostName).withDetails(this.details.get());
+		try {
+			this.host.remaining(PROBE_KEY, this.probe);
+			builder.up();
+		}
+		catch (RuntimeException ex) {
+			// down, but still saying which host, and why as far as it knows (a Redis
+			// host's durability reading names an unreachable server)
+			builder.down(ex);
+		}
+		builder.withDetail("host", this.hostName).withDetails(this.details.get());
 	}
 
 }

@@ -17,16 +17,17 @@
 package dev.lease.observation;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
 import java.util.List;
-import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
@@ -42,188 +43,234 @@ import dev.lease.Taken;
 import dev.lease.TryTakeResult;
 
 /**
- * A {@link LeaseHost} that meters every take and release of another host, and observes
- * them so that traces show the wait. Meters:
+ * A {@link LeaseHost} that observes every operation of another host once: one observation
+ * per call, named and keyed as {@link LeaseObservationDocumentation} says, with key
+ * values from a {@link LeaseObservationConvention}. With Spring Boot's meter handler each
+ * observation makes one timer of the same name, tagged {@code lease.host},
+ * {@code lease.outcome} and {@code error}; this host records no timer of its own. Beside
+ * the observations it keeps two meters no timer can give:
  * <ul>
- * <li>{@code lease.take}, a timer tagged {@code host}, {@code mode} ({@code take},
- * {@code try_take}) and {@code outcome} ({@code taken}, {@code held},
- * {@code unavailable}, {@code error});</li>
- * <li>{@code lease.release}, a counter tagged {@code host} and {@code outcome}
- * ({@code released}, {@code not_held}, {@code error});</li>
  * <li>{@code lease.overrun}, a counter of releases answered {@link NotHeld} for grants
  * taken through this host: the work outran its term;</li>
- * <li>{@code lease.active}, a gauge of the grants taken through this host and not yet
- * released.</li>
+ * <li>{@code lease.active}, a gauge of the grants taken through this host, not yet
+ * released, and whose instant has not passed.</li>
  * </ul>
- * Keys and holders are never tags: their number is unbounded and they may be sensitive.
+ * Both are tagged {@code lease.host}. Keys and holders are never tags or key values:
+ * their number is unbounded and they may be sensitive.
  *
  * @author Lease contributors
  * @since 0.1.0
  */
 public final class ObservedLeaseHost implements LeaseHost {
 
-	/** Name of the observation around a take or try take. */
-	public static final String TAKE_OBSERVATION = "lease.host.take";
+	// How long a grant whose instant passed is remembered, so that its late release still
+	// counts as an overrun; then it is forgotten, and lease.active cannot grow with
+	// grants that are never released.
+	static final Duration OVERRUN_MEMORY = Duration.ofHours(1);
 
-	/** Name of the observation around a release. */
-	public static final String RELEASE_OBSERVATION = "lease.host.release";
+	private static final int PRUNE_AT_LEAST = 1024;
 
-	private final LeaseHost host;
+	private final LeaseHost target;
 
 	private final String hostName;
 
-	private final MeterRegistry meters;
-
 	private final ObservationRegistry observations;
 
-	private final Set<Pair> active = ConcurrentHashMap.newKeySet();
+	private final @Nullable LeaseObservationConvention convention;
+
+	private final InstantSource clock;
+
+	// Grants taken here and not released, with their instants. The JVM's clock only
+	// bounds a meter here; it decides nothing about a lease.
+	private final Map<Grant, Instant> takenHere = new ConcurrentHashMap<>();
+
+	private volatile int pruneAbove = PRUNE_AT_LEAST;
 
 	private final Counter overruns;
 
 	/**
-	 * Create a metered host.
-	 * @param host the host to meter
+	 * Create an observed host with the default convention.
+	 * @param target the host to observe
 	 * @param hostName the host's low-cardinality name, such as {@code memory},
 	 * {@code redis} or {@code jdbc}
-	 * @param meters the registry of the meters
+	 * @param meters the registry of the {@code lease.overrun} and {@code lease.active}
+	 * meters
 	 * @param observations the registry of the observations,
 	 * {@link ObservationRegistry#NOOP} for none
 	 */
-	public ObservedLeaseHost(LeaseHost host, String hostName, MeterRegistry meters, ObservationRegistry observations) {
-		if (host == null || hostName == null || meters == null || observations == null) {
-			throw new IllegalArgumentException("'host', 'hostName', 'meters' and 'observations' must not be null");
+	public ObservedLeaseHost(LeaseHost target, String hostName, MeterRegistry meters,
+			ObservationRegistry observations) {
+		this(target, hostName, meters, observations, null);
+	}
+
+	/**
+	 * Create an observed host.
+	 * @param target the host to observe
+	 * @param hostName the host's low-cardinality name, such as {@code memory},
+	 * {@code redis} or {@code jdbc}
+	 * @param meters the registry of the {@code lease.overrun} and {@code lease.active}
+	 * meters
+	 * @param observations the registry of the observations,
+	 * {@link ObservationRegistry#NOOP} for none
+	 * @param convention the convention to use instead of
+	 * {@link DefaultLeaseObservationConvention}, or {@code null}
+	 */
+	public ObservedLeaseHost(LeaseHost target, String hostName, MeterRegistry meters, ObservationRegistry observations,
+			@Nullable LeaseObservationConvention convention) {
+		this(target, hostName, meters, observations, convention, InstantSource.system());
+	}
+
+	ObservedLeaseHost(LeaseHost target, String hostName, MeterRegistry meters, ObservationRegistry observations,
+			@Nullable LeaseObservationConvention convention, InstantSource clock) {
+		if (target == null || hostName == null || meters == null || observations == null) {
+			throw new IllegalArgumentException("'target', 'hostName', 'meters' and 'observations' must not be null");
 		}
-		this.host = host;
+		if (target instanceof ObservedLeaseHost) {
+			throw new IllegalArgumentException("'target' is observed already: each call would be observed twice");
+		}
+		this.target = target;
 		this.hostName = hostName;
-		this.meters = meters;
 		this.observations = observations;
+		this.convention = convention;
+		this.clock = clock;
 		this.overruns = Counter.builder("lease.overrun")
 			.description("Releases answered not held for grants taken here: the work outran its term")
-			.tag("host", hostName)
+			.tag(LeaseObservationDocumentation.LowCardinalityKeyNames.HOST.asString(), hostName)
 			.register(meters);
-		Gauge.builder("lease.active", this.active, Set::size)
-			.description("Grants taken through this host and not yet released")
-			.tag("host", hostName)
+		Gauge.builder("lease.active", this, ObservedLeaseHost::active)
+			.description("Grants taken through this host, not released, and not past their instant")
+			.tag(LeaseObservationDocumentation.LowCardinalityKeyNames.HOST.asString(), hostName)
 			.register(meters);
 	}
 
 	/**
-	 * Return the host this one meters.
-	 * @return the metered host
+	 * Return the host this one observes.
+	 * @return the observed host
 	 */
-	public LeaseHost getHost() {
-		return this.host;
+	public LeaseHost getTarget() {
+		return this.target;
+	}
+
+	/**
+	 * Return the host inside the given one: the target of an {@link ObservedLeaseHost},
+	 * else the host itself. Code that needs a host's concrete class asks this.
+	 * @param host a host, observed or not
+	 * @return the host that answers
+	 */
+	public static LeaseHost unwrap(LeaseHost host) {
+		return (host instanceof ObservedLeaseHost observed) ? observed.getTarget() : host;
 	}
 
 	@Override
 	public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
-		Timer.Sample sample = Timer.start(this.meters);
-		Observation observation = observation(TAKE_OBSERVATION, "take").start();
-		String outcome = "error";
-		try (Observation.Scope scope = observation.openScope()) {
-			TakeResult result = this.host.take(key, holder, duration);
-			outcome = taken(result instanceof Taken, key, holder, "unavailable");
-			return result;
-		}
-		catch (InterruptedException | RuntimeException ex) {
-			observation.error(ex);
-			throw ex;
-		}
-		finally {
-			stop(sample, observation, "take", outcome);
-		}
+		return observe(LeaseObservationDocumentation.TAKE, () -> this.target.take(key, holder, duration),
+				(result) -> taken(result, key, holder, "unavailable"));
 	}
 
 	@Override
 	public TryTakeResult tryTake(LeaseKey key, LeaseHolder holder, Duration duration) {
-		Timer.Sample sample = Timer.start(this.meters);
-		Observation observation = observation(TAKE_OBSERVATION, "try_take").start();
-		String outcome = "error";
-		try (Observation.Scope scope = observation.openScope()) {
-			TryTakeResult result = this.host.tryTake(key, holder, duration);
-			outcome = taken(result instanceof Taken, key, holder, "held");
-			return result;
-		}
-		catch (RuntimeException ex) {
-			observation.error(ex);
-			throw ex;
-		}
-		finally {
-			stop(sample, observation, "try_take", outcome);
-		}
+		return uninterruptibly(LeaseObservationDocumentation.TRY_TAKE, () -> this.target.tryTake(key, holder, duration),
+				(result) -> taken(result, key, holder, "held"));
 	}
 
 	@Override
 	public Optional<Duration> remaining(LeaseKey key, LeaseHolder holder) {
-		return this.host.remaining(key, holder);
+		return uninterruptibly(LeaseObservationDocumentation.REMAINING, () -> this.target.remaining(key, holder),
+				(result) -> result.isPresent() ? "held" : "not-held");
 	}
 
 	@Override
 	public ReleaseResult release(LeaseKey key, LeaseHolder holder) {
-		Observation observation = observation(RELEASE_OBSERVATION, null).start();
-		String outcome = "error";
-		try (Observation.Scope scope = observation.openScope()) {
-			ReleaseResult result = this.host.release(key, holder);
-			boolean ours = this.active.remove(new Pair(key, holder));
-			if (result instanceof NotHeld) {
-				outcome = "not_held";
-				if (ours) {
-					this.overruns.increment();
-				}
-			}
-			else {
-				outcome = "released";
-			}
-			return result;
-		}
-		catch (RuntimeException ex) {
-			observation.error(ex);
-			throw ex;
-		}
-		finally {
-			observation.lowCardinalityKeyValue("lease.outcome", outcome);
-			observation.stop();
-			Counter.builder("lease.release")
-				.description("Releases, by outcome")
-				.tag("host", this.hostName)
-				.tag("outcome", outcome)
-				.register(this.meters)
-				.increment();
-		}
+		return uninterruptibly(LeaseObservationDocumentation.RELEASE, () -> this.target.release(key, holder),
+				(result) -> released(result, key, holder));
 	}
 
 	@Override
 	public List<Lease> grants(int limit) {
-		return this.host.grants(limit);
+		return uninterruptibly(LeaseObservationDocumentation.GRANTS, () -> this.target.grants(limit),
+				(result) -> "listed");
 	}
 
-	private String taken(boolean taken, LeaseKey key, LeaseHolder holder, String otherwise) {
-		if (taken) {
-			this.active.add(new Pair(key, holder));
-			return "taken";
+	private String taken(Object result, LeaseKey key, LeaseHolder holder, String otherwise) {
+		if (!(result instanceof Taken taken)) {
+			return otherwise;
 		}
-		return otherwise;
+		this.takenHere.put(new Grant(key, holder), taken.lease().expiresAt());
+		if (this.takenHere.size() > this.pruneAbove) {
+			prune();
+			this.pruneAbove = Math.max(PRUNE_AT_LEAST, 2 * this.takenHere.size());
+		}
+		return "taken";
 	}
 
-	private Observation observation(String name, @Nullable String mode) {
-		Observation observation = Observation.createNotStarted(name, this.observations)
-			.contextualName(name.replace('.', ' ').toLowerCase(Locale.ROOT))
-			.lowCardinalityKeyValue("lease.host", this.hostName);
-		return (mode != null) ? observation.lowCardinalityKeyValue("lease.mode", mode) : observation;
+	private String released(ReleaseResult result, LeaseKey key, LeaseHolder holder) {
+		boolean ours = this.takenHere.remove(new Grant(key, holder)) != null;
+		if (result instanceof NotHeld) {
+			if (ours) {
+				this.overruns.increment();
+			}
+			return "not-held";
+		}
+		return "released";
 	}
 
-	private void stop(Timer.Sample sample, Observation observation, String mode, String outcome) {
-		observation.lowCardinalityKeyValue("lease.outcome", outcome);
-		observation.stop();
-		sample.stop(Timer.builder("lease.take")
-			.description("Takes and try takes, by mode and outcome")
-			.tag("host", this.hostName)
-			.tag("mode", mode)
-			.tag("outcome", outcome)
-			.register(this.meters));
+	private double active() {
+		prune();
+		Instant now = this.clock.instant();
+		return this.takenHere.values().stream().filter(now::isBefore).count();
 	}
 
-	private record Pair(LeaseKey key, LeaseHolder holder) {
+	private void prune() {
+		Instant forgotten = this.clock.instant().minus(OVERRUN_MEMORY);
+		this.takenHere.values().removeIf((expiresAt) -> expiresAt.isBefore(forgotten));
+	}
+
+	private <T> T uninterruptibly(LeaseObservationDocumentation operation, Call<T> call, Function<T, String> outcome) {
+		try {
+			return observe(operation, call, outcome);
+		}
+		catch (InterruptedException ex) {
+			// only take waits; the other operations declare no interrupt
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private <T> T observe(LeaseObservationDocumentation operation, Call<T> call, Function<T, String> outcome)
+			throws InterruptedException {
+		LeaseObservationContext context = new LeaseObservationContext(operation, this.hostName);
+		// Created by the operation's name, so that a predicate on names (Boot's
+		// management.observations.enable.*) sees it: a convention's getName() cannot
+		// know the operation.
+		Observation observation = Observation.createNotStarted(operation.getName(), () -> context, this.observations)
+			.contextualName(operation.getContextualName())
+			.observationConvention(
+					(this.convention != null) ? this.convention : DefaultLeaseObservationConvention.INSTANCE)
+			.start();
+		try (Observation.Scope scope = observation.openScope()) {
+			T result = call.call();
+			context.setResult(result);
+			context.setOutcome(outcome.apply(result));
+			return result;
+		}
+		catch (InterruptedException | RuntimeException ex) {
+			context.setOutcome(LeaseObservationContext.ERROR);
+			observation.error(ex);
+			throw ex;
+		}
+		finally {
+			observation.stop();
+		}
+	}
+
+	@FunctionalInterface
+	private interface Call<T> {
+
+		T call() throws InterruptedException;
+
+	}
+
+	private record Grant(LeaseKey key, LeaseHolder holder) {
 
 	}
 

@@ -17,10 +17,18 @@
 package dev.lease.observation;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 
+import io.micrometer.common.KeyValue;
+import io.micrometer.common.KeyValues;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.Observation;
@@ -30,14 +38,22 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import dev.lease.Held;
+import dev.lease.Lease;
 import dev.lease.LeaseHolder;
+import dev.lease.LeaseHost;
+import dev.lease.LeaseHostException;
 import dev.lease.LeaseKey;
 import dev.lease.NotHeld;
+import dev.lease.ReleaseResult;
 import dev.lease.Released;
+import dev.lease.TakeResult;
 import dev.lease.Taken;
+import dev.lease.TryTakeResult;
 import dev.lease.host.inmemory.InMemoryLeaseHost;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -55,31 +71,44 @@ class ObservedLeaseHostTests {
 			observations());
 
 	@Test
-	void takeAndReleaseAreMeteredByModeAndOutcome() throws InterruptedException {
+	void takeAndReleaseAreObservedByOperationAndOutcome() throws InterruptedException {
 		LeaseKey key = LeaseKey.of(fresh());
 		LeaseHolder holder = LeaseHolder.of(fresh());
 		assertThat(this.host.take(key, holder, Duration.ofSeconds(30))).isInstanceOf(Taken.class);
-		assertThat(this.meters.get("lease.active").tag("host", "memory").gauge().value()).isEqualTo(1.0);
+		assertThat(this.meters.get("lease.active").tag("lease.host", "memory").gauge().value()).isEqualTo(1.0);
 		assertThat(this.host.release(key, holder)).isInstanceOf(Released.class);
-		assertThat(this.meters.get("lease.take")
-			.tags("host", "memory", "mode", "take", "outcome", "taken")
-			.timer()
-			.count()).isEqualTo(1);
-		assertThat(this.meters.get("lease.release").tags("host", "memory", "outcome", "released").counter().count())
-			.isEqualTo(1.0);
+		assertThat(this.observed).containsExactly("lease.take memory taken", "lease.release memory released");
 		assertThat(this.meters.get("lease.active").gauge().value()).isZero();
 	}
 
 	@Test
-	@DisplayName("Operation 7: a try take on a held key is metered with outcome held")
-	void tryTakeOnHeldKeyIsMeteredAsHeld() {
+	@DisplayName("Operation 7: a try take on a held key is observed with outcome held")
+	void tryTakeOnHeldKeyIsObservedAsHeld() {
 		LeaseKey key = LeaseKey.of(fresh());
 		this.host.tryTake(key, LeaseHolder.of(fresh()), Duration.ofSeconds(30));
 		assertThat(this.host.tryTake(key, LeaseHolder.of(fresh()), Duration.ofSeconds(30))).isInstanceOf(Held.class);
-		assertThat(this.meters.get("lease.take").tags("mode", "try_take", "outcome", "held").timer().count())
-			.isEqualTo(1);
-		assertThat(this.meters.get("lease.take").tags("mode", "try_take", "outcome", "taken").timer().count())
-			.isEqualTo(1);
+		assertThat(this.observed).containsExactly("lease.try.take memory taken", "lease.try.take memory held");
+	}
+
+	@Test
+	void remainingAndGrantsAreObserved() {
+		LeaseKey key = LeaseKey.of(fresh());
+		LeaseHolder holder = LeaseHolder.of(fresh());
+		this.host.remaining(key, holder);
+		this.host.tryTake(key, holder, Duration.ofSeconds(30));
+		this.host.remaining(key, holder);
+		this.host.grants(10);
+		assertThat(this.observed).containsExactly("lease.remaining memory not-held", "lease.try.take memory taken",
+				"lease.remaining memory held", "lease.grants memory listed");
+	}
+
+	@Test
+	void aFailingCallIsObservedWithOutcomeErrorAndTheError() {
+		ObservedLeaseHost failing = new ObservedLeaseHost(new FailingLeaseHost(), "failing", this.meters,
+				observations());
+		assertThatExceptionOfType(LeaseHostException.class)
+			.isThrownBy(() -> failing.tryTake(LeaseKey.of(fresh()), LeaseHolder.of(fresh()), Duration.ofSeconds(1)));
+		assertThat(this.observed).containsExactly("lease.try.take failing error LeaseHostException");
 	}
 
 	@Test
@@ -90,8 +119,8 @@ class ObservedLeaseHostTests {
 		this.host.tryTake(key, holder, Duration.ofMillis(50));
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.host.remaining(key, holder).isEmpty());
 		assertThat(this.host.release(key, holder)).isInstanceOf(NotHeld.class);
-		assertThat(this.meters.get("lease.overrun").counter().count()).isEqualTo(1.0);
-		assertThat(this.meters.get("lease.release").tags("outcome", "not_held").counter().count()).isEqualTo(1.0);
+		assertThat(this.meters.get("lease.overrun").tag("lease.host", "memory").counter().count()).isEqualTo(1.0);
+		assertThat(this.observed).endsWith("lease.release memory not-held");
 		assertThat(this.meters.get("lease.active").gauge().value()).isZero();
 	}
 
@@ -103,28 +132,85 @@ class ObservedLeaseHostTests {
 	}
 
 	@Test
+	void grantsNeverReleasedLeaveTheActiveGaugeAtTheirInstantAndAreForgottenLater() {
+		MutableClock clock = new MutableClock();
+		ObservedLeaseHost observedHost = new ObservedLeaseHost(new InMemoryLeaseHost(clock), "clocked", this.meters,
+				ObservationRegistry.NOOP, null, clock);
+		LeaseKey key = LeaseKey.of(fresh());
+		LeaseHolder early = LeaseHolder.of(fresh());
+		LeaseKey otherKey = LeaseKey.of(fresh());
+		LeaseHolder late = LeaseHolder.of(fresh());
+		Taken taken = (Taken) observedHost.tryTake(key, early, Duration.ofSeconds(30));
+		observedHost.tryTake(otherKey, late, Duration.ofSeconds(30));
+		Gauge active = this.meters.get("lease.active").tag("lease.host", "clocked").gauge();
+		Counter overruns = this.meters.get("lease.overrun").tag("lease.host", "clocked").counter();
+		assertThat(active.value()).isEqualTo(2.0);
+		clock.now = taken.lease().expiresAt().plusMillis(1);
+		assertThat(active.value()).isZero();
+		// released soon after its instant: remembered, an overrun
+		assertThat(observedHost.release(key, early)).isInstanceOf(NotHeld.class);
+		assertThat(overruns.count()).isEqualTo(1.0);
+		// released long after: forgotten, so the memory of grants is bounded
+		clock.now = taken.lease().expiresAt().plus(ObservedLeaseHost.OVERRUN_MEMORY).plusSeconds(1);
+		assertThat(active.value()).isZero();
+		assertThat(observedHost.release(otherKey, late)).isInstanceOf(NotHeld.class);
+		assertThat(overruns.count()).isEqualTo(1.0);
+	}
+
+	@Test
 	void noMeterIsTaggedWithKeyOrHolder() {
 		LeaseKey key = LeaseKey.of(fresh());
 		LeaseHolder holder = LeaseHolder.of(fresh());
 		this.host.tryTake(key, holder, Duration.ofSeconds(30));
 		this.host.release(key, holder);
 		assertThat(this.meters.getMeters()).flatMap((meter) -> meter.getId().getTags())
-			.allSatisfy((tag) -> assertThat(tag.getKey()).isIn("host", "mode", "outcome"));
+			.allSatisfy((tag) -> assertThat(tag.getKey()).isEqualTo("lease.host"));
 		assertThat(this.meters.getMeters()).extracting(Meter::getId)
 			.extracting(Meter.Id::getName)
-			.containsOnly("lease.take", "lease.release", "lease.overrun", "lease.active");
+			.containsOnly("lease.overrun", "lease.active");
 	}
 
 	@Test
-	void takeAndReleaseAreObserved() {
-		LeaseKey key = LeaseKey.of(fresh());
-		LeaseHolder holder = LeaseHolder.of(fresh());
-		this.host.tryTake(key, holder, Duration.ofSeconds(30));
-		this.host.release(key, holder);
-		assertThat(this.observed).containsExactly("lease.host.take try_take taken", "lease.host.release released");
+	void aConventionReplacesTheDefaultKeyValues() {
+		LeaseObservationConvention convention = new DefaultLeaseObservationConvention() {
+
+			@Override
+			public KeyValues getLowCardinalityKeyValues(LeaseObservationContext context) {
+				return super.getLowCardinalityKeyValues(context).and("team", "payments");
+			}
+
+		};
+		List<String> teams = new CopyOnWriteArrayList<>();
+		ObservationRegistry registry = recording(teams,
+				(context) -> context.getName() + " " + keyValue(context, "team"));
+		new ObservedLeaseHost(new InMemoryLeaseHost(), "memory", this.meters, registry, convention).grants(1);
+		assertThat(teams).containsExactly("lease.grants payments");
+	}
+
+	@Test
+	void anObservedHostIsNotObservedAgain() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new ObservedLeaseHost(this.host, "memory", this.meters, ObservationRegistry.NOOP));
+	}
+
+	@Test
+	void unwrapAnswersTheObservedHost() {
+		InMemoryLeaseHost target = new InMemoryLeaseHost();
+		assertThat(ObservedLeaseHost
+			.unwrap(new ObservedLeaseHost(target, "memory", this.meters, ObservationRegistry.NOOP))).isSameAs(target);
+		assertThat(ObservedLeaseHost.unwrap(target)).isSameAs(target);
 	}
 
 	private ObservationRegistry observations() {
+		return recording(this.observed, (context) -> {
+			Throwable error = context.getError();
+			return context.getName() + " " + keyValue(context, "lease.host") + " " + keyValue(context, "lease.outcome")
+					+ ((error != null) ? " " + error.getClass().getSimpleName() : "");
+		});
+	}
+
+	// A registry that adds a line for each observation stopped.
+	private static ObservationRegistry recording(List<String> lines, Function<Observation.Context, String> line) {
 		ObservationRegistry registry = ObservationRegistry.create();
 		registry.observationConfig().observationHandler(new ObservationHandler<>() {
 
@@ -135,18 +221,60 @@ class ObservedLeaseHostTests {
 
 			@Override
 			public void onStop(Observation.Context context) {
-				String mode = (context.getLowCardinalityKeyValue("lease.mode") != null)
-						? context.getLowCardinalityKeyValue("lease.mode").getValue() + " " : "";
-				ObservedLeaseHostTests.this.observed.add(
-						context.getName() + " " + mode + context.getLowCardinalityKeyValue("lease.outcome").getValue());
+				lines.add(line.apply(context));
 			}
 
 		});
 		return registry;
 	}
 
+	private static String keyValue(Observation.Context context, String key) {
+		KeyValue keyValue = context.getLowCardinalityKeyValue(key);
+		return (keyValue != null) ? keyValue.getValue() : "none";
+	}
+
 	private static String fresh() {
 		return UUID.randomUUID().toString();
+	}
+
+	static final class MutableClock implements InstantSource {
+
+		volatile Instant now = Instant.now();
+
+		@Override
+		public Instant instant() {
+			return this.now;
+		}
+
+	}
+
+	static final class FailingLeaseHost implements LeaseHost {
+
+		@Override
+		public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) {
+			throw new LeaseHostException("down");
+		}
+
+		@Override
+		public TryTakeResult tryTake(LeaseKey key, LeaseHolder holder, Duration duration) {
+			throw new LeaseHostException("down");
+		}
+
+		@Override
+		public Optional<Duration> remaining(LeaseKey key, LeaseHolder holder) {
+			throw new LeaseHostException("down");
+		}
+
+		@Override
+		public ReleaseResult release(LeaseKey key, LeaseHolder holder) {
+			throw new LeaseHostException("down");
+		}
+
+		@Override
+		public List<Lease> grants(int limit) {
+			throw new LeaseHostException("down");
+		}
+
 	}
 
 }

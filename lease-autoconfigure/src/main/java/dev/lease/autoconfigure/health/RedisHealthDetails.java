@@ -23,6 +23,7 @@ import java.util.function.Supplier;
 import org.springframework.util.ClassUtils;
 
 import dev.lease.LeaseHost;
+import dev.lease.autoconfigure.LeaseHostTarget;
 import dev.lease.host.redis.RedisDurability;
 import dev.lease.host.redis.RedisLeaseHost;
 
@@ -43,11 +44,13 @@ final class RedisHealthDetails {
 
 	// Empty for any host but Redis; RedisLeaseHost is loaded only when Spring Data Redis
 	// is. Read at every health check, so the details follow the host's latest check.
+	// The bean may be the observed host around it: its target is the Redis host.
 	static Supplier<Map<String, Object>> of(LeaseHost host) {
-		if (!redisPresent || !host.getClass().getName().equals("dev.lease.host.redis.RedisLeaseHost")) {
+		LeaseHost target = LeaseHostTarget.of(host);
+		if (!redisPresent || !target.getClass().getName().equals("dev.lease.host.redis.RedisLeaseHost")) {
 			return Map::of;
 		}
-		RedisLeaseHost redis = (RedisLeaseHost) host;
+		RedisLeaseHost redis = (RedisLeaseHost) target;
 		return () -> {
 			RedisDurability durability = redis.durability();
 			Map<String, Object> details = new LinkedHashMap<>();

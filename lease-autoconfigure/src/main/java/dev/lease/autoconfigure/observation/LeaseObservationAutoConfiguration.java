@@ -16,10 +16,6 @@
 
 package dev.lease.autoconfigure.observation;
 
-import java.util.Collections;
-import java.util.IdentityHashMap;
-import java.util.Map;
-
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
@@ -29,17 +25,17 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 
-import dev.lease.LeaseHost;
 import dev.lease.autoconfigure.LeaseAutoConfiguration;
-import dev.lease.autoconfigure.LeaseHostDecorator;
-import dev.lease.autoconfigure.LeaseHostNames;
+import dev.lease.observation.LeaseObservationConvention;
 import dev.lease.observation.ObservedLeaseHost;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
- * Auto-configuration} for the lease meters ({@code lease.take}, {@code lease.release},
- * {@code lease.overrun}, {@code lease.active}) and observations, when a
- * {@link MeterRegistry} is present.
+ * Auto-configuration} for the observation of every lease operation, when a
+ * {@link MeterRegistry} is present: every {@code LeaseHost} bean, the auto-configured one
+ * and the application's own, is replaced by an {@link ObservedLeaseHost} around it (one
+ * that is an {@link ObservedLeaseHost} already is left as it is). A
+ * {@link LeaseObservationConvention} bean replaces the default convention.
  *
  * @author Lease contributors
  * @since 0.1.0
@@ -54,16 +50,17 @@ import dev.lease.observation.ObservedLeaseHost;
 @ConditionalOnBean(type = "io.micrometer.core.instrument.MeterRegistry")
 public final class LeaseObservationAutoConfiguration {
 
+	private LeaseObservationAutoConfiguration() {
+	}
+
+	// Static: a post-processor is made before the other beans, and must not drag this
+	// configuration's dependencies with it. The registries and the convention are looked
+	// up when the first host is made.
 	@Bean
-	@ConditionalOnMissingBean(name = "leaseHostObservation")
-	LeaseHostDecorator leaseHostObservation(ObjectProvider<MeterRegistry> meters,
-			ObjectProvider<ObservationRegistry> observations) {
-		// One observed host per host, however often it is decorated: its meters, the
-		// lease.active gauge among them, are registered once.
-		Map<LeaseHost, LeaseHost> observed = Collections.synchronizedMap(new IdentityHashMap<>());
-		return (host) -> observed.computeIfAbsent(host,
-				(undecorated) -> new ObservedLeaseHost(undecorated, LeaseHostNames.of(undecorated), meters.getObject(),
-						observations.getIfAvailable(() -> ObservationRegistry.NOOP)));
+	@ConditionalOnMissingBean
+	static ObservedLeaseHostPostProcessor observedLeaseHostPostProcessor(ObjectProvider<MeterRegistry> meters,
+			ObjectProvider<ObservationRegistry> observations, ObjectProvider<LeaseObservationConvention> conventions) {
+		return new ObservedLeaseHostPostProcessor(meters, observations, conventions);
 	}
 
 }

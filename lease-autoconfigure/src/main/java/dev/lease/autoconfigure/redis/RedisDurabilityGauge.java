@@ -37,7 +37,7 @@ final class RedisDurabilityGauge {
 
 	static void register(RedisLeaseHost host, MeterRegistry registry) {
 		Gauge.builder(NAME, host, RedisDurabilityGauge::value)
-			.tag("host", "redis")
+			.tag("lease.host", "redis")
 			.description("Whether the lease host's server keeps every grant: 1 durable, 0 not durable, -1 unknown")
 			.strongReference(true)
 			.register(registry);

@@ -32,6 +32,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import dev.lease.LeaseHost;
 import dev.lease.autoconfigure.LeaseAutoConfiguration;
 import dev.lease.autoconfigure.LeaseConfigurationException;
+import dev.lease.autoconfigure.LeaseHostTarget;
+import dev.lease.host.redis.RedisDurabilityRequiredException;
 import dev.lease.host.redis.RedisLeaseHost;
 
 /**
@@ -87,7 +89,22 @@ public final class RedisLeaseHostAutoConfiguration {
 					count ? "0 (no confirmation) or the number of replicas that must acknowledge each grant"
 							: "a positive duration");
 		}
-		return builder.requireDurable(properties.isRequireDurable()).build();
+		try {
+			// Redis down at start builds the host all the same (health reports it down),
+			// unless durability is required: then the start needs an answer it cannot
+			// get.
+			return builder.requireDurable(properties.isRequireDurable()).build();
+		}
+		catch (RedisDurabilityRequiredException ex) {
+			throw new LeaseConfigurationException(String.valueOf(ex.getMessage()), ex.reached()
+					? "Make the Redis server keep every grant (appendonly yes with appendfsync always or everysec,"
+							+ " and maxmemory-policy noeviction), or set lease.redis.require-durable=false to accept"
+							+ " a server that can lose grants"
+					: "Start Redis before the application, or set lease.redis.require-durable=false: the"
+							+ " application then starts without Redis, reports the lease host DOWN in health, and its"
+							+ " lease operations fail until Redis answers",
+					ex);
+		}
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -95,14 +112,15 @@ public final class RedisLeaseHostAutoConfiguration {
 	static class DurabilityMetricsConfiguration {
 
 		// Bound to every registry once the context is refreshed, when the host exists:
-		// also a RedisLeaseHost the application defined.
+		// also a RedisLeaseHost the application defined. The bean may be the observed
+		// host around it, so its target is asked.
 		@Bean
 		@ConditionalOnMissingBean(name = "leaseHostDurabilityMetrics")
-		MeterBinder leaseHostDurabilityMetrics(ObjectProvider<RedisLeaseHost> hosts) {
+		MeterBinder leaseHostDurabilityMetrics(ObjectProvider<LeaseHost> hosts) {
 			return (registry) -> {
-				RedisLeaseHost host = hosts.getIfUnique();
-				if (host != null) {
-					RedisDurabilityGauge.register(host, registry);
+				LeaseHost host = hosts.getIfUnique();
+				if (host != null && LeaseHostTarget.of(host) instanceof RedisLeaseHost redis) {
+					RedisDurabilityGauge.register(redis, registry);
 				}
 			};
 		}

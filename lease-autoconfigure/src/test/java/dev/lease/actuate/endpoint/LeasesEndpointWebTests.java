@@ -151,10 +151,10 @@ class LeasesEndpointWebTests {
 
 	@Test
 	void leasedCallsAreMetered() {
-		Timer taken = this.meters.find("lease.take").tags("host", "memory", "outcome", "taken").timer();
+		Timer taken = this.meters.find("lease.take").tags("lease.host", "memory", "lease.outcome", "taken").timer();
 		long before = (taken != null) ? taken.count() : 0;
 		this.jobs.standing(fresh());
-		assertThat(this.meters.get("lease.take").tags("host", "memory", "outcome", "taken").timer().count())
+		assertThat(this.meters.get("lease.take").tags("lease.host", "memory", "lease.outcome", "taken").timer().count())
 			.isEqualTo(before + 1);
 	}
 

@@ -21,6 +21,7 @@ import java.util.UUID;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -32,10 +33,13 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.lease.LeaseHost;
+import dev.lease.autoconfigure.CustomLeaseHost;
 import dev.lease.autoconfigure.LeaseAutoConfiguration;
-import dev.lease.autoconfigure.LeaseHostDecorator;
+import dev.lease.autoconfigure.LeaseHostSelection;
 import dev.lease.autoconfigure.LeasedJobs;
 import dev.lease.autoconfigure.inmemory.InMemoryLeaseHostAutoConfiguration;
+import dev.lease.host.inmemory.InMemoryLeaseHost;
+import dev.lease.observation.ObservedLeaseHost;
 import dev.lease.template.LeaseRequest;
 import dev.lease.template.LeaseTemplate;
 
@@ -53,115 +57,103 @@ class LeaseObservationAutoConfigurationTests {
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(LeaseAutoConfiguration.class, InMemoryLeaseHostAutoConfiguration.class,
 				LeaseObservationAutoConfiguration.class))
-		.withUserConfiguration(JobsConfiguration.class);
+		.withBean(LeasedJobs.class);
 
 	@Test
-	void runWithMeterRegistryMetersLeasedCalls() {
-		this.runner.withUserConfiguration(MeterRegistryConfiguration.class).run((context) -> {
-			assertThat(context).hasSingleBean(LeaseHostDecorator.class);
-			context.getBean(LeasedJobs.class).standing(UUID.randomUUID().toString());
-			MeterRegistry meters = context.getBean(MeterRegistry.class);
-			assertThat(
-					meters.get("lease.take").tags("host", "memory", "mode", "take", "outcome", "taken").timer().count())
-				.isEqualTo(1);
-			assertThat(meters.get("lease.release").tags("host", "memory", "outcome", "released").counter().count())
-				.isEqualTo(1.0);
-			assertThat(meters.get("lease.active").tags("host", "memory").gauge().value()).isZero();
-			assertThat(meters.get("lease.overrun").counter().count()).isZero();
+	void runWithMeterRegistryMakesTheLeaseHostBeanTheObservedHost() {
+		this.runner.withBean(SimpleMeterRegistry.class).run((context) -> {
+			LeaseHost host = context.getBean(LeaseHost.class);
+			assertThat(host).isInstanceOf(ObservedLeaseHost.class);
+			assertThat(((ObservedLeaseHost) host).getTarget()).isInstanceOf(InMemoryLeaseHost.class);
+			// the template, and so @Leased, use the bean itself: no second wrapper
+			assertThat(context.getBean(LeaseTemplate.class).getHost()).isSameAs(host);
+			assertThat(context.getBean(LeaseHostSelection.class).host()).isSameAs(host);
 		});
 	}
 
 	@Test
-	void decoratingOneHostTwiceRegistersItsMetersOnce(CapturedOutput output) {
-		this.runner.withUserConfiguration(MeterRegistryConfiguration.class).run((context) -> {
-			LeaseHostDecorator decorator = context.getBean(LeaseHostDecorator.class);
-			LeaseHost host = context.getBean(LeaseHost.class);
-			assertThat(decorator.decorate(host)).isSameAs(decorator.decorate(host));
-			assertThat(context.getBean(MeterRegistry.class).find("lease.active").gauges()).hasSize(1);
+	void activeGaugeIsRegisteredOnceWhenTheHostIsMade(CapturedOutput output) {
+		this.runner.withBean(SimpleMeterRegistry.class).run((context) -> {
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			assertThat(meters.find("lease.active").gauges()).hasSize(1);
+			assertThat(meters.get("lease.active").tags("lease.host", "memory").gauge().value()).isZero();
 			assertThat(output).doesNotContain("has been already registered");
 		});
 	}
 
 	@Test
-	void activeGaugeExistsBeforeTheFirstLeasedCall() {
-		this.runner.withUserConfiguration(MeterRegistryConfiguration.class)
-			.run((context) -> assertThat(
-					context.getBean(MeterRegistry.class).get("lease.active").tags("host", "memory").gauge().value())
-				.isZero());
-	}
-
-	@Test
 	void overrunOfALeasedCallIsCounted() {
-		this.runner.withUserConfiguration(MeterRegistryConfiguration.class).run((context) -> {
+		this.runner.withBean(SimpleMeterRegistry.class).run((context) -> {
 			context.getBean(LeasedJobs.class).overrun(UUID.randomUUID().toString());
 			MeterRegistry meters = context.getBean(MeterRegistry.class);
-			assertThat(meters.get("lease.overrun").tags("host", "memory").counter().count()).isEqualTo(1.0);
-			assertThat(meters.get("lease.release").tags("outcome", "not_held").counter().count()).isEqualTo(1.0);
+			assertThat(meters.get("lease.overrun").tags("lease.host", "memory").counter().count()).isEqualTo(1.0);
 		});
 	}
 
 	@Test
-	void callsAndOverrunsThroughTheLeaseTemplateAreCountedLikeLeasedCalls() {
-		this.runner.withUserConfiguration(MeterRegistryConfiguration.class).run((context) -> {
+	void overrunsThroughTheLeaseTemplateAreCountedLikeLeasedCalls() {
+		this.runner.withBean(SimpleMeterRegistry.class).run((context) -> {
 			LeaseTemplate template = context.getBean(LeaseTemplate.class);
-			template.run(LeaseRequest.of(UUID.randomUUID().toString(), Duration.ofSeconds(30)), (lease) -> {
-			});
 			template.run(LeaseRequest.of(UUID.randomUUID().toString(), Duration.ofMillis(200)),
 					(lease) -> await().atMost(Duration.ofSeconds(5))
 						.until(() -> template.getHost().remaining(lease.key(), lease.holder()).isEmpty()));
 			MeterRegistry meters = context.getBean(MeterRegistry.class);
-			assertThat(meters.get("lease.take").tags("mode", "take", "outcome", "taken").timer().count()).isEqualTo(2);
-			assertThat(meters.get("lease.overrun").tags("host", "memory").counter().count()).isEqualTo(1.0);
+			assertThat(meters.get("lease.overrun").tags("lease.host", "memory").counter().count()).isEqualTo(1.0);
 		});
 	}
 
 	@Test
-	void runWithoutMeterRegistryBeanDoesNotMeter() {
-		this.runner.run((context) -> assertThat(context).doesNotHaveBean(LeaseHostDecorator.class));
+	void userLeaseHostBeanIsObservedToo() {
+		this.runner.withBean(SimpleMeterRegistry.class).withBean(CustomLeaseHost.class).run((context) -> {
+			assertThat(context).hasSingleBean(LeaseHost.class).doesNotHaveBean(InMemoryLeaseHost.class);
+			LeaseHost host = context.getBean(LeaseHost.class);
+			assertThat(ObservedLeaseHost.unwrap(host)).isInstanceOf(CustomLeaseHost.class);
+			assertThat(context.getBean(MeterRegistry.class).get("lease.active").gauge().getId().getTag("lease.host"))
+				.isEqualTo("customleasehost");
+		});
 	}
 
 	@Test
-	void runWithoutMicrometerOnTheClasspathDoesNotMeter() {
+	void userObservedLeaseHostIsLeftAsItIs() {
+		this.runner.withBean(SimpleMeterRegistry.class)
+			.withUserConfiguration(UserObservedHostConfiguration.class)
+			.run((context) -> {
+				LeaseHost host = context.getBean(LeaseHost.class);
+				assertThat(host).isSameAs(context.getBean(UserObservedHostConfiguration.class).host);
+				assertThat(((ObservedLeaseHost) host).getTarget()).isInstanceOf(CustomLeaseHost.class);
+			});
+	}
+
+	@Test
+	void memoryReachedByDetectionIsStillWarnedAboutWhenObserved(CapturedOutput output) {
+		this.runner.withBean(SimpleMeterRegistry.class)
+			.run((context) -> assertThat(output).contains("Leases are hosted in memory because")
+				.doesNotContain("ObservedLeaseHost"));
+	}
+
+	@Test
+	void runWithoutMeterRegistryBeanDoesNotObserve() {
+		this.runner
+			.run((context) -> assertThat(context.getBean(LeaseHost.class)).isInstanceOf(InMemoryLeaseHost.class));
+	}
+
+	@Test
+	void runWithoutMicrometerOnTheClasspathDoesNotObserve() {
 		this.runner.withClassLoader(new FilteredClassLoader(MeterRegistry.class))
-			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(LeaseHostDecorator.class));
-	}
-
-	@Test
-	void userDecoratorNamedLikeOursBacksOffOurs() {
-		this.runner.withUserConfiguration(MeterRegistryConfiguration.class, UserDecoratorConfiguration.class)
-			.run((context) -> assertThat(context).hasSingleBean(LeaseHostDecorator.class)
-				.getBean("leaseHostObservation")
-				.isSameAs(UserDecoratorConfiguration.DECORATOR));
+			.run((context) -> assertThat(context).hasNotFailed()
+				.getBean(LeaseHost.class)
+				.isInstanceOf(InMemoryLeaseHost.class));
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	static class MeterRegistryConfiguration {
+	static class UserObservedHostConfiguration {
+
+		ObservedLeaseHost host;
 
 		@Bean
-		SimpleMeterRegistry meterRegistry() {
-			return new SimpleMeterRegistry();
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class JobsConfiguration {
-
-		@Bean
-		LeasedJobs leasedJobs(LeaseHost host) {
-			return new LeasedJobs(host);
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class UserDecoratorConfiguration {
-
-		static final LeaseHostDecorator DECORATOR = (host) -> host;
-
-		@Bean
-		LeaseHostDecorator leaseHostObservation() {
-			return DECORATOR;
+		ObservedLeaseHost userObservedLeaseHost(MeterRegistry meters) {
+			this.host = new ObservedLeaseHost(new CustomLeaseHost(), "custom", meters, ObservationRegistry.NOOP);
+			return this.host;
 		}
 
 	}

@@ -38,13 +38,16 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import dev.lease.LeaseHolder;
+import dev.lease.LeaseHost;
 import dev.lease.LeaseHostException;
 import dev.lease.LeaseKey;
 import dev.lease.Taken;
 import dev.lease.autoconfigure.LeaseAutoConfiguration;
 import dev.lease.autoconfigure.health.LeaseHostHealthContributorAutoConfiguration;
+import dev.lease.autoconfigure.observation.LeaseObservationAutoConfiguration;
 import dev.lease.health.LeaseHostHealthIndicator;
 import dev.lease.host.redis.RedisLeaseHost;
+import dev.lease.observation.ObservedLeaseHost;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -67,15 +70,21 @@ class RedisDurabilityReportingIntegrationTests {
 				"dir " + Files.createDirectories(directory.resolve("data")));
 		try (RedisTestServer server = RedisTestServer.startEmbedded(settings)) {
 			new ApplicationContextRunner()
-				.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
-						RedisLeaseHostAutoConfiguration.class, LeaseAutoConfiguration.class,
-						LeaseHostHealthContributorAutoConfiguration.class, MetricsAutoConfiguration.class))
+				.withConfiguration(
+						AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisLeaseHostAutoConfiguration.class,
+								LeaseAutoConfiguration.class, LeaseHostHealthContributorAutoConfiguration.class,
+								MetricsAutoConfiguration.class, LeaseObservationAutoConfiguration.class))
 				.withUserConfiguration(MeterRegistryConfiguration.class)
 				.withPropertyValues(server.properties())
 				.withPropertyValues("lease.redis.key-prefix=reporting-" + UUID.randomUUID() + ":",
 						"lease.redis.require-durable=true", "lease.redis.durability-check-interval=200ms")
 				.run((context) -> {
-					RedisLeaseHost host = context.getBean(RedisLeaseHost.class);
+					// the observed host around the Redis host: its health details and
+					// gauge
+					// are the Redis host's
+					LeaseHost host = context.getBean(LeaseHost.class);
+					assertThat(host).isInstanceOf(ObservedLeaseHost.class);
+					assertThat(ObservedLeaseHost.unwrap(host)).isInstanceOf(RedisLeaseHost.class);
 					assertReported(context, "DURABLE", 1);
 					setConfig(context, "appendonly", "no");
 					await().atMost(Duration.ofSeconds(10))
@@ -96,9 +105,11 @@ class RedisDurabilityReportingIntegrationTests {
 
 	private static void assertReported(ApplicationContext context, String status, double gauge) {
 		assertThat(durability(context)).containsEntry("status", status);
-		assertThat(
-				context.getBean(MeterRegistry.class).get("lease.host.durability").tag("host", "redis").gauge().value())
-			.isEqualTo(gauge);
+		assertThat(context.getBean(MeterRegistry.class)
+			.get("lease.host.durability")
+			.tag("lease.host", "redis")
+			.gauge()
+			.value()).isEqualTo(gauge);
 	}
 
 	@SuppressWarnings("unchecked")

@@ -109,10 +109,36 @@ final class RedisDurabilityMonitor implements AutoCloseable {
 		Reading reading = RedisDurabilityCheck.read(connection);
 		RedisDurability durability = reading.durability();
 		if (this.requireDurable && durability.status() != Status.DURABLE) {
-			throw new LeaseHostException("Redis is required to be durable (lease.redis.require-durable), but is "
-					+ describe(durability.status()) + ": " + durability.reason());
+			throw new RedisDurabilityRequiredException(
+					"Redis is required to be durable" + " (lease.redis.require-durable), but is "
+							+ describe(durability.status()) + ": " + durability.reason(),
+					durability, true, null);
 		}
 		apply(reading, this.disturbances.get());
+	}
+
+	// The start could not reach the server: nothing is known of it until a check can
+	// read it (on the schedule, or at the host's next call). With requireDurable the
+	// start needs an answer, so it fails here.
+	void unreachable(RuntimeException failure) {
+		this.verified = false;
+		this.latest = new RedisDurability(Status.UNKNOWN, "Redis could not be reached: " + rootMessage(failure));
+		if (this.requireDurable) {
+			throw new RedisDurabilityRequiredException("Redis is required to be durable (lease.redis.require-durable),"
+					+ " but could not be reached at start to read whether it keeps every grant: "
+					+ rootMessage(failure), this.latest, false, failure);
+		}
+		logger.warn("Redis lease host (key prefix '" + this.keyPrefix + "'): Redis could not be reached at start ("
+				+ rootMessage(failure) + "). The host starts, every operation fails with LeaseHostException"
+				+ " until Redis answers, and then works without a restart");
+	}
+
+	private static String rootMessage(Throwable failure) {
+		Throwable root = failure;
+		while (root.getCause() != null && root.getCause() != root) {
+			root = root.getCause();
+		}
+		return (root.getMessage() != null) ? root.getMessage() : root.getClass().getSimpleName();
 	}
 
 	// Once the host is built: the schedule, and Lettuce's connection events.

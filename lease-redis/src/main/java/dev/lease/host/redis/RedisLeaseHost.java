@@ -19,7 +19,10 @@ package dev.lease.host.redis;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
 
+import org.jspecify.annotations.Nullable;
+import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import dev.lease.Held;
@@ -79,30 +82,81 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 
 	private final String keyPrefix;
 
+	private final RedisConnectionFactory connectionFactory;
+
 	private final RedisDurabilityMonitor durability;
 
 	private final RedisLeaseStore store;
 
-	private final RedisWakeups wakeups;
+	private final ReentrantLock starting = new ReentrantLock();
 
-	private final RedisLeaseWaiting waiting;
+	// Null until the host has started: loaded its script, read the server's durability
+	// and subscribed. Redis down at build time leaves it null; the next call starts it.
+	private volatile @Nullable Started started;
+
+	private volatile boolean closed;
 
 	private RedisLeaseHost(Builder builder) {
 		this.keyPrefix = builder.keyPrefix;
+		this.connectionFactory = builder.connectionFactory;
 		this.durability = new RedisDurabilityMonitor(builder.connectionFactory, this.keyPrefix, builder.requireDurable,
 				builder.durabilityCheckInterval);
 		this.store = new RedisLeaseStore(builder.connectionFactory, this.keyPrefix, builder.replicasToAck,
 				builder.replicaTimeout, this.durability, this::handedOn);
-		this.store.start();
 		try {
-			this.wakeups = new RedisWakeups(builder.connectionFactory, builder.keyPrefix + "handoff");
+			start();
 		}
-		catch (RuntimeException ex) {
-			throw (ex instanceof LeaseHostException) ? ex
-					: new LeaseHostException("Could not subscribe to Redis for handoffs", ex);
+		catch (LeaseHostException ex) {
+			// A server that answered and refused (not durable where that is required, a
+			// setting it cannot serve) fails the build. One that could not be reached is
+			// read later: the host is built, and its calls fail until Redis answers.
+			if (!unreachable(ex)) {
+				throw ex;
+			}
+			this.durability.unreachable(ex);
 		}
-		this.waiting = new RedisLeaseWaiting(this.store, this.wakeups);
 		this.durability.watch();
+	}
+
+	// Load the script, read the durability and subscribe, once; a failure leaves the host
+	// unstarted, to be tried again at the next call.
+	private Started start() {
+		Started current = this.started;
+		if (current != null) {
+			return current;
+		}
+		this.starting.lock();
+		try {
+			current = this.started;
+			if (current != null) {
+				return current;
+			}
+			if (this.closed) {
+				throw new LeaseHostException("The Redis lease host is closed");
+			}
+			this.store.start();
+			RedisWakeups wakeups;
+			try {
+				wakeups = new RedisWakeups(this.connectionFactory, this.keyPrefix + "handoff");
+			}
+			catch (RuntimeException ex) {
+				throw (ex instanceof LeaseHostException) ? ex
+						: new LeaseHostException("Could not subscribe to Redis for handoffs", ex);
+			}
+			current = new Started(wakeups, new RedisLeaseWaiting(this.store, wakeups));
+			this.started = current;
+			return current;
+		}
+		finally {
+			this.starting.unlock();
+		}
+	}
+
+	// Whether the failure is Redis not answering, rather than an answer refused: the
+	// store's calls wrap every failure to reach the server, and only those, with the
+	// client's exception as the cause.
+	private static boolean unreachable(LeaseHostException ex) {
+		return ex.getCause() instanceof DataAccessException;
 	}
 
 	/**
@@ -135,13 +189,15 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 	@Override
 	public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
 		checkArguments(key, holder, duration);
+		Started started = start();
 		this.durability.requireDurable();
-		return this.waiting.take(key, holder, duration);
+		return started.waiting().take(key, holder, duration);
 	}
 
 	@Override
 	public TryTakeResult tryTake(LeaseKey key, LeaseHolder holder, Duration duration) {
 		checkArguments(key, holder, duration);
+		start();
 		this.durability.requireDurable();
 		byte[] redisKey = this.store.redisKey(key);
 		TryTakeAnswer answer = this.store.tryTake(redisKey, holder, duration);
@@ -157,12 +213,14 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 	@Override
 	public Optional<Duration> remaining(LeaseKey key, LeaseHolder holder) {
 		checkKeyAndHolder(key, holder);
+		start();
 		return this.store.remaining(this.store.redisKey(key), holder);
 	}
 
 	@Override
 	public ReleaseResult release(LeaseKey key, LeaseHolder holder) {
 		checkKeyAndHolder(key, holder);
+		start();
 		return this.store.release(this.store.redisKey(key), holder) ? new Released() : new NotHeld();
 	}
 
@@ -171,6 +229,7 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 		if (limit <= 0) {
 			throw new IllegalArgumentException("'limit' must be positive, but was " + limit);
 		}
+		start();
 		return this.store.grants(limit);
 	}
 
@@ -181,13 +240,26 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 	@Override
 	public void close() {
 		this.durability.close();
-		this.wakeups.close();
+		this.starting.lock();
+		try {
+			this.closed = true;
+			Started current = this.started;
+			if (current != null) {
+				current.wakeups().close();
+			}
+		}
+		finally {
+			this.starting.unlock();
+		}
 	}
 
 	// A release made here handed the key on: this JVM's waiter it went to answers at
-	// once.
+	// once. Before the start no waiter of this JVM can be waiting.
 	private void handedOn(String redisKey, RedisWakeups.Handed handed) {
-		this.wakeups.wake(redisKey, handed);
+		Started current = this.started;
+		if (current != null) {
+			current.wakeups().wake(redisKey, handed);
+		}
 	}
 
 	private static void checkKeyAndHolder(LeaseKey key, LeaseHolder holder) {
@@ -202,6 +274,10 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 	private static void checkArguments(LeaseKey key, LeaseHolder holder, Duration duration) {
 		checkKeyAndHolder(key, holder);
 		LeaseDurations.require(duration, RESOLUTION, MAXIMUM);
+	}
+
+	private record Started(RedisWakeups wakeups, RedisLeaseWaiting waiting) {
+
 	}
 
 	/**
@@ -293,9 +369,15 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 
 		/**
 		 * Build the host: load its script, check the server's durability and subscribe.
+		 * When Redis cannot be reached, the host is built all the same: its durability
+		 * reads {@code UNKNOWN} with the reason, every call fails with
+		 * {@link LeaseHostException} until Redis answers, and the first call that reaches
+		 * it completes the start.
 		 * @return the host, to be closed when done
-		 * @throws LeaseHostException if Redis cannot be reached, or durability is
-		 * required and not known
+		 * @throws RedisDurabilityRequiredException if durability is required and the
+		 * server is not durable, does not say, or cannot be reached
+		 * @throws LeaseHostException if the server answers and refuses a setting, such as
+		 * replicas to acknowledge on a cluster
 		 */
 		public RedisLeaseHost build() {
 			return new RedisLeaseHost(this);

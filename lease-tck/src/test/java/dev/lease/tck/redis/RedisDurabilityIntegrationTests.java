@@ -41,6 +41,7 @@ import dev.lease.Released;
 import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.host.redis.RedisDurability;
+import dev.lease.host.redis.RedisDurabilityRequiredException;
 import dev.lease.host.redis.RedisLeaseHost;
 import dev.lease.tck.history.HistoryAssertions;
 import dev.lease.tck.history.RecordingLeaseHost;
@@ -120,15 +121,38 @@ class RedisDurabilityIntegrationTests {
 	}
 
 	@Test
-	@DisplayName("Host failure: an unreachable Redis fails the start with LeaseHostException")
-	void unreachableServerFailsWithLeaseHostException() {
+	@DisplayName("Host failure: a host built while Redis is unreachable starts, and every call fails with"
+			+ " LeaseHostException")
+	void unreachableServerBuildsAHostWhoseCallsFailWithLeaseHostException() {
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration("127.0.0.1", RedisTestServer.freePort()));
+		factory.afterPropertiesSet();
+		factory.start();
+		try (RedisLeaseHost host = RedisLeaseHost.builder(factory).build()) {
+			assertThat(host.durability().status()).isEqualTo(RedisDurability.Status.UNKNOWN);
+			assertThat(host.durability().reason()).contains("could not be reached");
+			assertThatExceptionOfType(LeaseHostException.class)
+				.isThrownBy(() -> host.tryTake(LeaseKey.of("unreachable"), LeaseHolder.of("h"), Duration.ofSeconds(5)));
+			assertThatExceptionOfType(LeaseHostException.class)
+				.isThrownBy(() -> host.remaining(LeaseKey.of("unreachable"), LeaseHolder.of("h")));
+		}
+		finally {
+			factory.destroy();
+		}
+	}
+
+	@Test
+	@DisplayName("Host failure: with durability required, an unreachable Redis fails the start, as not reached")
+	void unreachableServerFailsTheStartWhenDurabilityIsRequired() {
 		LettuceConnectionFactory factory = new LettuceConnectionFactory(
 				new RedisStandaloneConfiguration("127.0.0.1", RedisTestServer.freePort()));
 		factory.afterPropertiesSet();
 		factory.start();
 		try {
-			assertThatExceptionOfType(LeaseHostException.class)
-				.isThrownBy(() -> RedisLeaseHost.builder(factory).build());
+			assertThatExceptionOfType(RedisDurabilityRequiredException.class)
+				.isThrownBy(() -> RedisLeaseHost.builder(factory).requireDurable(true).build())
+				.satisfies((ex) -> assertThat(ex.reached()).isFalse())
+				.withMessageContaining("could not be reached");
 		}
 		finally {
 			factory.destroy();
