@@ -31,6 +31,7 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
+import dev.lease.GrantsPage;
 import dev.lease.Lease;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
@@ -195,6 +196,16 @@ public final class ObservedLeaseHost implements LeaseHost {
 	@Override
 	public List<Lease> grants(int limit) {
 		return this.host.grants(limit);
+	}
+
+	@Override
+	public GrantsPage grants(@Nullable String cursor, int limit) {
+		return this.host.grants(cursor, limit);
+	}
+
+	@Override
+	public Optional<Lease> grant(LeaseKey key) {
+		return this.host.grant(key);
 	}
 
 	private String taken(boolean taken, LeaseKey key, LeaseHolder holder, String otherwise) {

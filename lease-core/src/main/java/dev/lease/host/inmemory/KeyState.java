@@ -68,7 +68,11 @@ final class KeyState {
 	// Read the host clock, never letting it go back for this key, so that an ended grant
 	// cannot come back to life when the clock steps backwards.
 	Instant now(InstantSource clock) {
-		Instant reading = clock.instant();
+		return notBefore(clock.instant());
+	}
+
+	// The later of a reading taken once for many keys and this key's latest.
+	Instant notBefore(Instant reading) {
 		if (reading.isAfter(this.latest)) {
 			this.latest = reading;
 		}

@@ -200,33 +200,17 @@ class JdbcLeaseStore {
 		this.pickedUp.removeAll(this.calls, this.statements.deleteWaiter);
 	}
 
-	final List<Lease> grants(int limit) {
-		return this.calls.transaction("list the grants", null, (tx) -> {
-			List<Lease> grants = new ArrayList<>();
-			long reading = tx.now();
-			byte[] after = new byte[0];
-			while (grants.size() < limit) {
-				List<Object[]> rows = tx.queryRows(this.statements.selectGrants, limit, (Object) after);
-				for (Object[] row : rows) {
-					byte[] keyBytes = (byte[]) row[0];
-					after = keyBytes;
-					KeyRow keyRow = KeyRow.of(row, 1);
-					StoredKeyState state = keyRow.state(keyBytes);
-					long now = state.now(reading);
-					if (keyRow.queued() > 0) {
-						loadQueue(tx, state);
-					}
-					state.resolve(now);
-					if (state.holder != null && grants.size() < limit) {
-						grants.add(new Lease(LeaseKey.of(keyBytes), LeaseHolder.of(state.holder),
-								Micros.toInstant(state.expiresAt)));
-					}
-				}
-				if (rows.size() < limit) {
-					break;
-				}
+	// The grant standing at the later of the reading and the key's latest, derived with
+	// the key's row locked; nothing is saved (Check 5.2).
+	final @Nullable Lease standing(LeaseKey key, long reading) {
+		return this.calls.transaction("read the standing grant", key, (tx) -> {
+			StoredKeyState state = lockAndLoad(tx, key.bytes());
+			long now = (state != null) ? state.now(reading) : reading;
+			if (state != null) {
+				state.resolve(now);
 			}
-			return grants;
+			return (state != null && state.holder != null && state.expiresAt > now)
+					? new Lease(key, LeaseHolder.of(state.holder), Micros.toInstant(state.expiresAt)) : null;
 		});
 	}
 

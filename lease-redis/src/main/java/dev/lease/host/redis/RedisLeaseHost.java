@@ -17,11 +17,12 @@
 package dev.lease.host.redis;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
+import dev.lease.GrantsPage;
 import dev.lease.Held;
 import dev.lease.Lease;
 import dev.lease.LeaseDurations;
@@ -36,6 +37,7 @@ import dev.lease.Released;
 import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.TryTakeResult;
+import dev.lease.host.HostArguments;
 import dev.lease.host.redis.RedisScriptAnswer.Granted;
 import dev.lease.host.redis.RedisScriptAnswer.TryTakeAnswer;
 
@@ -166,12 +168,27 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 		return this.store.release(this.store.redisKey(key), holder) ? new Released() : new NotHeld();
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * A page is one {@code SCAN} step with {@code MATCH} on the key prefix, its
+	 * {@code COUNT} the limit (at most 1,000), then the script's read-only question for
+	 * each key found and one {@code TIME}, sent together: its cost follows the page. The
+	 * cursor carries {@code SCAN}'s, so a key is listed again in a pass only if Redis
+	 * shrinks its key table during the pass. On a Redis Cluster a page resumes its node's
+	 * {@code SCAN} from the node's start, so a page costs the keys of its node listed
+	 * before it.
+	 */
 	@Override
-	public List<Lease> grants(int limit) {
-		if (limit <= 0) {
-			throw new IllegalArgumentException("'limit' must be positive, but was " + limit);
-		}
-		return this.store.grants(limit);
+	public GrantsPage grants(@Nullable String cursor, int limit) {
+		HostArguments.requireLimit(limit);
+		return this.store.grants(RedisGrantsCursor.parse(cursor), limit);
+	}
+
+	@Override
+	public Optional<Lease> grant(LeaseKey key) {
+		HostArguments.requireKey(key);
+		return this.store.grant(key);
 	}
 
 	/**
