@@ -59,7 +59,9 @@ final class RedisGrantReads {
 	// SCAN's COUNT at the most, however large the page: the work of one step.
 	private static final int MOST_SCANNED_A_STEP = 1000;
 
-	private static final byte[] GRANT = "grant".getBytes(StandardCharsets.US_ASCII);
+	private static final byte[] GRANT = ascii("grant");
+
+	private static final byte[] TIME = ascii("return redis.call('TIME')");
 
 	private final RedisKeyCodec keys;
 
@@ -203,13 +205,20 @@ final class RedisGrantReads {
 		for (byte[] redisKey : redisKeys) {
 			connection.scriptingCommands().evalSha(this.script.sha(), ReturnType.MULTI, 1, redisKey, GRANT);
 		}
-		connection.serverCommands().time(TimeUnit.MICROSECONDS);
+		// Spring's Jedis pipeline refuses TIME itself, not a script that reads it.
+		connection.scriptingCommands().eval(TIME, ReturnType.MULTI, 0);
 		List<Object> results = connection.closePipeline();
 		List<List<Object>> answers = new ArrayList<>();
 		for (int i = 0; i < redisKeys.size(); i++) {
 			answers.add(answer(results.get(i)));
 		}
-		return new Reads(answers, ((Number) results.get(redisKeys.size())).longValue());
+		List<Object> time = answer(results.get(redisKeys.size()));
+		return new Reads(answers, number(time.get(0)) * 1_000_000 + number(time.get(1)));
+	}
+
+	private static long number(Object part) {
+		return (part instanceof byte[] bytes) ? Long.parseLong(new String(bytes, StandardCharsets.US_ASCII))
+				: ((Number) part).longValue();
 	}
 
 	@SuppressWarnings("unchecked")
