@@ -39,7 +39,23 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 /**
  * Grants: the listing of the standing grants in pages read at one reading of the host's
  * clock, and the exact read of one key's standing grant, both derived by the state model
- * and writing nothing (State 1 to 3; Check 5.2).
+ * and writing nothing (State 1 to 3; Check 5.2). The rules, named in the tests:
+ * <ol>
+ * <li>Grants 1: a pass over the pages lists a grant that stands throughout it exactly
+ * once;</li>
+ * <li>Grants 2: a page lists at most its limit, no key twice, and the last page names no
+ * next;</li>
+ * <li>Grants 3: a page is read at one reading of the host's clock, taken no earlier than
+ * the grants it lists and no later than its answer, and each grant listed stands at
+ * it;</li>
+ * <li>Grants 4: a released grant, or one passed with nobody waiting, is not listed nor
+ * read;</li>
+ * <li>Grants 5: the exact read answers the key's standing grant, and nothing for a free
+ * key;</li>
+ * <li>Grants 6: a passed grant with a waiter is read as handed to the waiter as of its
+ * instant;</li>
+ * <li>Grants 7: the listing and the exact read write nothing (Check 5.2).</li>
+ * </ol>
  *
  * @author Lease contributors
  */
