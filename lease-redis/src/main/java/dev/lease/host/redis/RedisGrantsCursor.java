@@ -67,8 +67,12 @@ record RedisGrantsCursor(int node, String scan, List<byte[]> pending) {
 			String[] parts = cursor.split("\\.", -1);
 			int node = Integer.parseInt(parts[0]);
 			String scan = parts[1];
-			if (node < -1 || (!scan.isEmpty() && Long.parseUnsignedLong(scan) < 0)) {
+			if (node < -1) {
 				throw new IllegalArgumentException(cursor);
+			}
+			if (!scan.isEmpty()) {
+				// SCAN's cursor is an unsigned 64-bit number.
+				Long.parseUnsignedLong(scan);
 			}
 			List<byte[]> pending = new ArrayList<>();
 			for (int i = 2; i < parts.length; i++) {
