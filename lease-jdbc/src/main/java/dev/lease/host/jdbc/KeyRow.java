@@ -16,7 +16,15 @@
 
 package dev.lease.host.jdbc;
 
+import java.util.List;
+
 import org.jspecify.annotations.Nullable;
+
+import dev.lease.LeaseHolder;
+import dev.lease.LeaseKey;
+import dev.lease.host.KeyModel;
+import dev.lease.host.QueuedWaiter;
+import dev.lease.host.WaiterQueue;
 
 /**
  * A key's row as read: its grant, the latest clock reading saved for it, its queue's
@@ -38,8 +46,15 @@ record KeyRow(byte @Nullable [] holder, long expiresAt, long latest, int queued,
 				number(row[first + 2]), (int) number(row[first + 3]), number(row[first + 4]));
 	}
 
-	StoredKeyState state(byte[] key) {
-		return new StoredKeyState(key, true, this.holder, this.expiresAt, this.latest, this.arrivals);
+	KeyModel state(LeaseKey key, List<QueuedWaiter> queue) {
+		return new KeyModel(key, (this.holder != null) ? LeaseHolder.of(this.holder) : null, this.expiresAt,
+				this.latest, this.arrivals, WaiterQueue.of(queue));
+	}
+
+	// The HOLDER column of a state: null when no grant stands.
+	static byte @Nullable [] holderBytes(KeyModel state) {
+		LeaseHolder holder = state.holder();
+		return (holder != null) ? holder.bytes() : null;
 	}
 
 	static long number(@Nullable Object column) {
@@ -51,8 +66,8 @@ record KeyRow(byte @Nullable [] holder, long expiresAt, long latest, int queued,
 
 	// A waiter's columns WAITER_ID, HOLDER, DURATION_MICROS, BOUND, ARRIVAL from the
 	// given column on.
-	static StoredWaiter waiter(@Nullable Object[] row, int first) {
-		return new StoredWaiter(number(row[first]), (byte[]) row[first + 1], number(row[first + 2]),
+	static QueuedWaiter waiter(@Nullable Object[] row, int first) {
+		return new QueuedWaiter(number(row[first]), LeaseHolder.of((byte[]) row[first + 1]), number(row[first + 2]),
 				number(row[first + 3]), number(row[first + 4]));
 	}
 

@@ -17,13 +17,17 @@
 package dev.lease.host.jdbc;
 
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalLong;
 
 import org.jspecify.annotations.Nullable;
 
 import dev.lease.LeaseKey;
-import dev.lease.host.jdbc.TakeAnswer.Granted;
-import dev.lease.host.jdbc.TakeAnswer.Queued;
+import dev.lease.host.KeyModel;
+import dev.lease.host.QueuedWaiter;
+import dev.lease.host.TakeAnswer.Granted;
+import dev.lease.host.TakeAnswer.Queued;
 
 /**
  * The store on PostgreSQL, which takes the common cases in fewer round trips: a take of a
@@ -78,29 +82,32 @@ final class PostgresqlLeaseStore extends JdbcLeaseStore {
 	}
 
 	@Override
-	void loadQueue(Transaction tx, StoredKeyState state) throws SQLException {
-		for (Object[] row : tx.queryRows(this.statements.selectQueueAndNow, 0, (Object) state.key)) {
+	List<QueuedWaiter> loadQueue(Transaction tx, byte[] keyBytes) throws SQLException {
+		List<QueuedWaiter> queue = new ArrayList<>();
+		for (Object[] row : tx.queryRows(this.statements.selectQueueAndNow, 0, (Object) keyBytes)) {
 			tx.clockRead(KeyRow.number(row[0]));
 			if (row[1] != null) {
-				state.queue.add(KeyRow.waiter(row, 1));
+				queue.add(KeyRow.waiter(row, 1));
 			}
 		}
+		return queue;
 	}
 
 	@Override
-	void save(Transaction tx, StoredKeyState state, long now) throws SQLException {
-		if (!state.added.isEmpty()) {
+	void save(Transaction tx, KeyModel state, long now) throws SQLException {
+		if (!state.added().isEmpty()) {
 			super.save(tx, state, now);
 			return;
 		}
-		long[] dropped = state.dropped.stream().mapToLong((waiter) -> waiter.id).toArray();
-		long[] handedIds = state.handed.stream().mapToLong((waiter) -> waiter.id).toArray();
-		long[] handedExpiresAt = state.handed.stream().mapToLong((waiter) -> waiter.grantedExpiresAt).toArray();
+		long[] dropped = state.dropped().stream().mapToLong(QueuedWaiter::id).toArray();
+		long[] handedIds = state.handed().stream().mapToLong((handoff) -> handoff.waiter().id()).toArray();
+		long[] handedExpiresAt = state.handed().stream().mapToLong(KeyModel.Handoff::expiresAt).toArray();
 		boolean kept = !state.isFree(now);
+		byte[] keyBytes = state.key().bytes();
 		String payload = handoffs(tx, state);
-		tx.queryRows(this.statements.saveInOneStatement, 0, dropped, handedIds, handedExpiresAt, state.holder,
-				state.expiresAt, now, state.queue.size(), state.arrivals, state.key, kept, state.key, kept, channel(),
-				(payload != null) ? payload : "", payload != null);
+		tx.queryRows(this.statements.saveInOneStatement, 0, dropped, handedIds, handedExpiresAt,
+				KeyRow.holderBytes(state), state.expiresAt(), now, state.queued(), state.arrivals(), keyBytes, kept,
+				keyBytes, kept, channel(), (payload != null) ? payload : "", payload != null);
 	}
 
 }
