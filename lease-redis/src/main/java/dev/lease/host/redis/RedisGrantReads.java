@@ -22,6 +22,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
@@ -45,9 +46,8 @@ import dev.lease.host.redis.RedisScriptAnswer.Standing;
  * the script's read-only {@code grant} question for every key of the page, sent together
  * (Lettuce's asynchronous commands, or a Jedis pipeline) and followed by one
  * {@code TIME}, the page's reading. A grant is listed if it stands at that reading. On a
- * cluster SCAN runs node by node, and a page resumes its node's SCAN from the start,
- * passing over the keys listed before, because Spring's cluster SCAN cannot start from a
- * cursor.
+ * cluster, where Spring's SCAN of a node cannot start from a cursor, a page reads its
+ * node's whole SCAN and lists the first keys after the cursor's in key order.
  *
  * @author Lease contributors
  */
@@ -120,6 +120,9 @@ final class RedisGrantReads {
 		return new Step(page, done ? null : new RedisGrantsCursor(-1, scan, pending));
 	}
 
+	// A node's whole SCAN, keeping the page's keys after the cursor's last key in key
+	// order: a new SCAN lists a node's keys in another order whenever its table was
+	// rehashed, so only key order resumes soundly.
 	private Step clusterStep(RedisClusterConnection cluster, @Nullable RedisGrantsCursor cursor, int limit) {
 		RedisGrantsCursor at = (cursor != null) ? cursor : RedisGrantsCursor.FIRST_ON_CLUSTER;
 		List<RedisClusterNode> primaries = new ArrayList<>();
@@ -129,26 +132,28 @@ final class RedisGrantReads {
 			}
 		});
 		primaries.sort(Comparator.comparing(RedisClusterNode::getId));
-		Map<LeaseKey, byte[]> page = new LinkedHashMap<>();
-		if (at.node() >= primaries.size()) {
-			return new Step(page, null);
+		if (at.node() < 0 || at.node() >= primaries.size()) {
+			return new Step(new LinkedHashMap<>(), null);
 		}
-		long skip = at.position();
-		long position = 0;
-		ScanOptions options = ScanOptions.scanOptions()
-			.match(this.keys.pattern())
-			.count(Math.min(limit, MOST_SCANNED_A_STEP))
-			.build();
+		LeaseKey after = at.pending().isEmpty() ? null : this.keys.leaseKey(at.pending().get(0));
+		TreeMap<LeaseKey, byte[]> page = new TreeMap<>();
+		boolean more = false;
+		ScanOptions options = ScanOptions.scanOptions().match(this.keys.pattern()).count(MOST_SCANNED_A_STEP).build();
 		try (Cursor<byte[]> scan = cluster.scan(primaries.get(at.node()), options)) {
-			while (page.size() < limit && scan.hasNext()) {
+			while (scan.hasNext()) {
 				byte[] redisKey = scan.next();
-				if (position++ >= skip) {
-					add(page, redisKey);
+				LeaseKey key = this.keys.leaseKey(redisKey);
+				if (key != null && (after == null || key.compareTo(after) > 0)) {
+					page.put(key, redisKey);
+					if (page.size() > limit) {
+						page.pollLastEntry();
+						more = true;
+					}
 				}
 			}
-			if (scan.hasNext()) {
-				return new Step(page, new RedisGrantsCursor(at.node(), Long.toString(position), List.of()));
-			}
+		}
+		if (more) {
+			return new Step(page, new RedisGrantsCursor(at.node(), "0", List.of(page.lastEntry().getValue())));
 		}
 		boolean last = at.node() + 1 >= primaries.size();
 		return new Step(page, last ? null : new RedisGrantsCursor(at.node() + 1, "0", List.of()));

@@ -27,12 +27,14 @@ import org.jspecify.annotations.Nullable;
  * {@code grants}. On one server: SCAN's own cursor (empty once SCAN has come round), and
  * the keys its last step found beyond the page's limit, which the next page lists first
  * rather than drop. On a cluster: the primary, by its place among the primaries ordered
- * by id, and how many lease keys of its SCAN were listed already.
+ * by id, and the last key listed from it, the page after which lists its keys in key
+ * order.
  *
  * @param node the primary's place on a cluster, or -1 on one server
- * @param scan SCAN's cursor on one server, empty when SCAN has come round; on a cluster
- * the number of keys of the node already listed
- * @param pending Redis keys found and not yet listed
+ * @param scan SCAN's cursor on one server, empty when SCAN has come round; unused on a
+ * cluster
+ * @param pending on one server, Redis keys found and not yet listed; on a cluster, the
+ * last Redis key listed from the node, if any
  * @author Lease contributors
  */
 record RedisGrantsCursor(int node, String scan, List<byte[]> pending) {
@@ -45,10 +47,6 @@ record RedisGrantsCursor(int node, String scan, List<byte[]> pending) {
 
 	boolean scanDone() {
 		return this.scan.isEmpty();
-	}
-
-	long position() {
-		return Long.parseLong(this.scan);
 	}
 
 	String text() {

@@ -175,9 +175,10 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 	 * {@code COUNT} the limit (at most 1,000), then the script's read-only question for
 	 * each key found and one {@code TIME}, sent together: its cost follows the page. The
 	 * cursor carries {@code SCAN}'s, so a key is listed again in a pass only if Redis
-	 * shrinks its key table during the pass. On a Redis Cluster a page resumes its node's
-	 * {@code SCAN} from the node's start, so a page costs the keys of its node listed
-	 * before it.
+	 * shrinks its key table during the pass. On a Redis Cluster, where Spring's
+	 * {@code SCAN} of a node cannot start from a cursor, a page reads its node's whole
+	 * {@code SCAN} and lists the first keys after the cursor's in key order: a key is
+	 * listed at most once in a pass, and a page costs its node's keys.
 	 */
 	@Override
 	public GrantsPage grants(@Nullable String cursor, int limit) {

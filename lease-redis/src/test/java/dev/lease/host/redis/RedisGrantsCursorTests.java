@@ -53,11 +53,12 @@ class RedisGrantsCursorTests {
 	}
 
 	@Test
-	void clusterCursorNamesItsNodeAndPosition() {
-		RedisGrantsCursor read = RedisGrantsCursor.parse(new RedisGrantsCursor(2, "300", List.of()).text());
+	void clusterCursorNamesItsNodeAndLastKey() {
+		byte[] last = "lease:{a2V5}".getBytes(StandardCharsets.US_ASCII);
+		RedisGrantsCursor read = RedisGrantsCursor.parse(new RedisGrantsCursor(2, "0", List.of(last)).text());
 		assertThat(read).isNotNull();
 		assertThat(read.node()).isEqualTo(2);
-		assertThat(read.position()).isEqualTo(300);
+		assertThat(read.pending()).containsExactly(last);
 	}
 
 	@Test
