@@ -17,8 +17,12 @@
 package dev.lease;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * The host of leases: holds exactly one lease state per key, free or held by one holder
@@ -101,10 +105,71 @@ public interface LeaseHost {
 	ReleaseResult release(LeaseKey key, LeaseHolder holder);
 
 	/**
-	 * List the grants that stand now, as the host reads them.
-	 * @param limit the most grants to list, positive
-	 * @return at most {@code limit} standing grants, in no particular order
+	 * List one page of the grants that stand, for operators, read at one reading of the
+	 * host's clock: each grant listed stands at the page's {@code readAt}, as the host
+	 * derives it (a passed grant with waiters is read as handed on), so its remaining
+	 * term is {@code expiresAt - readAt} without another question. Writes nothing (Check
+	 * 5.2).
+	 * <p>
+	 * A pass starts with a {@code null} cursor and follows each page's
+	 * {@link GrantsPage#next() next} until it is {@code null}. What a pass promises:
+	 * <ul>
+	 * <li>a grant that stands on its key from the first page's answer to the last is
+	 * listed, and in no page more than once;</li>
+	 * <li>a key is listed in at most one page of a pass, except on a host that says
+	 * otherwise (Redis lists a key again only if Redis shrinks its key table during the
+	 * pass: {@code SCAN}'s guarantee);</li>
+	 * <li>a key whose grant is taken, released, handed on or passes during the pass is
+	 * listed with the grant that stood when its page was read, or not at all if none
+	 * stood then;</li>
+	 * <li>a page holds at most {@code limit} grants, and may hold fewer, even none, while
+	 * {@code next} is not {@code null}.</li>
+	 * </ul>
+	 * The order of a pass is the host's. A cursor is opaque, belongs to the host that
+	 * answered it and stays valid while the host runs.
+	 * @param cursor {@code null} for the first page, else the {@code next} of the page
+	 * before
+	 * @param limit the most grants to list in the page, positive
+	 * @return the page
+	 * @throws IllegalArgumentException if the limit is not positive or the cursor is not
+	 * one this host answered
 	 */
-	List<Lease> grants(int limit);
+	GrantsPage grants(@Nullable String cursor, int limit);
+
+	/**
+	 * Answer the grant that stands on one key now, as the host reads it: derived by the
+	 * state model, so a passed grant with waiters is read as handed to the first waiter
+	 * whose bound has not passed (State 1 to 3). Writes nothing (Check 5.2): like a
+	 * non-holder's remaining, the read neither resolves nor saves the key's state.
+	 * @param key the key
+	 * @return the standing grant, or empty when the key is free
+	 */
+	Optional<Lease> grant(LeaseKey key);
+
+	/**
+	 * List up to {@code limit} of the grants that stand, following pages from the first:
+	 * the answer of {@link #grants(String, int)} pass by pass, stopped at the limit, each
+	 * key once.
+	 * @param limit the most grants to list, positive
+	 * @return at most {@code limit} standing grants, in the host's order
+	 */
+	default List<Lease> grants(int limit) {
+		if (limit <= 0) {
+			throw new IllegalArgumentException("'limit' must be positive, but was " + limit);
+		}
+		Map<LeaseKey, Lease> grants = new LinkedHashMap<>();
+		String cursor = null;
+		do {
+			GrantsPage page = grants(cursor, limit - grants.size());
+			for (Lease grant : page.grants()) {
+				if (grants.size() < limit) {
+					grants.putIfAbsent(grant.key(), grant);
+				}
+			}
+			cursor = page.next();
+		}
+		while (cursor != null && grants.size() < limit);
+		return List.copyOf(grants.values());
+	}
 
 }

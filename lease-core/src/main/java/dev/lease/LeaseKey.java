@@ -27,7 +27,7 @@ import java.util.Arrays;
  * @author Lease contributors
  * @since 0.1.0
  */
-public final class LeaseKey {
+public final class LeaseKey implements Comparable<LeaseKey> {
 
 	/**
 	 * Largest encoded size of a key, in bytes; chosen to fit every supported database's
@@ -85,6 +85,18 @@ public final class LeaseKey {
 	 */
 	public String asString() {
 		return new String(this.bytes, StandardCharsets.UTF_8);
+	}
+
+	/**
+	 * Compare keys by their bytes, each read as unsigned, the order in which a host that
+	 * pages by key lists them; consistent with {@link #equals(Object)}.
+	 * @param other the other key
+	 * @return negative, zero or positive as this key sorts before, with or after the
+	 * other
+	 */
+	@Override
+	public int compareTo(LeaseKey other) {
+		return Arrays.compareUnsigned(this.bytes, other.bytes);
 	}
 
 	@Override

@@ -20,6 +20,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
+import org.jspecify.annotations.Nullable;
+
+import dev.lease.GrantsPage;
 import dev.lease.Lease;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
@@ -61,6 +64,16 @@ public class CustomLeaseHost implements LeaseHost {
 	@Override
 	public List<Lease> grants(int limit) {
 		return this.host.grants(limit);
+	}
+
+	@Override
+	public GrantsPage grants(@Nullable String cursor, int limit) {
+		return this.host.grants(cursor, limit);
+	}
+
+	@Override
+	public Optional<Lease> grant(LeaseKey key) {
+		return this.host.grant(key);
 	}
 
 }

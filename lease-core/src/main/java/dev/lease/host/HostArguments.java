@@ -84,11 +84,20 @@ public final class HostArguments {
 	 * @throws IllegalArgumentException naming the missing argument
 	 */
 	public static void requireKeyAndHolder(LeaseKey key, LeaseHolder holder) {
-		if (key == null) {
-			throw new IllegalArgumentException("'key' must not be null");
-		}
+		requireKey(key);
 		if (holder == null) {
 			throw new IllegalArgumentException("'holder' must not be null");
+		}
+	}
+
+	/**
+	 * Check the argument of {@code grant}: a key.
+	 * @param key the key
+	 * @throws IllegalArgumentException if the key is missing
+	 */
+	public static void requireKey(LeaseKey key) {
+		if (key == null) {
+			throw new IllegalArgumentException("'key' must not be null");
 		}
 	}
 

@@ -57,7 +57,13 @@ public enum LeaseObservationDocumentation implements ObservationDocumentation {
 	 * A listing of the grants that stand, as the actuator endpoint asks. Outcomes
 	 * {@code listed}, {@code error}.
 	 */
-	GRANTS("lease.grants");
+	GRANTS("lease.grants"),
+
+	/**
+	 * An exact read of one key's standing grant, as the actuator endpoint asks for one
+	 * key. Outcomes {@code held} (a grant stands), {@code free}, {@code error}.
+	 */
+	GRANT("lease.grant");
 
 	private final String name;
 

@@ -32,6 +32,7 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
+import dev.lease.GrantsPage;
 import dev.lease.Lease;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
@@ -189,6 +190,18 @@ public final class ObservedLeaseHost implements LeaseHost {
 	public List<Lease> grants(int limit) {
 		return uninterruptibly(LeaseObservationDocumentation.GRANTS, () -> this.target.grants(limit),
 				(result) -> "listed");
+	}
+
+	@Override
+	public GrantsPage grants(@Nullable String cursor, int limit) {
+		return uninterruptibly(LeaseObservationDocumentation.GRANTS, () -> this.target.grants(cursor, limit),
+				(result) -> "listed");
+	}
+
+	@Override
+	public Optional<Lease> grant(LeaseKey key) {
+		return uninterruptibly(LeaseObservationDocumentation.GRANT, () -> this.target.grant(key),
+				(result) -> result.isPresent() ? "held" : "free");
 	}
 
 	private String taken(Object result, LeaseKey key, LeaseHolder holder, String otherwise) {

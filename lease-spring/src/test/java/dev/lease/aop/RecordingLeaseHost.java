@@ -21,6 +21,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import org.jspecify.annotations.Nullable;
+
+import dev.lease.GrantsPage;
 import dev.lease.Lease;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
@@ -76,6 +79,16 @@ public class RecordingLeaseHost implements LeaseHost {
 	@Override
 	public List<Lease> grants(int limit) {
 		return this.host.grants(limit);
+	}
+
+	@Override
+	public GrantsPage grants(@Nullable String cursor, int limit) {
+		return this.host.grants(cursor, limit);
+	}
+
+	@Override
+	public Optional<Lease> grant(LeaseKey key) {
+		return this.host.grant(key);
 	}
 
 }

@@ -151,6 +151,17 @@ public abstract class LeaseHostConformanceKit {
 	}
 
 	@Nested
+	@DisplayName("Grants")
+	class Grants extends GrantsChecks {
+
+		@Override
+		LeaseHostConformanceKit kit() {
+			return LeaseHostConformanceKit.this;
+		}
+
+	}
+
+	@Nested
 	@DisplayName("Release")
 	class Release extends ReleaseChecks {
 

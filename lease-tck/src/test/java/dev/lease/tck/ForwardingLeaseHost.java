@@ -20,6 +20,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
+import org.jspecify.annotations.Nullable;
+
+import dev.lease.GrantsPage;
 import dev.lease.Lease;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
@@ -65,6 +68,16 @@ class ForwardingLeaseHost implements LeaseHost {
 	@Override
 	public List<Lease> grants(int limit) {
 		return this.delegate.grants(limit);
+	}
+
+	@Override
+	public GrantsPage grants(@Nullable String cursor, int limit) {
+		return this.delegate.grants(cursor, limit);
+	}
+
+	@Override
+	public Optional<Lease> grant(LeaseKey key) {
+		return this.delegate.grant(key);
 	}
 
 }

@@ -24,7 +24,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 
 /**
- * Description of the grants that stand now, as the {@link LeasesEndpoint} answers them.
+ * Description of one page of the grants that stand, as the {@link LeasesEndpoint} answers
+ * them.
  *
  * @author Lease contributors
  * @since 0.1.0
@@ -33,12 +34,35 @@ public final class LeasesDescriptor implements OperationResponseBody {
 
 	private final List<LeaseDescriptor> leases;
 
-	LeasesDescriptor(List<LeaseDescriptor> leases) {
+	private final Instant readAt;
+
+	private final @Nullable String next;
+
+	LeasesDescriptor(List<LeaseDescriptor> leases, Instant readAt, @Nullable String next) {
 		this.leases = leases;
+		this.readAt = readAt;
+		this.next = next;
 	}
 
 	public List<LeaseDescriptor> getLeases() {
 		return this.leases;
+	}
+
+	/**
+	 * Return the one reading of the host's clock the page was read at, from which each
+	 * remaining term is counted.
+	 * @return the reading
+	 */
+	public Instant getReadAt() {
+		return this.readAt;
+	}
+
+	/**
+	 * Return the cursor of the next page, to pass as {@code cursor}.
+	 * @return the cursor, or {@code null} when this page is the last
+	 */
+	public @Nullable String getNext() {
+		return this.next;
 	}
 
 	/**

@@ -20,6 +20,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Set;
@@ -33,15 +34,17 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.util.Assert;
 
+import dev.lease.GrantsPage;
 import dev.lease.Lease;
 import dev.lease.LeaseHost;
 import dev.lease.LeaseKey;
 import dev.lease.actuate.endpoint.LeasesDescriptor.LeaseDescriptor;
 
 /**
- * {@link Endpoint @Endpoint} listing the grants that stand now, as the host reads them.
- * Read-only: ending a grant by an administrator's action would break Invariant 2.2, so
- * there is no write or delete operation.
+ * {@link Endpoint @Endpoint} listing the grants that stand now, as the host reads them, a
+ * page at a time, and reading one key's grant exactly. Read-only: ending a grant by an
+ * administrator's action would break Invariant 2.2, so there is no write or delete
+ * operation.
  * <p>
  * Keys are printed as text when they are valid UTF-8, else as {@value #BASE64_MARKER}
  * followed by their Base64 encoding (also used for a text key that itself starts with the
@@ -59,7 +62,7 @@ public class LeasesEndpoint {
 	/** Grants listed when no limit is given. */
 	public static final int DEFAULT_LIMIT = 100;
 
-	/** Most grants listed, and most grants scanned to find one key. */
+	/** Most grants listed in one page. */
 	public static final int MAXIMUM_LIMIT = 10_000;
 
 	private final LeaseHost host;
@@ -83,30 +86,40 @@ public class LeasesEndpoint {
 	}
 
 	/**
-	 * List the grants that stand now.
+	 * List one page of the grants that stand, each with its remaining term from the
+	 * page's one reading of the host's clock: the host is asked once, whatever the number
+	 * of grants.
 	 * @param securityContext the caller, who may or may not see holders
 	 * @param limit the most grants to list; {@value #DEFAULT_LIMIT} when absent, at most
 	 * {@value #MAXIMUM_LIMIT}
-	 * @return the grants
+	 * @param cursor the {@code next} of the page before, or absent for the first page
+	 * @return the page, with the cursor of the next one
 	 */
 	@ReadOperation
-	public LeasesDescriptor leases(SecurityContext securityContext, @Nullable Integer limit) {
+	public LeasesDescriptor leases(SecurityContext securityContext, @Nullable Integer limit, @Nullable String cursor) {
 		int bounded = (limit != null) ? limit : DEFAULT_LIMIT;
 		if (bounded <= 0) {
 			// a caller's mistake, answered 400 with the reason, not a server error
 			throw new InvalidEndpointRequestException("'limit' must be positive, but was " + bounded,
 					"'limit' must be positive");
 		}
+		GrantsPage page;
+		try {
+			page = this.host.grants(cursor, Math.min(bounded, MAXIMUM_LIMIT));
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidEndpointRequestException(ex.getMessage(), "'cursor' is not a cursor of this host");
+		}
 		boolean showHolders = this.showValues.isShown(securityContext, this.roles);
-		List<LeaseDescriptor> leases = this.host.grants(Math.min(bounded, MAXIMUM_LIMIT))
+		List<LeaseDescriptor> leases = page.grants()
 			.stream()
-			.map((lease) -> describe(lease, showHolders))
+			.map((lease) -> describe(lease, showHolders, page.remaining(lease)))
 			.toList();
-		return new LeasesDescriptor(leases);
+		return new LeasesDescriptor(leases, page.readAt(), page.next());
 	}
 
 	/**
-	 * Describe the grant that stands on one key.
+	 * Describe the grant that stands on one key, read exactly, however many grants stand.
 	 * @param securityContext the caller, who may or may not see holders
 	 * @param key the key, as text or as {@value #BASE64_MARKER} and Base64
 	 * @return the grant, or {@code null} (404) when none stands on the key
@@ -115,18 +128,14 @@ public class LeasesEndpoint {
 	public @Nullable LeaseDescriptor lease(SecurityContext securityContext, @Selector String key) {
 		LeaseKey wanted = parse(key);
 		boolean showHolders = this.showValues.isShown(securityContext, this.roles);
-		return this.host.grants(MAXIMUM_LIMIT)
-			.stream()
-			.filter((lease) -> lease.key().equals(wanted))
-			.findFirst()
-			.map((lease) -> describe(lease, showHolders))
+		return this.host.grant(wanted)
+			.map((lease) -> describe(lease, showHolders, this.host.remaining(lease.key(), lease.holder()).orElse(null)))
 			.orElse(null);
 	}
 
-	private LeaseDescriptor describe(Lease lease, boolean showHolder) {
+	private LeaseDescriptor describe(Lease lease, boolean showHolder, @Nullable Duration remaining) {
 		String holder = (showHolder) ? display(lease.holder().bytes()) : "******";
-		return new LeaseDescriptor(display(lease.key().bytes()), holder, lease.expiresAt(),
-				this.host.remaining(lease.key(), lease.holder()).orElse(null));
+		return new LeaseDescriptor(display(lease.key().bytes()), holder, lease.expiresAt(), remaining);
 	}
 
 	static LeaseKey parse(String key) {

@@ -17,18 +17,31 @@
 package dev.lease.actuate.endpoint;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.Show;
 
+import dev.lease.GrantsPage;
+import dev.lease.Lease;
 import dev.lease.LeaseHolder;
+import dev.lease.LeaseHost;
 import dev.lease.LeaseKey;
+import dev.lease.ReleaseResult;
+import dev.lease.TakeResult;
+import dev.lease.TryTakeResult;
 import dev.lease.actuate.endpoint.LeasesDescriptor.LeaseDescriptor;
 import dev.lease.host.inmemory.InMemoryLeaseHost;
 
@@ -50,7 +63,7 @@ class LeasesEndpointTests {
 		String key = fresh();
 		LeaseHolder holder = LeaseHolder.of("worker-" + fresh());
 		this.host.tryTake(LeaseKey.of(key), holder, Duration.ofSeconds(30));
-		LeasesDescriptor leases = endpoint(Show.ALWAYS).leases(SecurityContext.NONE, null);
+		LeasesDescriptor leases = endpoint(Show.ALWAYS).leases(SecurityContext.NONE, null, null);
 		assertThat(leases.getLeases()).singleElement().satisfies((lease) -> {
 			assertThat(lease.getKey()).isEqualTo(key);
 			assertThat(lease.getHolder()).isEqualTo(holder.asString());
@@ -64,19 +77,19 @@ class LeasesEndpointTests {
 		for (int i = 0; i < 5; i++) {
 			this.host.tryTake(LeaseKey.of(fresh()), LeaseHolder.of(fresh()), Duration.ofSeconds(30));
 		}
-		assertThat(endpoint(Show.ALWAYS).leases(SecurityContext.NONE, 3).getLeases()).hasSize(3);
-		assertThat(endpoint(Show.ALWAYS).leases(SecurityContext.NONE, null).getLeases()).hasSize(5);
+		assertThat(endpoint(Show.ALWAYS).leases(SecurityContext.NONE, 3, null).getLeases()).hasSize(3);
+		assertThat(endpoint(Show.ALWAYS).leases(SecurityContext.NONE, null, null).getLeases()).hasSize(5);
 		assertThatExceptionOfType(InvalidEndpointRequestException.class)
-			.isThrownBy(() -> endpoint(Show.ALWAYS).leases(SecurityContext.NONE, 0))
+			.isThrownBy(() -> endpoint(Show.ALWAYS).leases(SecurityContext.NONE, 0, null))
 			.withMessageContaining("'limit' must be positive");
 	}
 
 	@Test
 	void holdersAreHiddenUnlessShown() {
 		this.host.tryTake(LeaseKey.of(fresh()), LeaseHolder.of(fresh()), Duration.ofSeconds(30));
-		assertThat(endpoint(Show.NEVER).leases(SecurityContext.NONE, null).getLeases())
+		assertThat(endpoint(Show.NEVER).leases(SecurityContext.NONE, null, null).getLeases())
 			.allSatisfy((lease) -> assertThat(lease.getHolder()).isEqualTo("******"));
-		assertThat(endpoint(Show.WHEN_AUTHORIZED).leases(SecurityContext.NONE, null).getLeases())
+		assertThat(endpoint(Show.WHEN_AUTHORIZED).leases(SecurityContext.NONE, null, null).getLeases())
 			.allSatisfy((lease) -> assertThat(lease.getHolder()).isEqualTo("******"));
 	}
 
@@ -85,7 +98,7 @@ class LeasesEndpointTests {
 	void binaryKeyIsPrintedAsBase64WithMarker() {
 		byte[] key = { (byte) 0xff, (byte) 0xfe, 0x00, 0x01 };
 		this.host.tryTake(LeaseKey.of(key), LeaseHolder.of(fresh()), Duration.ofSeconds(30));
-		assertThat(endpoint(Show.ALWAYS).leases(SecurityContext.NONE, null).getLeases()).singleElement()
+		assertThat(endpoint(Show.ALWAYS).leases(SecurityContext.NONE, null, null).getLeases()).singleElement()
 			.extracting(LeaseDescriptor::getKey)
 			.isEqualTo("base64:" + Base64.getEncoder().encodeToString(key));
 	}
@@ -117,12 +130,129 @@ class LeasesEndpointTests {
 		assertThat(endpoint(Show.ALWAYS).lease(SecurityContext.NONE, fresh())).isNull();
 	}
 
+	@Test
+	@DisplayName("Operation 8: GET /{key} answers a held key however many grants stand before it in the listing")
+	void leaseFindsAHeldKeyBeyondTheFirstTenThousandGrants() {
+		List<LeaseKey> keys = new ArrayList<>();
+		for (int i = 0; i < LeasesEndpoint.MAXIMUM_LIMIT + 50; i++) {
+			LeaseKey key = LeaseKey.of(fresh());
+			this.host.tryTake(key, LeaseHolder.of(fresh()), Duration.ofSeconds(30));
+			keys.add(key);
+		}
+		Set<LeaseKey> firstListed = this.host.grants(LeasesEndpoint.MAXIMUM_LIMIT)
+			.stream()
+			.map(Lease::key)
+			.collect(Collectors.toSet());
+		LeaseKey beyond = keys.stream().filter((key) -> !firstListed.contains(key)).findFirst().orElseThrow();
+		assertThat(endpoint(Show.ALWAYS).lease(SecurityContext.NONE, beyond.asString())).isNotNull()
+			.extracting(LeaseDescriptor::getKey)
+			.isEqualTo(beyond.asString());
+	}
+
+	@Test
+	@DisplayName("Operation 10: a listing answers each remaining term from the page's one reading of the host's clock, asking remaining of no grant")
+	void leasesAsksRemainingOfNoGrant() {
+		for (int i = 0; i < 3; i++) {
+			this.host.tryTake(LeaseKey.of(fresh()), LeaseHolder.of(fresh()), Duration.ofSeconds(30));
+		}
+		RemainingCountingHost counting = new RemainingCountingHost(this.host);
+		LeasesDescriptor leases = new LeasesEndpoint(counting, Show.ALWAYS, Set.of()).leases(SecurityContext.NONE, null,
+				null);
+		assertThat(leases.getLeases()).hasSize(3)
+			.allSatisfy((lease) -> assertThat(lease.getRemaining()).isPositive()
+				.isLessThanOrEqualTo(Duration.ofSeconds(30)));
+		assertThat(counting.remainingCalls).hasValue(0);
+	}
+
+	@Test
+	@DisplayName("Grants 1: a listing pages through a cursor, each grant once, the last page naming no next")
+	void leasesPagesThroughACursor() {
+		Set<String> held = new HashSet<>();
+		for (int i = 0; i < 5; i++) {
+			String key = fresh();
+			this.host.tryTake(LeaseKey.of(key), LeaseHolder.of(fresh()), Duration.ofSeconds(30));
+			held.add(key);
+		}
+		List<String> listed = new ArrayList<>();
+		String cursor = null;
+		int pages = 0;
+		do {
+			LeasesDescriptor page = endpoint(Show.ALWAYS).leases(SecurityContext.NONE, 2, cursor);
+			assertThat(page.getLeases()).hasSizeLessThanOrEqualTo(2);
+			assertThat(page.getReadAt()).isNotNull();
+			page.getLeases().forEach((lease) -> listed.add(lease.getKey()));
+			cursor = page.getNext();
+			pages++;
+		}
+		while (cursor != null);
+		assertThat(listed).containsExactlyInAnyOrderElementsOf(held);
+		assertThat(pages).isGreaterThanOrEqualTo(3);
+	}
+
+	@Test
+	void leasesWithACursorOfNoPageIsABadRequest() {
+		assertThatExceptionOfType(InvalidEndpointRequestException.class)
+			.isThrownBy(() -> endpoint(Show.ALWAYS).leases(SecurityContext.NONE, null, "not a cursor!"))
+			.withMessageContaining("'cursor'");
+	}
+
 	private LeasesEndpoint endpoint(Show show) {
 		return new LeasesEndpoint(this.host, show, Set.of());
 	}
 
 	private static String fresh() {
 		return UUID.randomUUID().toString();
+	}
+
+	/**
+	 * A host that counts the questions of remaining it is asked.
+	 */
+	static final class RemainingCountingHost implements LeaseHost {
+
+		private final LeaseHost host;
+
+		final AtomicInteger remainingCalls = new AtomicInteger();
+
+		RemainingCountingHost(LeaseHost host) {
+			this.host = host;
+		}
+
+		@Override
+		public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
+			return this.host.take(key, holder, duration);
+		}
+
+		@Override
+		public TryTakeResult tryTake(LeaseKey key, LeaseHolder holder, Duration duration) {
+			return this.host.tryTake(key, holder, duration);
+		}
+
+		@Override
+		public Optional<Duration> remaining(LeaseKey key, LeaseHolder holder) {
+			this.remainingCalls.incrementAndGet();
+			return this.host.remaining(key, holder);
+		}
+
+		@Override
+		public ReleaseResult release(LeaseKey key, LeaseHolder holder) {
+			return this.host.release(key, holder);
+		}
+
+		@Override
+		public List<Lease> grants(int limit) {
+			return this.host.grants(limit);
+		}
+
+		@Override
+		public GrantsPage grants(@Nullable String cursor, int limit) {
+			return this.host.grants(cursor, limit);
+		}
+
+		@Override
+		public Optional<Lease> grant(LeaseKey key) {
+			return this.host.grant(key);
+		}
+
 	}
 
 }

@@ -23,6 +23,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -91,6 +93,22 @@ class LeasesEndpointWebTests {
 		HttpResponse<String> response = get("/actuator/leases?limit=1");
 		assertThat(response.statusCode()).isEqualTo(200);
 		assertThat(response.body().split("\"key\"", -1)).hasSize(2);
+	}
+
+	@Test
+	@DisplayName("Grants 1: GET /actuator/leases?limit=&cursor= answers a page and the cursor of the next one")
+	void getLeasesPagesThroughTheCursor() throws Exception {
+		take(fresh(), fresh());
+		take(fresh(), fresh());
+		HttpResponse<String> first = get("/actuator/leases?limit=1");
+		assertThat(first.statusCode()).isEqualTo(200);
+		assertThat(first.body()).contains("\"readAt\"");
+		Matcher next = Pattern.compile("\"next\":\"([^\"]+)\"").matcher(first.body());
+		assertThat(next.find()).as(first.body()).isTrue();
+		HttpResponse<String> second = get("/actuator/leases?limit=1&cursor=" + next.group(1));
+		assertThat(second.statusCode()).isEqualTo(200);
+		assertThat(second.body().split("\"key\"", -1)).hasSize(2);
+		assertThat(get("/actuator/leases?cursor=" + fresh() + "!").statusCode()).isEqualTo(400);
 	}
 
 	@Test

@@ -17,16 +17,19 @@
 package dev.lease.host.inmemory;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.lease.GrantsPage;
 import dev.lease.Held;
 import dev.lease.Lease;
 import dev.lease.LeaseHolder;
@@ -40,6 +43,7 @@ import dev.lease.Taken;
 import dev.lease.TryTakeResult;
 import dev.lease.Unavailable;
 import dev.lease.host.HostArguments;
+import dev.lease.host.KeyCursor;
 import dev.lease.host.KeyModel;
 import dev.lease.host.Micros;
 import dev.lease.host.TakeAnswer;
@@ -69,7 +73,8 @@ public final class InMemoryLeaseHost implements LeaseHost {
 	/** How many stored keys each take looks at for clean-up. */
 	private static final int CLEAN_UP_BATCH = 2;
 
-	private final ConcurrentHashMap<LeaseKey, KeyState> states = new ConcurrentHashMap<>();
+	// In key order, so that a page resumes after the last key it listed.
+	private final ConcurrentSkipListMap<LeaseKey, KeyState> states = new ConcurrentSkipListMap<>();
 
 	private final InstantSource clock;
 
@@ -162,18 +167,29 @@ public final class InMemoryLeaseHost implements LeaseHost {
 		}
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Pages in key order ({@link LeaseKey#compareTo(LeaseKey)}), the cursor naming the
+	 * last key listed: a key is listed at most once in a pass.
+	 */
 	@Override
-	public List<Lease> grants(int limit) {
+	public GrantsPage grants(@Nullable String cursor, int limit) {
 		HostArguments.requireLimit(limit);
+		long reading = reading();
+		Instant readAt = Micros.toInstant(reading);
+		Map<LeaseKey, KeyState> rest = (cursor != null) ? this.states.tailMap(KeyCursor.key(cursor), false)
+				: this.states;
 		List<Lease> grants = new ArrayList<>();
-		for (KeyState state : this.states.values()) {
-			if (grants.size() >= limit) {
-				break;
+		for (KeyState state : rest.values()) {
+			if (grants.size() == limit) {
+				return new GrantsPage(grants, readAt, KeyCursor.of(grants.get(limit - 1).key()));
 			}
 			state.lock.lock();
 			try {
 				KeyModel model = state.model();
-				model.resolve(now(model));
+				long now = model.now(reading);
+				model.resolve(now);
 				state.saveClock(model);
 				LeaseHolder holder = model.holder();
 				if (holder != null) {
@@ -184,7 +200,28 @@ public final class InMemoryLeaseHost implements LeaseHost {
 				state.lock.unlock();
 			}
 		}
-		return grants;
+		return new GrantsPage(grants, readAt, null);
+	}
+
+	@Override
+	public Optional<Lease> grant(LeaseKey key) {
+		HostArguments.requireKey(key);
+		KeyState state = lockIfPresent(key);
+		if (state == null) {
+			return Optional.empty();
+		}
+		try {
+			KeyModel model = state.model();
+			model.resolve(now(model));
+			// The clock reading only: the derived state is not saved (Check 5.2).
+			state.saveClock(model);
+			LeaseHolder holder = model.holder();
+			return (holder != null) ? Optional.of(new Lease(key, holder, Micros.toInstant(model.expiresAt())))
+					: Optional.empty();
+		}
+		finally {
+			state.lock.unlock();
+		}
 	}
 
 	// Number of keys with stored state; free keys must not accumulate.

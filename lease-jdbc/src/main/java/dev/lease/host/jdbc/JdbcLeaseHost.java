@@ -19,7 +19,6 @@ package dev.lease.host.jdbc;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -30,6 +29,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import dev.lease.GrantsPage;
 import dev.lease.Held;
 import dev.lease.Lease;
 import dev.lease.LeaseHolder;
@@ -242,10 +242,21 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 		return parts().store.release(key, holder) ? new Released() : new NotHeld();
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * One statement a page, in key order, the database clock read in it: a key is listed
+	 * at most once in a pass.
+	 */
 	@Override
-	public List<Lease> grants(int limit) {
-		int checked = HostArguments.requireLimit(limit);
-		return parts().store.grants(checked);
+	public GrantsPage grants(@Nullable String cursor, int limit) {
+		return parts().grantReads.page(cursor, HostArguments.requireLimit(limit));
+	}
+
+	@Override
+	public Optional<Lease> grant(LeaseKey key) {
+		HostArguments.requireKey(key);
+		return parts().grantReads.grant(key);
 	}
 
 	/**

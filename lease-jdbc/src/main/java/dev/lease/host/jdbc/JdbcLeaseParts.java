@@ -21,6 +21,7 @@ import java.util.Locale;
 import javax.sql.DataSource;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.lease.LeaseKey;
 import dev.lease.host.Wakeups;
@@ -37,6 +38,8 @@ final class JdbcLeaseParts {
 
 	final JdbcLeaseStore store;
 
+	final JdbcGrantReads grantReads;
+
 	final JdbcLeaseWaiting waiting;
 
 	final JdbcLeaseSweeper sweeper;
@@ -45,10 +48,11 @@ final class JdbcLeaseParts {
 
 	final PickedUpWaiters pickedUp;
 
-	private JdbcLeaseParts(JdbcLeaseDialect dialect, JdbcLeaseStore store, JdbcLeaseWaiting waiting,
-			@Nullable PostgresNotificationListener listener, PickedUpWaiters pickedUp) {
+	private JdbcLeaseParts(JdbcLeaseDialect dialect, JdbcLeaseStore store, JdbcGrantReads grantReads,
+			JdbcLeaseWaiting waiting, @Nullable PostgresNotificationListener listener, PickedUpWaiters pickedUp) {
 		this.dialect = dialect;
 		this.store = store;
+		this.grantReads = grantReads;
 		this.waiting = waiting;
 		this.sweeper = new JdbcLeaseSweeper(store);
 		this.listener = listener;
@@ -69,7 +73,9 @@ final class JdbcLeaseParts {
 		JdbcLeaseCalls calls = new JdbcLeaseCalls(dataSource, dialect, statements.selectNow, interrupts, wakeups);
 		JdbcLeaseStore store = JdbcLeaseStore.of(calls, statements, dialect, pickedUp, channel, listener != null);
 		JdbcLeaseWaiting waiting = new JdbcLeaseWaiting(store, wakeups, interrupts, pickedUp, listener);
-		return new JdbcLeaseParts(dialect, store, waiting, listener, pickedUp);
+		JdbcGrantReads grantReads = new JdbcGrantReads(new JdbcTemplate(dataSource), statements, store,
+				dialect.displayName());
+		return new JdbcLeaseParts(dialect, store, grantReads, waiting, listener, pickedUp);
 	}
 
 	// Stop the listening connection, if any; waiters still waiting fall back to polling.

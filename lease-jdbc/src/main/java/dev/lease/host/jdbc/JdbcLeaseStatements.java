@@ -93,9 +93,15 @@ final class JdbcLeaseStatements {
 		this.handWaiter = sql("UPDATE %PREFIX%WAITERS SET GRANTED_EXPIRES_AT = ? WHERE WAITER_ID = ?", dialect,
 				tablePrefix);
 		this.deleteWaiter = sql("DELETE FROM %PREFIX%WAITERS WHERE WAITER_ID = ?", dialect, tablePrefix);
+		// A page of keys with a holder after the given key, the limit the second
+		// parameter, and one reading of the clock: on a row of its own with no key when
+		// the page is empty. The limit applies to the key table alone, so that the page
+		// costs its own rows.
 		this.selectGrants = sql("""
-				SELECT LEASE_KEY, HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS FROM %PREFIX%KEYS
-				WHERE HOLDER IS NOT NULL AND LEASE_KEY > ? ORDER BY LEASE_KEY""", dialect, tablePrefix);
+				SELECT C.READING, K.LEASE_KEY, K.HOLDER, K.EXPIRES_AT, K.LATEST, K.QUEUED, K.ARRIVALS
+				FROM (SELECT %NOW% AS READING) C LEFT JOIN (SELECT LEASE_KEY, HOLDER, EXPIRES_AT, LATEST, QUEUED,
+				ARRIVALS FROM %PREFIX%KEYS WHERE HOLDER IS NOT NULL AND LEASE_KEY > ? ORDER BY LEASE_KEY LIMIT ?) K
+				ON 1 = 1 ORDER BY K.LEASE_KEY""", dialect, tablePrefix);
 		// Removing a passed grant with nobody queued changes no answer: it reads as free.
 		this.deleteFreeKeys = sql("""
 				DELETE FROM %PREFIX%KEYS WHERE QUEUED = 0 AND (HOLDER IS NULL OR EXPIRES_AT <= %NOW%)""", dialect,

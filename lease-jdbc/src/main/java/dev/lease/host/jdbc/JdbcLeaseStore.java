@@ -170,30 +170,19 @@ class JdbcLeaseStore {
 		this.pickedUp.removeAll(this.calls, this.statements.deleteWaiter);
 	}
 
-	final List<Lease> grants(int limit) {
-		return this.calls.transaction("list the grants", null, (tx) -> {
-			List<Lease> grants = new ArrayList<>();
-			long reading = tx.now();
-			byte[] after = new byte[0];
-			while (grants.size() < limit) {
-				List<Object[]> rows = tx.queryRows(this.statements.selectGrants, limit, (Object) after);
-				for (Object[] row : rows) {
-					byte[] keyBytes = (byte[]) row[0];
-					after = keyBytes;
-					KeyRow keyRow = KeyRow.of(row, 1);
-					LeaseKey rowKey = LeaseKey.of(keyBytes);
-					KeyModel state = keyRow.state(rowKey, (keyRow.queued() > 0) ? loadQueue(tx, keyBytes) : List.of());
-					state.resolve(state.now(reading));
-					LeaseHolder granted = state.holder();
-					if (granted != null && grants.size() < limit) {
-						grants.add(new Lease(rowKey, granted, Micros.toInstant(state.expiresAt())));
-					}
-				}
-				if (rows.size() < limit) {
-					break;
-				}
+	// The grant standing at the later of the reading and the key's latest, derived with
+	// the key's row locked; nothing is saved (Check 5.2).
+	final @Nullable Lease standing(LeaseKey key, long reading) {
+		return this.calls.transaction("read the standing grant", key, (tx) -> {
+			KeyModel state = lockAndLoad(tx, key);
+			if (state == null) {
+				return null;
 			}
-			return grants;
+			long now = state.now(reading);
+			state.resolve(now);
+			LeaseHolder holder = state.holder();
+			return (holder != null && state.expiresAt() > now)
+					? new Lease(key, holder, Micros.toInstant(state.expiresAt())) : null;
 		});
 	}
 

@@ -16,12 +16,17 @@
 
 package dev.lease.host.redis;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisFuture;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -74,6 +79,36 @@ final class LettuceCommands {
 	static List<Object> eval(RedisConnection connection, byte[] script, byte[][] keys, byte[][] args,
 			long timeoutMillis) {
 		return await(commands(connection).eval(script, ScriptOutputType.MULTI, keys, args), timeoutMillis);
+	}
+
+	// One SCAN step from the given cursor.
+	static RedisGrantReads.ScanStep scan(RedisConnection connection, String cursor, String pattern, int count,
+			long timeoutMillis) {
+		KeyScanCursor<byte[]> step = await(
+				commands(connection).scan(ScanCursor.of(cursor), ScanArgs.Builder.matches(pattern).limit(count)),
+				timeoutMillis);
+		return new RedisGrantReads.ScanStep(step.getKeys(), step.getCursor());
+	}
+
+	// The script on each key, then TIME, all written before the first answer is awaited:
+	// the round trips overlap, as in a pipeline; on a cluster each goes to its key's
+	// node.
+	static RedisGrantReads.Reads evalShaEachThenTime(RedisConnection connection, String sha, List<byte[]> keys,
+			byte[] arg, long timeoutMillis) {
+		RedisClusterAsyncCommands<byte[], byte[]> commands = commands(connection);
+		List<RedisFuture<List<Object>>> answers = new ArrayList<>();
+		for (byte[] key : keys) {
+			answers.add(commands.evalsha(sha, ScriptOutputType.MULTI, new byte[][] { key }, arg));
+		}
+		RedisFuture<List<byte[]>> time = commands.time();
+		List<List<Object>> answered = new ArrayList<>();
+		for (RedisFuture<List<Object>> answer : answers) {
+			answered.add(await(answer, timeoutMillis));
+		}
+		List<byte[]> reading = await(time, timeoutMillis);
+		long micros = Long.parseLong(new String(reading.get(0), StandardCharsets.US_ASCII)) * 1_000_000
+				+ Long.parseLong(new String(reading.get(1), StandardCharsets.US_ASCII));
+		return new RedisGrantReads.Reads(answered, micros);
 	}
 
 	// WAIT blocks at the server for up to its own timeout, which the caller's wait

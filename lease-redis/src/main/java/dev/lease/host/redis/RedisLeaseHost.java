@@ -17,7 +17,6 @@
 package dev.lease.host.redis;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -25,6 +24,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
+import dev.lease.GrantsPage;
 import dev.lease.Held;
 import dev.lease.Lease;
 import dev.lease.LeaseDurations;
@@ -39,6 +39,7 @@ import dev.lease.Released;
 import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.TryTakeResult;
+import dev.lease.host.HostArguments;
 import dev.lease.host.redis.RedisScriptAnswer.Granted;
 import dev.lease.host.redis.RedisScriptAnswer.TryTakeAnswer;
 
@@ -224,13 +225,30 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 		return this.store.release(this.store.redisKey(key), holder) ? new Released() : new NotHeld();
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * A page is one {@code SCAN} step with {@code MATCH} on the key prefix, its
+	 * {@code COUNT} the limit (at most 1,000), then the script's read-only question for
+	 * each key found and one {@code TIME}, sent together: its cost follows the page. The
+	 * cursor carries {@code SCAN}'s, so a key is listed again in a pass only if Redis
+	 * shrinks its key table during the pass. On a Redis Cluster, where Spring's
+	 * {@code SCAN} of a node cannot start from a cursor, a page reads its node's whole
+	 * {@code SCAN} and lists the first keys after the cursor's in key order: a key is
+	 * listed at most once in a pass, and a page costs its node's keys.
+	 */
 	@Override
-	public List<Lease> grants(int limit) {
-		if (limit <= 0) {
-			throw new IllegalArgumentException("'limit' must be positive, but was " + limit);
-		}
+	public GrantsPage grants(@Nullable String cursor, int limit) {
+		HostArguments.requireLimit(limit);
 		start();
-		return this.store.grants(limit);
+		return this.store.grants(RedisGrantsCursor.parse(cursor), limit);
+	}
+
+	@Override
+	public Optional<Lease> grant(LeaseKey key) {
+		HostArguments.requireKey(key);
+		start();
+		return this.store.grant(key);
 	}
 
 	/**

@@ -113,7 +113,7 @@ final class RedisLeaseScript {
 		return keysAndArgs;
 	}
 
-	private static boolean isNoScript(Throwable ex) {
+	static boolean isNoScript(Throwable ex) {
 		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
 			String message = cause.getMessage();
 			if (message != null && message.contains("NOSCRIPT")) {

@@ -18,7 +18,6 @@ package dev.lease.host.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.BiConsumer;
@@ -26,13 +25,11 @@ import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisClusterConnection;
-import org.springframework.data.redis.connection.RedisClusterNode;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.core.Cursor;
-import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.util.ClassUtils;
 
+import dev.lease.GrantsPage;
 import dev.lease.Lease;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHostException;
@@ -90,6 +87,8 @@ final class RedisLeaseStore {
 
 	private final RedisLeaseScript script;
 
+	private final RedisGrantReads grantReads;
+
 	private final RedisDurabilityMonitor durability;
 
 	private final RedisCalls calls;
@@ -109,6 +108,7 @@ final class RedisLeaseStore {
 				? LettuceCommands.timeoutMillis(connectionFactory, DEFAULT_COMMAND_TIMEOUT_MILLIS)
 				: DEFAULT_COMMAND_TIMEOUT_MILLIS;
 		this.script = new RedisLeaseScript(this.commandTimeoutMillis);
+		this.grantReads = new RedisGrantReads(this.keys, this.script, this.commandTimeoutMillis);
 		this.durability = durability;
 		this.calls = new RedisCalls(connectionFactory, durability::disturbed);
 		this.handedOn = handedOn;
@@ -171,40 +171,15 @@ final class RedisLeaseStore {
 		return true;
 	}
 
-	List<Lease> grants(int limit) {
-		return call("grants", (connection) -> {
-			List<Lease> grants = new ArrayList<>();
-			ScanOptions options = ScanOptions.scanOptions().match(this.keys.pattern()).count(256).build();
-			if (connection instanceof RedisClusterConnection cluster) {
-				for (RedisClusterNode node : cluster.clusterGetNodes()) {
-					if (node.isMaster() && grants.size() < limit) {
-						try (Cursor<byte[]> keys = cluster.scan(node, options)) {
-							collect(connection, keys, grants, limit);
-						}
-					}
-				}
-			}
-			else {
-				try (Cursor<byte[]> keys = connection.keyCommands().scan(options)) {
-					collect(connection, keys, grants, limit);
-				}
-			}
-			return grants;
-		});
+	GrantsPage grants(@Nullable RedisGrantsCursor cursor, int limit) {
+		return call("list the grants", (connection) -> this.grantReads.page(connection, cursor, limit));
 	}
 
-	private void collect(RedisConnection connection, Cursor<byte[]> keys, List<Lease> grants, int limit) {
-		while (keys.hasNext() && grants.size() < limit) {
-			byte[] redisKey = keys.next();
-			LeaseKey key = this.keys.leaseKey(redisKey);
-			if (key == null) {
-				continue;
-			}
-			Standing standing = RedisScriptAnswer.grant(this.script.run(connection, redisKey, GRANT));
-			if (standing != null) {
-				grants.add(new Lease(key, LeaseHolder.of(standing.holder()), standing.instant()));
-			}
-		}
+	// The grant standing on the key, derived by the script without writing (Check 5.2).
+	Optional<Lease> grant(LeaseKey key) {
+		Standing standing = RedisScriptAnswer.grant(run("read the standing grant", redisKey(key), GRANT));
+		return (standing != null) ? Optional.of(new Lease(key, LeaseHolder.of(standing.holder()), standing.instant()))
+				: Optional.empty();
 	}
 
 	// With replicas-to-ack, confirm the grant with WAIT on the connection that wrote it

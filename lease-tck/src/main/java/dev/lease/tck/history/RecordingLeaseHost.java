@@ -24,6 +24,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.lease.GrantsPage;
 import dev.lease.Lease;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
@@ -162,6 +163,16 @@ public final class RecordingLeaseHost implements LeaseHost {
 	@Override
 	public List<Lease> grants(int limit) {
 		return this.host.grants(limit);
+	}
+
+	@Override
+	public GrantsPage grants(@Nullable String cursor, int limit) {
+		return this.host.grants(cursor, limit);
+	}
+
+	@Override
+	public Optional<Lease> grant(LeaseKey key) {
+		return this.host.grant(key);
 	}
 
 	private void record(Call call, LeaseKey key, LeaseHolder holder, @Nullable Duration duration, Instant invoked,

@@ -43,6 +43,7 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.ReturnType;
 
+import dev.lease.GrantsPage;
 import dev.lease.Held;
 import dev.lease.Lease;
 import dev.lease.LeaseHolder;
@@ -374,6 +375,45 @@ abstract class AbstractRedisLeaseHostIntegrationTests {
 		assertThat(this.host.grants(10_000)).contains(lease);
 		this.host.release(key, holder);
 		assertThat(this.host.grants(10_000)).doesNotContain(lease);
+	}
+
+	@Test
+	@DisplayName("Grants 1, Grants 2: a pass of one-grant pages lists every grant of the prefix exactly once, keys a SCAN step finds beyond the limit carried to the next page")
+	void passOfOneGrantPagesListsEveryGrantOnce() {
+		List<Lease> held = new ArrayList<>();
+		for (int i = 0; i < 300; i++) {
+			held.add(((Taken) this.host.tryTake(key(), holder(), LONG)).lease());
+		}
+		List<Lease> listed = new ArrayList<>();
+		String cursor = null;
+		do {
+			GrantsPage page = this.host.grants(cursor, 1);
+			assertThat(page.grants()).hasSizeLessThanOrEqualTo(1);
+			listed.addAll(page.grants());
+			cursor = page.next();
+		}
+		while (cursor != null);
+		// Other tests of this class leave grants under the same prefix.
+		Set<LeaseKey> keys = held.stream().map(Lease::key).collect(Collectors.toSet());
+		assertThat(listed).filteredOn((lease) -> keys.contains(lease.key())).containsExactlyInAnyOrderElementsOf(held);
+		assertThatIllegalArgumentException().isThrownBy(() -> this.host.grants("not a cursor", 10));
+	}
+
+	@Test
+	@DisplayName("Grants 5: a page and the exact read load the script again when Redis lost its script cache")
+	void grantsAfterScriptFlushLoadTheScriptAgain() {
+		LeaseKey key = key();
+		Lease lease = ((Taken) this.host.tryTake(key, holder(), LONG)).lease();
+		flushScripts();
+		assertThat(this.host.grants(null, 1000).grants()).contains(lease);
+		flushScripts();
+		assertThat(this.host.grant(key)).contains(lease);
+	}
+
+	private void flushScripts() {
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			connection.scriptingCommands().scriptFlush();
+		}
 	}
 
 	private void awaitQueued(LeaseKey key, int waiters) {

@@ -1,0 +1,148 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.host.jdbc;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.dao.DataAccessException;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import dev.lease.GrantsPage;
+import dev.lease.Lease;
+import dev.lease.LeaseHolder;
+import dev.lease.LeaseHostException;
+import dev.lease.LeaseKey;
+import dev.lease.host.Interrupts;
+import dev.lease.host.KeyCursor;
+import dev.lease.host.Micros;
+
+/**
+ * The JDBC host's reads for operators: a page of the standing grants in one statement,
+ * keyset-paged by key with the database clock read in the same statement, and the exact
+ * read of one key's standing grant. Both write nothing (Check 5.2): a row whose stored
+ * grant passed while waiters queue is derived by the store's state model with the row
+ * locked, and nothing is saved.
+ *
+ * @author Lease contributors
+ */
+final class JdbcGrantReads {
+
+	private static final byte[] BEFORE_EVERY_KEY = new byte[0];
+
+	private final JdbcTemplate jdbcTemplate;
+
+	private final JdbcLeaseStatements statements;
+
+	private final JdbcLeaseStore store;
+
+	private final String database;
+
+	JdbcGrantReads(JdbcTemplate jdbcTemplate, JdbcLeaseStatements statements, JdbcLeaseStore store, String database) {
+		this.jdbcTemplate = jdbcTemplate;
+		this.statements = statements;
+		this.store = store;
+		this.database = database;
+	}
+
+	// The page after the cursor's key: rows of at most limit keys that have a holder, in
+	// key order, and one reading of the clock; a row that stands no more is passed over,
+	// so a page may list fewer grants than it read rows.
+	GrantsPage page(@Nullable String cursor, int limit) {
+		byte[] after = (cursor != null) ? KeyCursor.key(cursor).bytes() : BEFORE_EVERY_KEY;
+		List<@Nullable Object[]> rows = read("list the grants",
+				() -> this.jdbcTemplate.query(this.statements.selectGrants, JdbcGrantReads::columns, after, limit));
+		long reading = KeyRow.number(rows.get(0)[0]);
+		List<Lease> grants = new ArrayList<>();
+		byte @Nullable [] last = null;
+		for (@Nullable
+		Object[] row : rows) {
+			byte[] keyBytes = (byte[]) row[1];
+			if (keyBytes != null) {
+				last = keyBytes;
+				Lease standing = standing(keyBytes, KeyRow.of(row, 2), reading);
+				if (standing != null) {
+					grants.add(standing);
+				}
+			}
+		}
+		String next = (last != null && rows.size() == limit) ? KeyCursor.of(LeaseKey.of(last)) : null;
+		return new GrantsPage(grants, Micros.toInstant(reading), next);
+	}
+
+	Optional<Lease> grant(LeaseKey key) {
+		byte[] keyBytes = key.bytes();
+		List<@Nullable Object[]> rows = read("read the standing grant",
+				() -> this.jdbcTemplate.query(this.statements.selectKeyAndNow, JdbcGrantReads::columns, keyBytes));
+		if (rows.isEmpty()) {
+			return Optional.empty();
+		}
+		@Nullable Object[] row = rows.get(0);
+		return Optional.ofNullable(standing(keyBytes, KeyRow.of(row, 0), KeyRow.number(row[5])));
+	}
+
+	// The grant standing at the later of the reading and the key's latest. Only a stored
+	// grant that passed while waiters queue needs the state model: the key's row and
+	// queue are read again, locked, and derived at that instant.
+	private @Nullable Lease standing(byte[] keyBytes, KeyRow row, long reading) {
+		long now = Math.max(reading, row.latest());
+		byte[] holder = row.holder();
+		if (holder != null && row.expiresAt() > now) {
+			return new Lease(LeaseKey.of(keyBytes), LeaseHolder.of(holder), Micros.toInstant(row.expiresAt()));
+		}
+		return (row.queued() > 0) ? this.store.standing(LeaseKey.of(keyBytes), reading) : null;
+	}
+
+	// A read answers whatever interrupts arrive, and leaves the flag set again: an
+	// interrupt that failed it, waiting for a connection, is no failure of the database.
+	private <T> T read(String what, Supplier<T> query) {
+		boolean interrupted = Thread.interrupted();
+		try {
+			while (true) {
+				try {
+					return query.get();
+				}
+				catch (DataAccessException ex) {
+					if (!(Thread.interrupted() | Interrupts.causedByInterrupt(ex))) {
+						throw new LeaseHostException(
+								"Could not " + what + " on " + this.database + ": " + ex.getMessage(), ex);
+					}
+					interrupted = true;
+				}
+			}
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	private static @Nullable Object[] columns(ResultSet resultSet, int rowNumber) throws SQLException {
+		@Nullable Object[] columns = new Object[resultSet.getMetaData().getColumnCount()];
+		for (int i = 0; i < columns.length; i++) {
+			columns[i] = resultSet.getObject(i + 1);
+		}
+		return columns;
+	}
+
+}
