@@ -34,9 +34,11 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+import dev.lease.GrantsPage;
 import dev.lease.Held;
 import dev.lease.Lease;
 import dev.lease.LeaseHolder;
@@ -272,6 +274,16 @@ class ObservedLeaseHostTests {
 
 		@Override
 		public List<Lease> grants(int limit) {
+			throw new LeaseHostException("down");
+		}
+
+		@Override
+		public GrantsPage grants(@Nullable String cursor, int limit) {
+			throw new LeaseHostException("down");
+		}
+
+		@Override
+		public Optional<Lease> grant(LeaseKey key) {
 			throw new LeaseHostException("down");
 		}
 
