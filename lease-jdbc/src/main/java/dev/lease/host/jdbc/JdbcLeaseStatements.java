@@ -18,8 +18,8 @@ package dev.lease.host.jdbc;
 
 /**
  * The SQL the JDBC host runs, with one table-name placeholder, {@code %PREFIX%}, and
- * {@code %NOW%} for the dialect's reading of the database clock. DDL lives only in the
- * schema scripts beside this class.
+ * {@code %NOW%} for the reading of the database clock ({@link DatabaseClock}). DDL lives
+ * only in the schema scripts beside this class.
  *
  * @author Lease contributors
  */
@@ -28,8 +28,6 @@ final class JdbcLeaseStatements {
 	final String selectKeyForUpdate;
 
 	final String selectKeyAndNow;
-
-	final String selectNow;
 
 	final String selectQueue;
 
@@ -76,7 +74,6 @@ final class JdbcLeaseStatements {
 		this.selectKeyAndNow = sql("""
 				SELECT HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS, %NOW% FROM %PREFIX%KEYS
 				WHERE LEASE_KEY = ?""", dialect, tablePrefix);
-		this.selectNow = sql("SELECT %NOW%", dialect, tablePrefix);
 		this.selectQueue = sql("""
 				SELECT WAITER_ID, HOLDER, DURATION_MICROS, BOUND, ARRIVAL FROM %PREFIX%WAITERS
 				WHERE LEASE_KEY = ? AND GRANTED_EXPIRES_AT IS NULL ORDER BY ARRIVAL""", dialect, tablePrefix);
@@ -154,7 +151,7 @@ final class JdbcLeaseStatements {
 	}
 
 	private static String sql(String template, JdbcLeaseDialect dialect, String tablePrefix) {
-		return template.replace("%PREFIX%", tablePrefix).replace("%NOW%", dialect.now());
+		return template.replace("%PREFIX%", tablePrefix).replace("%NOW%", dialect.clock().expression());
 	}
 
 }

@@ -17,7 +17,6 @@
 package dev.lease.host.jdbc;
 
 import java.security.SecureRandom;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -26,6 +25,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.dao.DataAccessException;
 
 import dev.lease.Lease;
 import dev.lease.LeaseHolder;
@@ -133,15 +133,15 @@ class JdbcLeaseStore {
 		byte[] keyBytes = key.bytes();
 		byte[] holderBytes = holder.bytes();
 		// One statement when nobody is queued: the row and the clock read together.
-		Object[] row = this.calls.transaction("read the remaining term", key,
-				(tx) -> tx.queryRow(this.statements.selectKeyAndNow, keyBytes));
-		if (row == null) {
+		KeyRow.Read read = this.calls.transaction("read the remaining term", key,
+				(tx) -> tx.queryRow(this.statements.selectKeyAndNow, KeyRow.ROW_AND_NOW, keyBytes));
+		if (read == null) {
 			return Optional.empty();
 		}
-		KeyRow keyRow = KeyRow.of(row, 0);
+		KeyRow keyRow = read.row();
 		if (keyRow.queued() == 0) {
 			StoredKeyState state = keyRow.state(keyBytes);
-			return remainingOf(state, holderBytes, state.now(KeyRow.number(row[5])));
+			return remainingOf(state, holderBytes, state.now(read.now()));
 		}
 		return this.calls.transaction("read the remaining term", key, (tx) -> {
 			StoredKeyState state = lockAndLoad(tx, keyBytes);
@@ -206,11 +206,12 @@ class JdbcLeaseStore {
 			long reading = tx.now();
 			byte[] after = new byte[0];
 			while (grants.size() < limit) {
-				List<Object[]> rows = tx.queryRows(this.statements.selectGrants, limit, (Object) after);
-				for (Object[] row : rows) {
-					byte[] keyBytes = (byte[]) row[0];
+				List<KeyRow.Keyed> rows = tx.queryRows(this.statements.selectGrants, limit, KeyRow.KEY_AND_ROW,
+						(Object) after);
+				for (KeyRow.Keyed row : rows) {
+					byte[] keyBytes = row.key();
 					after = keyBytes;
-					KeyRow keyRow = KeyRow.of(row, 1);
+					KeyRow keyRow = row.row();
 					StoredKeyState state = keyRow.state(keyBytes);
 					long now = state.now(reading);
 					if (keyRow.queued() > 0) {
@@ -233,12 +234,12 @@ class JdbcLeaseStore {
 	// The common case after a release handed the waiter the key: its row holds the
 	// grant, and only the waiter removes it. Two short statements, no lock on the key.
 	@Nullable Granted pickUp(LeaseKey key, Queued queued) {
-		Object[] mine = this.calls.statement("ask after a waiter", key,
-				(tx) -> tx.queryRow(this.statements.selectWaiter, queued.waiterId()));
-		if (mine == null || mine[1] == null) {
+		KeyRow.WaiterRow mine = this.calls.statement("ask after a waiter", key,
+				(tx) -> tx.queryRow(this.statements.selectWaiter, KeyRow.WAITER_ROW, queued.waiterId()));
+		if (mine == null || mine.granted().isEmpty()) {
 			return null;
 		}
-		long grantedExpiresAt = KeyRow.number(mine[1]);
+		long grantedExpiresAt = mine.granted().getAsLong();
 		this.calls.statement("ask after a waiter", key,
 				(tx) -> tx.update(this.statements.deleteWaiter, queued.waiterId()));
 		return new Granted(grantedExpiresAt);
@@ -252,10 +253,9 @@ class JdbcLeaseStore {
 		long waiterId = queued.waiterId();
 		return this.calls.transaction(interrupted ? "withdraw a waiter" : "ask after a waiter", key, (tx) -> {
 			StoredKeyState state = lockAndLoad(tx, keyBytes);
-			Object[] mine = tx.queryRow(this.statements.selectWaiter, waiterId);
+			KeyRow.WaiterRow mine = tx.queryRow(this.statements.selectWaiter, KeyRow.WAITER_ROW, waiterId);
 			long now = (state != null) ? state.now(tx.now()) : tx.now();
-			OptionalLong granted = (mine != null && mine[1] != null) ? OptionalLong.of(KeyRow.number(mine[1]))
-					: OptionalLong.empty();
+			OptionalLong granted = (mine != null) ? mine.granted() : OptionalLong.empty();
 			if (state != null) {
 				state.resolve(now);
 				StoredWaiter handed = state.handedTo(waiterId);
@@ -306,12 +306,11 @@ class JdbcLeaseStore {
 		});
 	}
 
-	final @Nullable StoredKeyState lockAndLoad(Transaction tx, byte[] keyBytes) throws SQLException {
-		Object[] row = tx.queryRow(this.statements.selectKeyForUpdate, keyBytes);
-		if (row == null) {
+	final @Nullable StoredKeyState lockAndLoad(Transaction tx, byte[] keyBytes) {
+		KeyRow keyRow = tx.queryRow(this.statements.selectKeyForUpdate, KeyRow.ROW, keyBytes);
+		if (keyRow == null) {
 			return null;
 		}
-		KeyRow keyRow = KeyRow.of(row, 0);
 		StoredKeyState state = keyRow.state(keyBytes);
 		if (keyRow.queued() > 0) {
 			loadQueue(tx, state);
@@ -319,17 +318,15 @@ class JdbcLeaseStore {
 		return state;
 	}
 
-	void loadQueue(Transaction tx, StoredKeyState state) throws SQLException {
-		for (Object[] row : tx.queryRows(this.statements.selectQueue, 0, (Object) state.key)) {
-			state.queue.add(KeyRow.waiter(row, 0));
-		}
+	void loadQueue(Transaction tx, StoredKeyState state) {
+		state.queue.addAll(tx.queryRows(this.statements.selectQueue, 0, KeyRow.WAITER, (Object) state.key));
 	}
 
-	private boolean insertKeyIfAbsent(Transaction tx, byte[] keyBytes) throws SQLException {
+	private boolean insertKeyIfAbsent(Transaction tx, byte[] keyBytes) {
 		try {
 			return tx.update(this.statements.insertKeyIfAbsent, keyBytes) == 1;
 		}
-		catch (SQLException ex) {
+		catch (DataAccessException ex) {
 			if (this.dialect.lostInsertRace(ex)) {
 				return false;
 			}
@@ -338,7 +335,7 @@ class JdbcLeaseStore {
 	}
 
 	// Write back what the question changed: the resolved state with its own change.
-	void save(Transaction tx, StoredKeyState state, long now) throws SQLException {
+	void save(Transaction tx, StoredKeyState state, long now) {
 		for (StoredWaiter waiter : state.dropped) {
 			if (!state.added.contains(waiter)) {
 				tx.update(this.statements.deleteWaiter, waiter.id);
@@ -362,7 +359,7 @@ class JdbcLeaseStore {
 		}
 		String payload = handoffs(tx, state);
 		if (payload != null) {
-			tx.queryRow(this.statements.notify, this.channel, payload);
+			tx.select(this.statements.notify, this.channel, payload);
 		}
 	}
 

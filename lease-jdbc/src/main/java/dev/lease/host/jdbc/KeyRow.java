@@ -16,12 +16,18 @@
 
 package dev.lease.host.jdbc;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.OptionalLong;
+
 import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.RowMapper;
 
 /**
  * A key's row as read: its grant, the latest clock reading saved for it, its queue's
  * length and its count of arrivals. Read from the columns {@code HOLDER, EXPIRES_AT,
- * LATEST, QUEUED, ARRIVALS} in that order, starting at a given column.
+ * LATEST, QUEUED, ARRIVALS} in that order, starting at a given column; with the typed
+ * rows of the host's other questions.
  *
  * @param holder the holder of the stored grant, or {@code null}
  * @param expiresAt the stored grant's instant, microseconds since the epoch
@@ -32,28 +38,90 @@ import org.jspecify.annotations.Nullable;
  */
 record KeyRow(byte @Nullable [] holder, long expiresAt, long latest, int queued, long arrivals) {
 
-	static KeyRow of(@Nullable Object[] row, int first) {
-		Object expiresAt = row[first + 1];
-		return new KeyRow((byte[]) row[first], (expiresAt != null) ? ((Number) expiresAt).longValue() : 0,
-				number(row[first + 2]), (int) number(row[first + 3]), number(row[first + 4]));
+	/** The row from its first column. */
+	static final RowMapper<KeyRow> ROW = (resultSet, rowNumber) -> of(resultSet, 1);
+
+	/** The row, then a reading of the clock. */
+	static final RowMapper<Read> ROW_AND_NOW = (resultSet, rowNumber) -> new Read(of(resultSet, 1),
+			number(resultSet, 6));
+
+	/** The key, then its row. */
+	static final RowMapper<Keyed> KEY_AND_ROW = (resultSet, rowNumber) -> new Keyed(resultSet.getBytes(1),
+			of(resultSet, 2));
+
+	/** A queued waiter from its first column. */
+	static final RowMapper<StoredWaiter> WAITER = (resultSet, rowNumber) -> waiter(resultSet, 1);
+
+	/** A waiter's row as it asks where it stands: BOUND, GRANTED_EXPIRES_AT. */
+	static final RowMapper<WaiterRow> WAITER_ROW = (resultSet, rowNumber) -> new WaiterRow(number(resultSet, 1),
+			optionalNumber(resultSet, 2));
+
+	/** A number that is never null, such as a grant's instant. */
+	static final RowMapper<Long> NUMBER = (resultSet, rowNumber) -> number(resultSet, 1);
+
+	/** A number that may be null. */
+	static final RowMapper<OptionalLong> OPTIONAL_NUMBER = (resultSet, rowNumber) -> optionalNumber(resultSet, 1);
+
+	/** A key's bytes. */
+	static final RowMapper<byte[]> KEY = (resultSet, rowNumber) -> resultSet.getBytes(1);
+
+	static KeyRow of(ResultSet resultSet, int first) throws SQLException {
+		return new KeyRow(resultSet.getBytes(first), optionalNumber(resultSet, first + 1).orElse(0),
+				number(resultSet, first + 2), (int) number(resultSet, first + 3), number(resultSet, first + 4));
 	}
 
 	StoredKeyState state(byte[] key) {
 		return new StoredKeyState(key, true, this.holder, this.expiresAt, this.latest, this.arrivals);
 	}
 
-	static long number(@Nullable Object column) {
-		if (column == null) {
+	static long number(ResultSet resultSet, int column) throws SQLException {
+		long value = resultSet.getLong(column);
+		if (value == 0 && resultSet.wasNull()) {
 			throw new IllegalStateException("The database answered no value for a column that has one");
 		}
-		return ((Number) column).longValue();
+		return value;
+	}
+
+	static OptionalLong optionalNumber(ResultSet resultSet, int column) throws SQLException {
+		long value = resultSet.getLong(column);
+		return (value == 0 && resultSet.wasNull()) ? OptionalLong.empty() : OptionalLong.of(value);
 	}
 
 	// A waiter's columns WAITER_ID, HOLDER, DURATION_MICROS, BOUND, ARRIVAL from the
 	// given column on.
-	static StoredWaiter waiter(@Nullable Object[] row, int first) {
-		return new StoredWaiter(number(row[first]), (byte[]) row[first + 1], number(row[first + 2]),
-				number(row[first + 3]), number(row[first + 4]));
+	static StoredWaiter waiter(ResultSet resultSet, int first) throws SQLException {
+		return new StoredWaiter(number(resultSet, first), resultSet.getBytes(first + 1), number(resultSet, first + 2),
+				number(resultSet, first + 3), number(resultSet, first + 4));
+	}
+
+	/**
+	 * A key's row read together with the database's clock.
+	 *
+	 * @param row the key's row
+	 * @param now the reading of the clock
+	 */
+	record Read(KeyRow row, long now) {
+
+	}
+
+	/**
+	 * A key's row with its key.
+	 *
+	 * @param key the key's bytes
+	 * @param row the key's row
+	 */
+	record Keyed(byte[] key, KeyRow row) {
+
+	}
+
+	/**
+	 * A waiter's row as it asks where it stands.
+	 *
+	 * @param bound the waiter's bound
+	 * @param granted the instant of the grant handed to it, if any
+	 */
+	record WaiterRow(long bound, OptionalLong granted) {
+
 	}
 
 }

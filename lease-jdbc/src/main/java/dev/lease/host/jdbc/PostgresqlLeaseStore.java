@@ -16,7 +16,6 @@
 
 package dev.lease.host.jdbc;
 
-import java.sql.SQLException;
 import java.util.OptionalLong;
 
 import org.jspecify.annotations.Nullable;
@@ -47,13 +46,14 @@ final class PostgresqlLeaseStore extends JdbcLeaseStore {
 		// The first run may only create the key's row and the second take the key; a row
 		// that went again meanwhile is left to the transaction.
 		for (int run = 0; run < 2; run++) {
-			Object[] granted = this.calls.statement(what, key,
-					(tx) -> tx.queryRow(this.statements.takeInOneStatement, keyBytes, holderBytes, durationMicros));
+			OptionalLong granted = this.calls.statement(what, key,
+					(tx) -> tx.queryRow(this.statements.takeInOneStatement, KeyRow.OPTIONAL_NUMBER, keyBytes,
+							holderBytes, durationMicros));
 			if (granted == null) {
 				break;
 			}
-			if (granted[0] != null) {
-				return OptionalLong.of(KeyRow.number(granted[0]));
+			if (granted.isPresent()) {
+				return granted;
 			}
 		}
 		return OptionalLong.empty();
@@ -70,25 +70,27 @@ final class PostgresqlLeaseStore extends JdbcLeaseStore {
 	@Nullable Granted pickUp(LeaseKey key, Queued queued) {
 		// The grant itself was made durable by the release; losing this delete in a crash
 		// only leaves the row to the clean-up, so it need not wait for a flush.
-		Object[] picked = this.calls.transaction("ask after a waiter", key, (tx) -> {
+		Long picked = this.calls.transaction("ask after a waiter", key, (tx) -> {
 			tx.update(this.statements.asynchronousCommit);
-			return tx.queryRow(this.statements.pickUpGrant, queued.waiterId());
+			return tx.queryRow(this.statements.pickUpGrant, KeyRow.NUMBER, queued.waiterId());
 		});
-		return (picked != null) ? new Granted(KeyRow.number(picked[0])) : null;
+		return (picked != null) ? new Granted(picked) : null;
 	}
 
 	@Override
-	void loadQueue(Transaction tx, StoredKeyState state) throws SQLException {
-		for (Object[] row : tx.queryRows(this.statements.selectQueueAndNow, 0, (Object) state.key)) {
-			tx.clockRead(KeyRow.number(row[0]));
-			if (row[1] != null) {
-				state.queue.add(KeyRow.waiter(row, 1));
+	void loadQueue(Transaction tx, StoredKeyState state) {
+		// Each row carries the reading; a key with nobody queued answers it alone.
+		tx.queryRows(this.statements.selectQueueAndNow, 0, (resultSet, rowNumber) -> {
+			tx.clockRead(KeyRow.number(resultSet, 1));
+			if (resultSet.getObject(2) != null) {
+				state.queue.add(KeyRow.waiter(resultSet, 2));
 			}
-		}
+			return rowNumber;
+		}, (Object) state.key);
 	}
 
 	@Override
-	void save(Transaction tx, StoredKeyState state, long now) throws SQLException {
+	void save(Transaction tx, StoredKeyState state, long now) {
 		if (!state.added.isEmpty()) {
 			super.save(tx, state, now);
 			return;
@@ -98,7 +100,7 @@ final class PostgresqlLeaseStore extends JdbcLeaseStore {
 		long[] handedExpiresAt = state.handed.stream().mapToLong((waiter) -> waiter.grantedExpiresAt).toArray();
 		boolean kept = !state.isFree(now);
 		String payload = handoffs(tx, state);
-		tx.queryRows(this.statements.saveInOneStatement, 0, dropped, handedIds, handedExpiresAt, state.holder,
+		tx.select(this.statements.saveInOneStatement, dropped, handedIds, handedExpiresAt, state.holder,
 				state.expiresAt, now, state.queue.size(), state.arrivals, state.key, kept, state.key, kept, channel(),
 				(payload != null) ? payload : "", payload != null);
 	}

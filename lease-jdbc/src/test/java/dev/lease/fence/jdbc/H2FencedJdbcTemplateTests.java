@@ -26,6 +26,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
+import dev.lease.host.jdbc.DatabaseClock;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -49,7 +51,7 @@ class H2FencedJdbcTemplateTests extends FencedJdbcTemplateScenarios {
 		for (String zone : new String[] { "UTC", "America/New_York", "Asia/Kolkata" }) {
 			DataSource zoned = new SimpleDriverDataSource(new org.h2.Driver(),
 					"jdbc:h2:mem:fence-zone-" + System.nanoTime() + ";TIME ZONE=" + zone);
-			Instant reading = JdbcFenceClock.H2.read(new JdbcTemplate(zoned));
+			Instant reading = DatabaseClock.H2.read(new JdbcTemplate(zoned));
 			assertThat(Duration.between(reading, Instant.now()).abs()).as(zone).isLessThan(Duration.ofSeconds(2));
 		}
 	}

@@ -1,0 +1,50 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.fence.jdbc;
+
+import javax.sql.DataSource;
+
+import org.junit.jupiter.api.AfterAll;
+
+/**
+ * The JDBC lease host beside the application's own use of MariaDB: the server named by
+ * {@code LEASE_TEST_MARIADB_URL}; skipped, naming the variable, without it.
+ *
+ * @author Lease contributors
+ */
+class MariaDbJdbcLeaseHostConnectionIntegrationTests extends JdbcLeaseHostConnectionScenarios {
+
+	private static FenceTestServers.Database database;
+
+	@AfterAll
+	static void disconnect() throws Exception {
+		if (database != null) {
+			database.close();
+		}
+	}
+
+	// Called first in each test's set-up: without the variable, each test is skipped
+	// with a message naming it.
+	@Override
+	protected DataSource dataSource() {
+		if (database == null) {
+			database = FenceTestServers.mariaDb();
+		}
+		return database.dataSource();
+	}
+
+}
