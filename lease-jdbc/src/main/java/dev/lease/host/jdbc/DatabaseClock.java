@@ -31,12 +31,18 @@ import org.springframework.jdbc.support.MetaDataAccessException;
 /**
  * The one reading of a database's own clock, in microseconds since the epoch, shared by
  * the JDBC lease host and {@code FencedJdbcTemplate} so that a grant and a fence are
- * judged by the same clock. It is read when the statement runs, never at the
- * transaction's start: PostgreSQL {@code clock_timestamp()}; MySQL and MariaDB
- * {@code UTC_TIMESTAMP(6)}, free of the session's time zone; H2 the current statement's
- * start from {@code INFORMATION_SCHEMA.SESSIONS}, because H2's {@code CURRENT_TIMESTAMP}
- * stands still at its first reading in a transaction, which a fence check joined to an
- * application's transaction would see.
+ * judged by the same clock: PostgreSQL {@code clock_timestamp()}, read at each call;
+ * MySQL and MariaDB {@code UTC_TIMESTAMP(6)}, read once per statement and free of the
+ * session's time zone; H2 the start of the statement that reads it.
+ * <p>
+ * H2 offers that instant two ways. {@code CURRENT_TIMESTAMP} is the start of the first
+ * statement in the transaction that reads it, and then stands still: right for the host,
+ * which reads the clock once in a transaction of its own after locking the key's row
+ * ({@link #expression()}), but not for a fence check run last in the application's
+ * transaction, which may have read it before. {@link #read} therefore asks H2 for the
+ * current statement's start in {@code INFORMATION_SCHEMA.SESSIONS}, which H2 builds from
+ * every session for an administrator, and which can fail while other sessions commit: the
+ * host, with many sessions at once, does not read it there.
  * <p>
  * Part of the JDBC artifact's internals shared between its packages; not for
  * applications.
@@ -50,19 +56,19 @@ public enum DatabaseClock {
 	 * PostgreSQL: {@code clock_timestamp()} is read at each call, unlike {@code now()},
 	 * the transaction's start.
 	 */
-	POSTGRESQL("PostgreSQL", "CAST(EXTRACT(EPOCH FROM CLOCK_TIMESTAMP()) * 1000000 AS BIGINT)"),
+	POSTGRESQL("PostgreSQL", "CAST(EXTRACT(EPOCH FROM CLOCK_TIMESTAMP()) * 1000000 AS BIGINT)", null),
 
 	/**
 	 * MySQL and MariaDB: {@code UTC_TIMESTAMP(6)} is read once per statement.
 	 */
-	MYSQL("MySQL", "TIMESTAMPDIFF(MICROSECOND, TIMESTAMP('1970-01-01 00:00:00'), UTC_TIMESTAMP(6))"),
+	MYSQL("MySQL", "TIMESTAMPDIFF(MICROSECOND, TIMESTAMP('1970-01-01 00:00:00'), UTC_TIMESTAMP(6))", null),
 
 	/**
 	 * H2: the start of the statement that reads it.
 	 */
-	H2("H2", """
-			(SELECT CAST(EXTRACT(EPOCH FROM EXECUTING_STATEMENT_START) * 1000000 AS BIGINT)
-			FROM INFORMATION_SCHEMA.SESSIONS WHERE SESSION_ID = SESSION_ID())""");
+	H2("H2", "CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP(6)) * 1000000 AS BIGINT)", """
+			SELECT CAST(EXTRACT(EPOCH FROM EXECUTING_STATEMENT_START) * 1000000 AS BIGINT)
+			FROM INFORMATION_SCHEMA.SESSIONS WHERE SESSION_ID = SESSION_ID()""");
 
 	private static final String SUPPORTED = "PostgreSQL, MySQL, MariaDB and H2";
 
@@ -72,27 +78,20 @@ public enum DatabaseClock {
 
 	private final String query;
 
-	DatabaseClock(String productName, String expression) {
+	DatabaseClock(String productName, String expression, @Nullable String statementStartQuery) {
 		this.productName = productName;
 		this.expression = expression;
-		this.query = "SELECT " + expression;
+		this.query = (statementStartQuery != null) ? statementStartQuery : "SELECT " + expression;
 	}
 
 	/**
-	 * Return an SQL expression whose value is the database's clock in microseconds since
-	 * the epoch, to be used within a statement.
+	 * Return an SQL expression whose value is the clock in microseconds since the epoch,
+	 * for a statement of a transaction that reads the clock once, after its locks: on H2
+	 * it stands still at its first reading in a transaction.
 	 * @return the expression
 	 */
 	public String expression() {
 		return this.expression;
-	}
-
-	/**
-	 * Return the statement that reads the clock alone.
-	 * @return the statement
-	 */
-	public String query() {
-		return this.query;
 	}
 
 	// The product name under which Spring's SQL error codes know the database.
@@ -101,7 +100,8 @@ public enum DatabaseClock {
 	}
 
 	/**
-	 * Read the clock, in microseconds since the epoch.
+	 * Read the clock at the moment the statement runs, whatever the transaction read
+	 * before, in microseconds since the epoch.
 	 * @param jdbc the operations to read it with
 	 * @return the reading
 	 * @throws DataRetrievalFailureException if the database answered no reading
@@ -115,7 +115,7 @@ public enum DatabaseClock {
 	}
 
 	/**
-	 * Read the clock as an instant.
+	 * Read the clock at the moment the statement runs, as an instant.
 	 * @param jdbc the operations to read it with
 	 * @return the reading
 	 */

@@ -69,6 +69,8 @@ final class JdbcLeaseCalls {
 
 	private final JdbcLeaseDialect dialect;
 
+	private final String selectNow;
+
 	private final JdbcTemplate jdbc;
 
 	private final TransactionTemplate transactions;
@@ -77,11 +79,12 @@ final class JdbcLeaseCalls {
 
 	private final Wakeups<LeaseKey, Long> wakeups;
 
-	JdbcLeaseCalls(DataSource dataSource, JdbcLeaseDialect dialect, StoreInterrupts interrupts,
+	JdbcLeaseCalls(DataSource dataSource, JdbcLeaseDialect dialect, String selectNow, StoreInterrupts interrupts,
 			Wakeups<LeaseKey, Long> wakeups) {
 		this.dataSource = dataSource;
 		this.own = new DelegatingDataSource(dataSource);
 		this.dialect = dialect;
+		this.selectNow = selectNow;
 		SQLExceptionTranslator translator = new SQLErrorCodeSQLExceptionTranslator(dialect.clock().productName());
 		this.jdbc = new JdbcTemplate(this.own);
 		this.jdbc.setExceptionTranslator(translator);
@@ -117,7 +120,7 @@ final class JdbcLeaseCalls {
 			for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
 				long started = System.nanoTime();
 				try {
-					Transaction tx = new Transaction(this.jdbc, this.dialect.clock());
+					Transaction tx = new Transaction(this.jdbc, this.selectNow);
 					T result = autoCommit ? inAutoCommit(() -> work.run(tx)) : inTransaction(() -> work.run(tx));
 					if (!tx.handoffs.isEmpty() && key != null) {
 						this.wakeups.wake(key, tx.handoffs);
@@ -125,7 +128,7 @@ final class JdbcLeaseCalls {
 					return result;
 				}
 				catch (Transaction.NotConnected | CannotCreateTransactionException ex) {
-					failure = ex;
+					failure = notConnected(ex);
 					if (!StoreInterrupts.interruptedWaitingForConnection(ex)) {
 						break;
 					}
@@ -160,6 +163,16 @@ final class JdbcLeaseCalls {
 				Thread.currentThread().interrupt();
 			}
 		}
+	}
+
+	// Answered with the pool's or the driver's own words, whichever way the connection
+	// was asked for.
+	private static RuntimeException notConnected(RuntimeException failure) {
+		Throwable cause = failure.getCause();
+		if (failure instanceof CannotCreateTransactionException && cause != null) {
+			return new Transaction.NotConnected(cause);
+		}
+		return failure;
 	}
 
 	// Deadlocks, serialization failures and lock timeouts: the transaction was undone

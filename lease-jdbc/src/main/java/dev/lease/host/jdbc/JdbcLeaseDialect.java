@@ -47,7 +47,8 @@ enum JdbcLeaseDialect {
 			INSERT IGNORE INTO %PREFIX%KEYS (LEASE_KEY, LATEST, QUEUED, ARRIVALS) VALUES (?, 0, 0, 0)"""),
 
 	/**
-	 * H2: the clock is read only after the key's row is locked.
+	 * H2: {@code CURRENT_TIMESTAMP} is fixed at its first reading in a transaction, so it
+	 * is read only after the key's row is locked.
 	 */
 	H2("H2", "h2", DatabaseClock.H2, """
 			MERGE INTO %PREFIX%KEYS K USING (VALUES (CAST(? AS VARBINARY(1024)))) S (LEASE_KEY)

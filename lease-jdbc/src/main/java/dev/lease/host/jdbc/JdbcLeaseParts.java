@@ -66,7 +66,7 @@ final class JdbcLeaseParts {
 				? new PostgresNotificationListener(ListenConnections.of(dataSource, listenDataSource), channel, wakeups,
 						pickedUp, statements.deleteWaiter)
 				: null;
-		JdbcLeaseCalls calls = new JdbcLeaseCalls(dataSource, dialect, interrupts, wakeups);
+		JdbcLeaseCalls calls = new JdbcLeaseCalls(dataSource, dialect, statements.selectNow, interrupts, wakeups);
 		JdbcLeaseStore store = JdbcLeaseStore.of(calls, statements, dialect, pickedUp, channel, listener != null);
 		JdbcLeaseWaiting waiting = new JdbcLeaseWaiting(store, wakeups, interrupts, pickedUp, listener);
 		return new JdbcLeaseParts(dialect, store, waiting, listener, pickedUp);

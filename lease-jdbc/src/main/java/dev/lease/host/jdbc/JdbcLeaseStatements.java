@@ -29,6 +29,8 @@ final class JdbcLeaseStatements {
 
 	final String selectKeyAndNow;
 
+	final String selectNow;
+
 	final String selectQueue;
 
 	final String selectWaiter;
@@ -74,6 +76,7 @@ final class JdbcLeaseStatements {
 		this.selectKeyAndNow = sql("""
 				SELECT HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS, %NOW% FROM %PREFIX%KEYS
 				WHERE LEASE_KEY = ?""", dialect, tablePrefix);
+		this.selectNow = sql("SELECT %NOW%", dialect, tablePrefix);
 		this.selectQueue = sql("""
 				SELECT WAITER_ID, HOLDER, DURATION_MICROS, BOUND, ARRIVAL FROM %PREFIX%WAITERS
 				WHERE LEASE_KEY = ? AND GRANTED_EXPIRES_AT IS NULL ORDER BY ARRIVAL""", dialect, tablePrefix);

@@ -23,6 +23,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.DataRetrievalFailureException;
 import org.springframework.jdbc.core.ArgumentPreparedStatementSetter;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.ResultSetExtractor;
@@ -36,8 +37,8 @@ import dev.lease.host.Wakeups;
 /**
  * One store call's view of its connection, run by {@link JdbcLeaseCalls} as one short
  * transaction or one auto-committed statement on a connection of the host's own: Spring
- * {@link JdbcTemplate} statements with typed rows, the database's clock, and the grants
- * the call handed to waiters.
+ * {@link JdbcTemplate} statements with typed rows, the database's clock
+ * ({@link DatabaseClock#expression()}), and the grants the call handed to waiters.
  *
  * @author Lease contributors
  */
@@ -51,7 +52,7 @@ final class Transaction {
 
 	private final JdbcTemplate jdbc;
 
-	private final DatabaseClock clock;
+	private final String now;
 
 	/** The grants the work handed to waiters, to wake this host's waiters with. */
 	List<Wakeups.Handoff<Long>> handoffs = List.of();
@@ -60,9 +61,9 @@ final class Transaction {
 
 	private boolean hasReading;
 
-	Transaction(JdbcTemplate jdbc, DatabaseClock clock) {
+	Transaction(JdbcTemplate jdbc, String nowQuery) {
 		this.jdbc = jdbc;
-		this.clock = clock;
+		this.now = nowQuery;
 	}
 
 	// A reading taken after the key's row was locked, together with another question,
@@ -77,7 +78,11 @@ final class Transaction {
 			this.hasReading = false;
 			return this.reading;
 		}
-		return this.clock.readMicros(this.jdbc);
+		Long reading = this.jdbc.queryForObject(this.now, Long.class);
+		if (reading == null) {
+			throw new DataRetrievalFailureException("The database answered no reading of its clock");
+		}
+		return reading;
 	}
 
 	// The first row, or null when there is none.
@@ -135,7 +140,7 @@ final class Transaction {
 	static final class NotConnected extends DataAccessResourceFailureException {
 
 		NotConnected(Throwable cause) {
-			super("Could not get a connection: " + cause.getMessage(), cause);
+			super(cause.getMessage(), cause);
 		}
 
 	}

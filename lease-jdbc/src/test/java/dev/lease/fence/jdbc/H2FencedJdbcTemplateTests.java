@@ -22,6 +22,7 @@ import java.time.Instant;
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.SimpleDriverDataSource;
@@ -54,6 +55,19 @@ class H2FencedJdbcTemplateTests extends FencedJdbcTemplateScenarios {
 			Instant reading = DatabaseClock.H2.read(new JdbcTemplate(zoned));
 			assertThat(Duration.between(reading, Instant.now()).abs()).as(zone).isLessThan(Duration.ofSeconds(2));
 		}
+	}
+
+	/**
+	 * The host beside the application's own use of this database.
+	 */
+	@Nested
+	class HostConnection extends JdbcLeaseHostConnectionScenarios {
+
+		@Override
+		protected DataSource dataSource() {
+			return H2FencedJdbcTemplateTests.this.dataSource();
+		}
+
 	}
 
 }
