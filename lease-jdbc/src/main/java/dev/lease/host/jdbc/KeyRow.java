@@ -52,6 +52,10 @@ record KeyRow(byte @Nullable [] holder, long expiresAt, long latest, int queued,
 	/** A queued waiter from its first column. */
 	static final RowMapper<StoredWaiter> WAITER = (resultSet, rowNumber) -> waiter(resultSet, 1);
 
+	/** A reading of the clock, then a queued waiter, if any (an outer join). */
+	static final RowMapper<QueueRow> NOW_AND_WAITER = (resultSet, rowNumber) -> new QueueRow(number(resultSet, 1),
+			(resultSet.getObject(2) != null) ? waiter(resultSet, 2) : null);
+
 	/** A waiter's row as it asks where it stands: BOUND, GRANTED_EXPIRES_AT. */
 	static final RowMapper<WaiterRow> WAITER_ROW = (resultSet, rowNumber) -> new WaiterRow(number(resultSet, 1),
 			optionalNumber(resultSet, 2));
@@ -111,6 +115,16 @@ record KeyRow(byte @Nullable [] holder, long expiresAt, long latest, int queued,
 	 * @param row the key's row
 	 */
 	record Keyed(byte[] key, KeyRow row) {
+
+	}
+
+	/**
+	 * A reading of the clock with a queued waiter, if any.
+	 *
+	 * @param now the reading of the clock
+	 * @param waiter the waiter, or {@code null} when nobody is queued
+	 */
+	record QueueRow(long now, @Nullable StoredWaiter waiter) {
 
 	}
 

@@ -79,14 +79,13 @@ final class PostgresqlLeaseStore extends JdbcLeaseStore {
 
 	@Override
 	void loadQueue(Transaction tx, StoredKeyState state) {
-		// Each row carries the reading; a key with nobody queued answers it alone.
-		tx.queryRows(this.statements.selectQueueAndNow, 0, (resultSet, rowNumber) -> {
-			tx.clockRead(KeyRow.number(resultSet, 1));
-			if (resultSet.getObject(2) != null) {
-				state.queue.add(KeyRow.waiter(resultSet, 2));
+		for (KeyRow.QueueRow row : tx.queryRows(this.statements.selectQueueAndNow, 0, KeyRow.NOW_AND_WAITER,
+				(Object) state.key)) {
+			tx.clockRead(row.now());
+			if (row.waiter() != null) {
+				state.queue.add(row.waiter());
 			}
-			return rowNumber;
-		}, (Object) state.key);
+		}
 	}
 
 	@Override
