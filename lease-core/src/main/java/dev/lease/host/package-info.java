@@ -16,9 +16,10 @@
 
 /**
  * The host kit: the parts every {@link dev.lease.LeaseHost} needs besides its store,
- * written once for our hosts and for third-party ones: argument checks, the conversion of
- * a store's microseconds, the registry that wakes waiting threads, and the withdrawal of
- * a waiter that gives up.
+ * written once for our hosts and for third-party ones: the state model of a key
+ * ({@link dev.lease.host.KeyModel}), argument checks, the conversion of a store's
+ * microseconds, the registry that wakes waiting threads, and the withdrawal of a waiter
+ * that gives up.
  */
 @NullMarked
 package dev.lease.host;

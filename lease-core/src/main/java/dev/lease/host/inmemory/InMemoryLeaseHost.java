@@ -17,7 +17,6 @@
 package dev.lease.host.inmemory;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -34,7 +33,6 @@ import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
 import dev.lease.LeaseKey;
 import dev.lease.NotHeld;
-import dev.lease.ReentrantTakeException;
 import dev.lease.ReleaseResult;
 import dev.lease.Released;
 import dev.lease.TakeResult;
@@ -42,6 +40,11 @@ import dev.lease.Taken;
 import dev.lease.TryTakeResult;
 import dev.lease.Unavailable;
 import dev.lease.host.HostArguments;
+import dev.lease.host.KeyModel;
+import dev.lease.host.Micros;
+import dev.lease.host.TakeAnswer;
+import dev.lease.host.TakeAnswer.Granted;
+import dev.lease.host.TakeAnswer.Queued;
 
 /**
  * A {@link LeaseHost} in this JVM's memory, with a lock per key. Exact to the atom, and
@@ -49,16 +52,19 @@ import dev.lease.host.HostArguments;
  * so it is no critical section across instances (Composition note 3).
  * <p>
  * The clock is the system clock unless another is given, read as never going back for a
- * key. A key that is free leaves nothing behind: a released key is removed at once, and a
- * key whose grant simply passed is removed by a small amortised clean-up that every take
- * runs.
+ * key. Instants and terms are whole microseconds, as on every other host, so a duration
+ * finer than one microsecond is refused; the state of each key is the kit's
+ * {@link dev.lease.host.KeyModel}. A key that is free leaves nothing behind: a released
+ * key is removed at once, and a key whose grant simply passed is removed by a small
+ * amortised clean-up that every take runs.
  *
  * @author Lease contributors
  * @since 0.1.0
  */
 public final class InMemoryLeaseHost implements LeaseHost {
 
-	private static final HostArguments ARGUMENTS = HostArguments.of(Duration.ofNanos(1), HostArguments.DEFAULT_MAXIMUM);
+	private static final HostArguments ARGUMENTS = HostArguments.of(Duration.ofNanos(1000),
+			HostArguments.DEFAULT_MAXIMUM);
 
 	/** How many stored keys each take looks at for clean-up. */
 	private static final int CLEAN_UP_BATCH = 2;
@@ -91,17 +97,11 @@ public final class InMemoryLeaseHost implements LeaseHost {
 
 	@Override
 	public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
-		ARGUMENTS.requireTake(key, holder, duration);
+		long micros = Micros.of(ARGUMENTS.requireTake(key, holder, duration));
 		KeyState state = lock(key);
 		try {
-			Instant now = state.now(this.clock);
-			Lease taken = takeIfFree(state, holder, duration, now);
-			if (taken != null) {
-				return new Taken(taken);
-			}
-			Waiter waiter = new Waiter(holder, duration, state.grant.expiresAt());
-			state.queue.add(waiter);
-			return await(state, waiter);
+			TakeAnswer answer = enter(state, holder, micros, true);
+			return (answer instanceof Queued queued) ? await(state, holder, queued) : taken(key, holder, answer);
 		}
 		finally {
 			unlock(state);
@@ -111,11 +111,11 @@ public final class InMemoryLeaseHost implements LeaseHost {
 
 	@Override
 	public TryTakeResult tryTake(LeaseKey key, LeaseHolder holder, Duration duration) {
-		ARGUMENTS.requireTake(key, holder, duration);
+		long micros = Micros.of(ARGUMENTS.requireTake(key, holder, duration));
 		KeyState state = lock(key);
 		try {
-			Lease taken = takeIfFree(state, holder, duration, state.now(this.clock));
-			return (taken != null) ? new Taken(taken) : new Held();
+			TakeAnswer answer = enter(state, holder, micros, false);
+			return (answer instanceof Granted) ? taken(key, holder, answer) : new Held();
 		}
 		finally {
 			unlock(state);
@@ -131,10 +131,10 @@ public final class InMemoryLeaseHost implements LeaseHost {
 			return Optional.empty();
 		}
 		try {
-			Instant now = state.now(this.clock);
-			Lease standing = state.standing(now);
-			return (standing != null && standing.holder().equals(holder))
-					? Optional.of(Duration.between(now, standing.expiresAt())) : Optional.empty();
+			KeyModel model = state.model();
+			Optional<Duration> remaining = model.remaining(holder, now(model));
+			state.saveClock(model);
+			return remaining;
 		}
 		finally {
 			state.lock.unlock();
@@ -149,14 +149,12 @@ public final class InMemoryLeaseHost implements LeaseHost {
 			return new NotHeld();
 		}
 		try {
-			Instant now = state.now(this.clock);
-			Lease standing = state.standing(now);
-			if (standing == null || !standing.holder().equals(holder)) {
-				// Answered from the derived state; nothing is written (Check 5.2).
+			KeyModel model = state.model();
+			if (!model.release(holder, now(model))) {
+				state.saveClock(model);
 				return new NotHeld();
 			}
-			state.resolve(now);
-			state.handOn(now);
+			state.save(model);
 			return new Released();
 		}
 		finally {
@@ -174,9 +172,12 @@ public final class InMemoryLeaseHost implements LeaseHost {
 			}
 			state.lock.lock();
 			try {
-				Lease standing = state.standing(state.now(this.clock));
-				if (standing != null) {
-					grants.add(standing);
+				KeyModel model = state.model();
+				model.resolve(now(model));
+				state.saveClock(model);
+				LeaseHolder holder = model.holder();
+				if (holder != null) {
+					grants.add(new Lease(state.key, holder, Micros.toInstant(model.expiresAt())));
 				}
 			}
 			finally {
@@ -191,51 +192,60 @@ public final class InMemoryLeaseHost implements LeaseHost {
 		return this.states.size();
 	}
 
-	private @Nullable Lease takeIfFree(KeyState state, LeaseHolder holder, Duration duration, Instant now) {
-		state.resolve(now);
-		if (state.grant == null) {
-			return state.grantTo(holder, now, duration);
-		}
-		if (state.isHeldOrAwaitedBy(holder, now)) {
-			throw new ReentrantTakeException(state.key, holder);
-		}
-		state.dropLapsed(holder, now);
-		return null;
+	// Take the key if it is free; otherwise refuse, or queue the caller.
+	private TakeAnswer enter(KeyState state, LeaseHolder holder, long micros, boolean waits) {
+		KeyModel model = state.model();
+		TakeAnswer answer = model.take(holder, micros, now(model), waits, state::nextWaiterId);
+		state.save(model);
+		return answer;
 	}
 
-	private TakeResult await(KeyState state, Waiter waiter) throws InterruptedException {
+	private long now(KeyModel model) {
+		return model.now(reading());
+	}
+
+	private long reading() {
+		return Micros.of(this.clock.instant());
+	}
+
+	private TakeResult await(KeyState state, LeaseHolder holder, Queued entered) throws InterruptedException {
+		long waiterId = entered.waiterId();
+		Queued queued = entered;
 		while (true) {
-			Instant now = state.now(this.clock);
-			state.resolve(now);
-			Lease granted = waiter.granted();
-			if (granted != null) {
-				return new Taken(granted);
-			}
-			if (now.isAfter(waiter.bound)) {
-				// Bound passed: withdraw, never carry forward (Non-goal 4).
-				state.queue.remove(waiter);
-				return new Unavailable();
-			}
-			Instant wakeAt = (state.grant != null && state.grant.expiresAt().isBefore(waiter.bound))
-					? state.grant.expiresAt() : waiter.bound;
+			// Sleep until the standing grant's instant or our bound, whichever is first.
+			long wakeAt = Math.min(queued.grantExpiresAt(), queued.bound());
 			try {
-				state.grantChanged.awaitNanos(Duration.between(now, wakeAt).toNanos() + 1);
+				state.grantChanged.awaitNanos(Micros.toNanos(wakeAt - queued.now()) + 1);
 			}
 			catch (InterruptedException ex) {
-				withdraw(state, waiter);
+				// An interrupted waiter leaves nothing held: it is dequeued, or gives
+				// back
+				// its grant.
+				ask(state, holder, waiterId, true);
 				throw ex;
+			}
+			TakeAnswer answer = ask(state, holder, waiterId, false);
+			if (answer instanceof Queued stillQueued) {
+				queued = stillQueued;
+			}
+			else {
+				return (answer instanceof Granted) ? taken(state.key, holder, answer) : new Unavailable();
 			}
 		}
 	}
 
-	// An interrupted waiter leaves nothing held: it is dequeued, or gives back its grant.
-	private void withdraw(KeyState state, Waiter waiter) {
-		Instant now = state.now(this.clock);
-		state.resolve(now);
-		if (waiter.granted() != null && waiter.granted().equals(state.grant)) {
-			state.handOn(now);
+	private TakeAnswer ask(KeyState state, LeaseHolder holder, long waiterId, boolean givingUp) {
+		KeyModel model = state.model();
+		TakeAnswer answer = model.ask(waiterId, holder, state.handedTo(waiterId), now(model), givingUp);
+		state.save(model);
+		if (!(answer instanceof Queued)) {
+			state.forget(waiterId);
 		}
-		state.queue.remove(waiter);
+		return answer;
+	}
+
+	private static Taken taken(LeaseKey key, LeaseHolder holder, TakeAnswer granted) {
+		return new Taken(new Lease(key, holder, Micros.toInstant(((Granted) granted).expiresAt())));
 	}
 
 	private KeyState lock(LeaseKey key) {
@@ -273,7 +283,7 @@ public final class InMemoryLeaseHost implements LeaseHost {
 	}
 
 	private void retireIfFree(KeyState state) {
-		if (!state.retired && state.isFree(state.now(this.clock))) {
+		if (!state.retired && state.isFree(reading())) {
 			state.retired = true;
 			this.states.remove(state.key, state);
 		}

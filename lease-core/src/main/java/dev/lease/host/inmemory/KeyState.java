@@ -16,24 +16,27 @@
 
 package dev.lease.host.inmemory;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.time.InstantSource;
 import java.util.ArrayDeque;
-import java.util.Iterator;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.lease.Lease;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
+import dev.lease.host.KeyModel;
+import dev.lease.host.QueuedWaiter;
+import dev.lease.host.WaiterQueue;
 
 /**
- * The stored state of one key: at most a grant and a FIFO queue of waiters, guarded by
- * the key's own lock. Every question first resolves it at the host's now; a grant whose
- * instant has passed is read as free, never recorded as expired (State 2, 3).
+ * What the in-memory host stores for one key, guarded by the key's own lock: the grant,
+ * the latest clock reading, the FIFO queue and the grants handed to waiters that have not
+ * asked yet. Each question builds a {@link KeyModel} from it and saves back what the
+ * model changed, as a database stores rows.
  *
  * @author Lease contributors
  */
@@ -50,99 +53,77 @@ final class KeyState {
 	 */
 	final Condition grantChanged = this.lock.newCondition();
 
-	final ArrayDeque<Waiter> queue = new ArrayDeque<>();
-
-	@Nullable Lease grant;
-
 	/**
 	 * Set once the state left the map; a thread that locks it must look the key up again.
 	 */
 	boolean retired;
 
-	private Instant latest = Instant.MIN;
+	private @Nullable LeaseHolder holder;
+
+	private long expiresAt;
+
+	private long latest = Long.MIN_VALUE;
+
+	private long arrivals;
+
+	private final ArrayDeque<QueuedWaiter> queue = new ArrayDeque<>();
+
+	/** Grants handed to waiters, by waiter id, kept until the waiter asks. */
+	private final Map<Long, Long> handed = new HashMap<>();
+
+	private long lastWaiterId;
 
 	KeyState(LeaseKey key) {
 		this.key = key;
 	}
 
-	// Read the host clock, never letting it go back for this key, so that an ended grant
-	// cannot come back to life when the clock steps backwards.
-	Instant now(InstantSource clock) {
-		Instant reading = clock.instant();
-		if (reading.isAfter(this.latest)) {
-			this.latest = reading;
+	KeyModel model() {
+		return new KeyModel(this.key, this.holder, this.expiresAt, this.latest, this.arrivals,
+				WaiterQueue.of(this.queue));
+	}
+
+	long nextWaiterId() {
+		return ++this.lastWaiterId;
+	}
+
+	OptionalLong handedTo(long waiterId) {
+		Long grantExpiresAt = this.handed.get(waiterId);
+		return (grantExpiresAt != null) ? OptionalLong.of(grantExpiresAt) : OptionalLong.empty();
+	}
+
+	// The waiter has its answer: nothing is kept for it any more.
+	void forget(long waiterId) {
+		this.handed.remove(waiterId);
+	}
+
+	// Keep the question's clock reading only: it saves nothing else (Check 5.2).
+	void saveClock(KeyModel model) {
+		this.latest = model.latest();
+	}
+
+	// Write back the resolved state with the question's own change.
+	void save(KeyModel model) {
+		boolean grantChanged = !Objects.equals(this.holder, model.holder())
+				|| (model.holder() != null && this.expiresAt != model.expiresAt());
+		this.holder = model.holder();
+		this.expiresAt = model.expiresAt();
+		this.latest = model.latest();
+		this.arrivals = model.arrivals();
+		for (QueuedWaiter dropped : model.dropped()) {
+			this.queue.remove(dropped);
 		}
-		return this.latest;
-	}
-
-	// Derive the state at now: each passed grant hands the key to the first waiter whose
-	// bound has not passed, granted as of the instant the key became free.
-	void resolve(Instant now) {
-		while (this.grant != null && !this.grant.expiresAt().isAfter(now)) {
-			handOn(this.grant.expiresAt());
+		for (KeyModel.Handoff handoff : model.handed()) {
+			this.queue.remove(handoff.waiter());
+			this.handed.put(handoff.waiter().id(), handoff.expiresAt());
+		}
+		this.queue.addAll(model.added());
+		if (grantChanged) {
+			this.grantChanged.signalAll();
 		}
 	}
 
-	// End the standing grant at freedAt and hand the key to the first waiter in arrival
-	// order whose bound has not passed (Non-goal 3, 4). A bound equal to the instant
-	// still takes the key (Operation 2 before Operation 4).
-	void handOn(Instant freedAt) {
-		this.grantChanged.signalAll();
-		Waiter waiter;
-		while ((waiter = this.queue.poll()) != null) {
-			if (!waiter.bound.isBefore(freedAt)) {
-				this.grant = new Lease(this.key, waiter.holder, freedAt.plus(waiter.duration));
-				waiter.hand(this.grant);
-				return;
-			}
-		}
-		this.grant = null;
-	}
-
-	// The grant standing at now, derived without changing anything: what resolve would
-	// store. Bounds are passed over in one forward walk, which drops exactly the waiters
-	// resolve drops, because the instants a key frees at only grow.
-	@Nullable Lease standing(Instant now) {
-		Lease current = this.grant;
-		Iterator<Waiter> waiters = this.queue.iterator();
-		while (current != null && !current.expiresAt().isAfter(now)) {
-			Instant freedAt = current.expiresAt();
-			current = null;
-			while (current == null && waiters.hasNext()) {
-				Waiter waiter = waiters.next();
-				if (!waiter.bound.isBefore(freedAt)) {
-					current = new Lease(this.key, waiter.holder, freedAt.plus(waiter.duration));
-				}
-			}
-		}
-		return current;
-	}
-
-	Lease grantTo(LeaseHolder holder, Instant now, Duration duration) {
-		this.grant = new Lease(this.key, holder, now.plus(duration));
-		return this.grant;
-	}
-
-	boolean isHeldOrAwaitedBy(LeaseHolder holder, Instant now) {
-		if (this.grant != null && this.grant.holder().equals(holder)) {
-			return true;
-		}
-		for (Waiter waiter : this.queue) {
-			if (waiter.holder.equals(holder) && !now.isAfter(waiter.bound)) {
-				return true;
-			}
-		}
-		return false;
-	}
-
-	// Remove queued entries of this holder whose bound has passed; a new take replaces
-	// them.
-	void dropLapsed(LeaseHolder holder, Instant now) {
-		this.queue.removeIf((waiter) -> waiter.holder.equals(holder) && now.isAfter(waiter.bound));
-	}
-
-	boolean isFree(Instant now) {
-		return this.queue.isEmpty() && (this.grant == null || !this.grant.expiresAt().isAfter(now));
+	boolean isFree(long reading) {
+		return this.queue.isEmpty() && (this.holder == null || this.expiresAt <= Math.max(reading, this.latest));
 	}
 
 }

@@ -43,7 +43,8 @@ import dev.lease.TakeResult;
 import dev.lease.TryTakeResult;
 import dev.lease.host.HostArguments;
 import dev.lease.host.Micros;
-import dev.lease.host.jdbc.TakeAnswer.Granted;
+import dev.lease.host.TakeAnswer;
+import dev.lease.host.TakeAnswer.Granted;
 
 /**
  * A {@link LeaseHost} on a relational database: PostgreSQL, MySQL or MariaDB, or H2,

@@ -30,12 +30,13 @@ import org.springframework.dao.DataAccessException;
 import dev.lease.Lease;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
-import dev.lease.ReentrantTakeException;
+import dev.lease.host.KeyModel;
 import dev.lease.host.Micros;
+import dev.lease.host.QueuedWaiter;
+import dev.lease.host.TakeAnswer;
+import dev.lease.host.TakeAnswer.Granted;
+import dev.lease.host.TakeAnswer.Queued;
 import dev.lease.host.Wakeups;
-import dev.lease.host.jdbc.TakeAnswer.Granted;
-import dev.lease.host.jdbc.TakeAnswer.Queued;
-import dev.lease.host.jdbc.TakeAnswer.Refused;
 
 /**
  * The JDBC host's reads and writes. Each question is one short transaction under READ
@@ -92,34 +93,18 @@ class JdbcLeaseStore {
 			return new Granted(granted.getAsLong());
 		}
 		return this.calls.transaction(what, key, (tx) -> {
-			StoredKeyState state = lockAndLoad(tx, keyBytes);
+			KeyModel state = lockAndLoad(tx, key);
 			while (state == null) {
 				// The clock is read only once the row is locked: an insert can wait.
 				insertKeyIfAbsent(tx, keyBytes);
-				state = lockAndLoad(tx, keyBytes);
+				state = lockAndLoad(tx, key);
 			}
 			long now = state.now(tx.now());
-			state.resolve(now);
-			if (state.holder == null) {
-				state.grantTo(holderBytes, now, durationMicros);
+			TakeAnswer answer = state.take(holder, durationMicros, now, queue, this.random::nextLong);
+			if (!(answer instanceof TakeAnswer.Refused) || state.changed()) {
 				save(tx, state, now);
-				return new Granted(state.expiresAt);
 			}
-			if (state.isHeldOrAwaitedBy(holderBytes, now)) {
-				throw new ReentrantTakeException(key, holder);
-			}
-			state.dropLapsed(holderBytes, now);
-			if (!queue) {
-				if (state.changed()) {
-					save(tx, state, now);
-				}
-				return new Refused();
-			}
-			StoredWaiter waiter = new StoredWaiter(this.random.nextLong(), holderBytes, durationMicros, state.expiresAt,
-					++state.arrivals);
-			state.enqueue(waiter);
-			save(tx, state, now);
-			return new Queued(waiter.id, waiter.bound, now, state.expiresAt);
+			return answer;
 		});
 	}
 
@@ -131,7 +116,6 @@ class JdbcLeaseStore {
 
 	final Optional<Duration> remaining(LeaseKey key, LeaseHolder holder) {
 		byte[] keyBytes = key.bytes();
-		byte[] holderBytes = holder.bytes();
 		// One statement when nobody is queued: the row and the clock read together.
 		KeyRow.Read read = this.calls.transaction("read the remaining term", key,
 				(tx) -> tx.queryRow(this.statements.selectKeyAndNow, KeyRow.ROW_AND_NOW, keyBytes));
@@ -140,26 +124,14 @@ class JdbcLeaseStore {
 		}
 		KeyRow keyRow = read.row();
 		if (keyRow.queued() == 0) {
-			StoredKeyState state = keyRow.state(keyBytes);
-			return remainingOf(state, holderBytes, state.now(read.now()));
+			KeyModel state = keyRow.state(key, List.of());
+			return state.remaining(holder, state.now(read.now()));
 		}
+		// Answered from the resolved state; nothing is written (Check 5.2).
 		return this.calls.transaction("read the remaining term", key, (tx) -> {
-			StoredKeyState state = lockAndLoad(tx, keyBytes);
-			if (state == null) {
-				return Optional.empty();
-			}
-			long now = state.now(tx.now());
-			state.resolve(now);
-			return remainingOf(state, holderBytes, now);
+			KeyModel state = lockAndLoad(tx, key);
+			return (state != null) ? state.remaining(holder, state.now(tx.now())) : Optional.empty();
 		});
-	}
-
-	// Answered from the resolved state; nothing is written (Check 5.2).
-	private static Optional<Duration> remainingOf(StoredKeyState state, byte[] holderBytes, long now) {
-		if (state.isHeldBy(holderBytes) && state.expiresAt > now) {
-			return Optional.of(Micros.toDuration(state.expiresAt - now));
-		}
-		return Optional.empty();
 	}
 
 	// Whether the holder's standing grant was released.
@@ -174,17 +146,15 @@ class JdbcLeaseStore {
 			return true;
 		}
 		return this.calls.transaction("release", key, (tx) -> {
-			StoredKeyState state = lockAndLoad(tx, keyBytes);
+			KeyModel state = lockAndLoad(tx, key);
 			if (state == null) {
 				return false;
 			}
 			long now = state.now(tx.now());
-			state.resolve(now);
-			if (!state.isHeldBy(holderBytes) || state.expiresAt <= now) {
+			if (!state.release(holder, now)) {
 				// Answered from the resolved state; nothing is written (Check 5.2).
 				return false;
 			}
-			state.handOn(now);
 			save(tx, state, now);
 			return true;
 		});
@@ -212,15 +182,12 @@ class JdbcLeaseStore {
 					byte[] keyBytes = row.key();
 					after = keyBytes;
 					KeyRow keyRow = row.row();
-					StoredKeyState state = keyRow.state(keyBytes);
-					long now = state.now(reading);
-					if (keyRow.queued() > 0) {
-						loadQueue(tx, state);
-					}
-					state.resolve(now);
-					if (state.holder != null && grants.size() < limit) {
-						grants.add(new Lease(LeaseKey.of(keyBytes), LeaseHolder.of(state.holder),
-								Micros.toInstant(state.expiresAt)));
+					LeaseKey rowKey = LeaseKey.of(keyBytes);
+					KeyModel state = keyRow.state(rowKey, (keyRow.queued() > 0) ? loadQueue(tx, keyBytes) : List.of());
+					state.resolve(state.now(reading));
+					LeaseHolder granted = state.holder();
+					if (granted != null && grants.size() < limit) {
+						grants.add(new Lease(rowKey, granted, Micros.toInstant(state.expiresAt())));
 					}
 				}
 				if (rows.size() < limit) {
@@ -249,54 +216,32 @@ class JdbcLeaseStore {
 	// interrupt "withdraw me, or tell me I was granted"; on interrupt a grant handed to
 	// the waiter is released at once.
 	final TakeAnswer ask(LeaseKey key, LeaseHolder holder, Queued queued, boolean interrupted) {
-		byte[] keyBytes = key.bytes();
 		long waiterId = queued.waiterId();
 		return this.calls.transaction(interrupted ? "withdraw a waiter" : "ask after a waiter", key, (tx) -> {
-			StoredKeyState state = lockAndLoad(tx, keyBytes);
+			KeyModel state = lockAndLoad(tx, key);
 			KeyRow.WaiterRow mine = tx.queryRow(this.statements.selectWaiter, KeyRow.WAITER_ROW, waiterId);
-			long now = (state != null) ? state.now(tx.now()) : tx.now();
-			OptionalLong granted = (mine != null) ? mine.granted() : OptionalLong.empty();
+			OptionalLong handedBefore = (mine != null) ? mine.granted() : OptionalLong.empty();
+			KeyModel model = (state != null) ? state : KeyModel.free(key);
+			long now = model.now(tx.now());
+			TakeAnswer answer = model.ask(waiterId, holder, handedBefore, now, interrupted);
+			if (answer instanceof Queued) {
+				// "Where do I stand?" saves nothing.
+				return answer;
+			}
 			if (state != null) {
-				state.resolve(now);
-				StoredWaiter handed = state.handedTo(waiterId);
-				if (handed != null) {
-					granted = OptionalLong.of(handed.grantedExpiresAt);
-				}
+				save(tx, state, now);
 			}
-			if (granted.isPresent()) {
-				long grantedExpiresAt = granted.getAsLong();
-				if (interrupted && state != null && state.isHeldBy(holder.bytes())
-						&& state.expiresAt == grantedExpiresAt) {
-					// Nothing is left held by a caller who gave up.
-					state.handOn(now);
-				}
-				if (state != null) {
-					save(tx, state, now);
-				}
+			if (mine != null) {
 				tx.update(this.statements.deleteWaiter, waiterId);
-				return new Granted(grantedExpiresAt);
 			}
-			if (interrupted || mine == null || now > queued.bound()) {
-				// Withdrawn, never carried forward (Non-goal 4).
-				if (state != null) {
-					state.withdraw(waiterId);
-					save(tx, state, now);
-				}
-				if (mine != null) {
-					tx.update(this.statements.deleteWaiter, waiterId);
-				}
-				return new Refused();
-			}
-			long grantExpiresAt = (state != null && state.holder != null) ? state.expiresAt : now;
-			return new Queued(waiterId, queued.bound(), now, grantExpiresAt);
+			return answer;
 		});
 	}
 
 	// Resolve a key whose passed grant still has a queue behind it, and save it.
 	final void resolve(LeaseKey key) {
-		byte[] keyBytes = key.bytes();
 		this.calls.transaction("clean up", key, (tx) -> {
-			StoredKeyState state = lockAndLoad(tx, keyBytes);
+			KeyModel state = lockAndLoad(tx, key);
 			if (state != null) {
 				long now = state.now(tx.now());
 				state.resolve(now);
@@ -306,20 +251,17 @@ class JdbcLeaseStore {
 		});
 	}
 
-	final @Nullable StoredKeyState lockAndLoad(Transaction tx, byte[] keyBytes) {
+	final @Nullable KeyModel lockAndLoad(Transaction tx, LeaseKey key) {
+		byte[] keyBytes = key.bytes();
 		KeyRow keyRow = tx.queryRow(this.statements.selectKeyForUpdate, KeyRow.ROW, keyBytes);
 		if (keyRow == null) {
 			return null;
 		}
-		StoredKeyState state = keyRow.state(keyBytes);
-		if (keyRow.queued() > 0) {
-			loadQueue(tx, state);
-		}
-		return state;
+		return keyRow.state(key, (keyRow.queued() > 0) ? loadQueue(tx, keyBytes) : List.of());
 	}
 
-	void loadQueue(Transaction tx, StoredKeyState state) {
-		state.queue.addAll(tx.queryRows(this.statements.selectQueue, 0, KeyRow.WAITER, (Object) state.key));
+	List<QueuedWaiter> loadQueue(Transaction tx, byte[] keyBytes) {
+		return tx.queryRows(this.statements.selectQueue, 0, KeyRow.WAITER, (Object) keyBytes);
 	}
 
 	private boolean insertKeyIfAbsent(Transaction tx, byte[] keyBytes) {
@@ -335,27 +277,24 @@ class JdbcLeaseStore {
 	}
 
 	// Write back what the question changed: the resolved state with its own change.
-	void save(Transaction tx, StoredKeyState state, long now) {
-		for (StoredWaiter waiter : state.dropped) {
-			if (!state.added.contains(waiter)) {
-				tx.update(this.statements.deleteWaiter, waiter.id);
-			}
+	void save(Transaction tx, KeyModel state, long now) {
+		byte[] keyBytes = state.key().bytes();
+		for (QueuedWaiter waiter : state.dropped()) {
+			tx.update(this.statements.deleteWaiter, waiter.id());
 		}
-		for (StoredWaiter waiter : state.handed) {
-			tx.update(this.statements.handWaiter, waiter.grantedExpiresAt, waiter.id);
+		for (KeyModel.Handoff handoff : state.handed()) {
+			tx.update(this.statements.handWaiter, handoff.expiresAt(), handoff.waiter().id());
 		}
-		for (StoredWaiter waiter : state.added) {
-			if (!state.dropped.contains(waiter)) {
-				tx.update(this.statements.insertWaiter, waiter.id, state.key, waiter.holder, waiter.durationMicros,
-						waiter.bound, waiter.arrival);
-			}
+		for (QueuedWaiter waiter : state.added()) {
+			tx.update(this.statements.insertWaiter, waiter.id(), keyBytes, waiter.holder().bytes(), waiter.duration(),
+					waiter.bound(), waiter.arrival());
 		}
 		if (state.isFree(now)) {
-			tx.update(this.statements.deleteKey, state.key);
+			tx.update(this.statements.deleteKey, keyBytes);
 		}
 		else {
-			tx.update(this.statements.updateKey, state.holder, state.expiresAt, now, state.queue.size(), state.arrivals,
-					state.key);
+			tx.update(this.statements.updateKey, KeyRow.holderBytes(state), state.expiresAt(), now, state.queued(),
+					state.arrivals(), keyBytes);
 		}
 		String payload = handoffs(tx, state);
 		if (payload != null) {
@@ -365,15 +304,17 @@ class JdbcLeaseStore {
 
 	// Note the grants handed to waiters, to wake this host's waiters after the commit,
 	// and answer the payload of the NOTIFY that wakes the other hosts' waiters, or null.
-	final @Nullable String handoffs(Transaction tx, StoredKeyState state) {
-		if (state.handed.isEmpty()) {
+	final @Nullable String handoffs(Transaction tx, KeyModel state) {
+		if (state.handed().isEmpty()) {
 			return null;
 		}
 		List<Wakeups.Handoff<Long>> handoffs = new ArrayList<>();
-		StringBuilder payload = new StringBuilder(HexFormat.of().formatHex(state.key));
-		for (StoredWaiter waiter : state.handed) {
-			handoffs.add(new Wakeups.Handoff<>(waiter.id, Micros.toInstant(waiter.grantedExpiresAt)));
-			payload.append(' ').append(waiter.id).append(':').append(waiter.grantedExpiresAt);
+		String key = HexFormat.of().formatHex(state.key().bytes());
+		StringBuilder payload = new StringBuilder(key);
+		for (KeyModel.Handoff handoff : state.handed()) {
+			long waiterId = handoff.waiter().id();
+			handoffs.add(new Wakeups.Handoff<>(waiterId, Micros.toInstant(handoff.expiresAt())));
+			payload.append(' ').append(waiterId).append(':').append(handoff.expiresAt());
 		}
 		tx.handoffs = handoffs;
 		if (!this.notifying) {
@@ -382,7 +323,7 @@ class JdbcLeaseStore {
 		// Delivered only once this transaction commits: the waiter it names may answer
 		// Taken from it without asking. Past NOTIFY's size limit the key alone wakes the
 		// waiters, and they ask.
-		return (payload.length() <= NOTIFY_PAYLOAD_MAXIMUM) ? payload.toString() : HexFormat.of().formatHex(state.key);
+		return (payload.length() <= NOTIFY_PAYLOAD_MAXIMUM) ? payload.toString() : key;
 	}
 
 	final String channel() {

@@ -29,10 +29,11 @@ import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.Unavailable;
 import dev.lease.host.Micros;
+import dev.lease.host.TakeAnswer;
+import dev.lease.host.TakeAnswer.Granted;
+import dev.lease.host.TakeAnswer.Queued;
 import dev.lease.host.Wakeups;
 import dev.lease.host.Withdrawals;
-import dev.lease.host.jdbc.TakeAnswer.Granted;
-import dev.lease.host.jdbc.TakeAnswer.Queued;
 
 /**
  * The JDBC host's waiting protocol (DESIGN §4): a take queues the caller at the database,

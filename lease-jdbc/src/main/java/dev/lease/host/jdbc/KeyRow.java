@@ -18,10 +18,17 @@ package dev.lease.host.jdbc;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.OptionalLong;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.RowMapper;
+
+import dev.lease.LeaseHolder;
+import dev.lease.LeaseKey;
+import dev.lease.host.KeyModel;
+import dev.lease.host.QueuedWaiter;
+import dev.lease.host.WaiterQueue;
 
 /**
  * A key's row as read: its grant, the latest clock reading saved for it, its queue's
@@ -50,7 +57,7 @@ record KeyRow(byte @Nullable [] holder, long expiresAt, long latest, int queued,
 			of(resultSet, 2));
 
 	/** A queued waiter from its first column. */
-	static final RowMapper<StoredWaiter> WAITER = (resultSet, rowNumber) -> waiter(resultSet, 1);
+	static final RowMapper<QueuedWaiter> WAITER = (resultSet, rowNumber) -> waiter(resultSet, 1);
 
 	/** A reading of the clock, then a queued waiter, if any (an outer join). */
 	static final RowMapper<QueueRow> NOW_AND_WAITER = (resultSet, rowNumber) -> new QueueRow(number(resultSet, 1),
@@ -74,8 +81,15 @@ record KeyRow(byte @Nullable [] holder, long expiresAt, long latest, int queued,
 				number(resultSet, first + 2), (int) number(resultSet, first + 3), number(resultSet, first + 4));
 	}
 
-	StoredKeyState state(byte[] key) {
-		return new StoredKeyState(key, true, this.holder, this.expiresAt, this.latest, this.arrivals);
+	KeyModel state(LeaseKey key, List<QueuedWaiter> queue) {
+		return new KeyModel(key, (this.holder != null) ? LeaseHolder.of(this.holder) : null, this.expiresAt,
+				this.latest, this.arrivals, WaiterQueue.of(queue));
+	}
+
+	// The HOLDER column of a state: null when no grant stands.
+	static byte @Nullable [] holderBytes(KeyModel state) {
+		LeaseHolder holder = state.holder();
+		return (holder != null) ? holder.bytes() : null;
 	}
 
 	static long number(ResultSet resultSet, int column) throws SQLException {
@@ -93,9 +107,9 @@ record KeyRow(byte @Nullable [] holder, long expiresAt, long latest, int queued,
 
 	// A waiter's columns WAITER_ID, HOLDER, DURATION_MICROS, BOUND, ARRIVAL from the
 	// given column on.
-	static StoredWaiter waiter(ResultSet resultSet, int first) throws SQLException {
-		return new StoredWaiter(number(resultSet, first), resultSet.getBytes(first + 1), number(resultSet, first + 2),
-				number(resultSet, first + 3), number(resultSet, first + 4));
+	static QueuedWaiter waiter(ResultSet resultSet, int first) throws SQLException {
+		return new QueuedWaiter(number(resultSet, first), LeaseHolder.of(resultSet.getBytes(first + 1)),
+				number(resultSet, first + 2), number(resultSet, first + 3), number(resultSet, first + 4));
 	}
 
 	/**
@@ -124,7 +138,7 @@ record KeyRow(byte @Nullable [] holder, long expiresAt, long latest, int queued,
 	 * @param now the reading of the clock
 	 * @param waiter the waiter, or {@code null} when nobody is queued
 	 */
-	record QueueRow(long now, @Nullable StoredWaiter waiter) {
+	record QueueRow(long now, @Nullable QueuedWaiter waiter) {
 
 	}
 

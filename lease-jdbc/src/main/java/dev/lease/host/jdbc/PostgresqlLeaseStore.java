@@ -16,13 +16,17 @@
 
 package dev.lease.host.jdbc;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalLong;
 
 import org.jspecify.annotations.Nullable;
 
 import dev.lease.LeaseKey;
-import dev.lease.host.jdbc.TakeAnswer.Granted;
-import dev.lease.host.jdbc.TakeAnswer.Queued;
+import dev.lease.host.KeyModel;
+import dev.lease.host.QueuedWaiter;
+import dev.lease.host.TakeAnswer.Granted;
+import dev.lease.host.TakeAnswer.Queued;
 
 /**
  * The store on PostgreSQL, which takes the common cases in fewer round trips: a take of a
@@ -78,29 +82,32 @@ final class PostgresqlLeaseStore extends JdbcLeaseStore {
 	}
 
 	@Override
-	void loadQueue(Transaction tx, StoredKeyState state) {
+	List<QueuedWaiter> loadQueue(Transaction tx, byte[] keyBytes) {
+		List<QueuedWaiter> queue = new ArrayList<>();
 		for (KeyRow.QueueRow row : tx.queryRows(this.statements.selectQueueAndNow, 0, KeyRow.NOW_AND_WAITER,
-				(Object) state.key)) {
+				(Object) keyBytes)) {
 			tx.clockRead(row.now());
 			if (row.waiter() != null) {
-				state.queue.add(row.waiter());
+				queue.add(row.waiter());
 			}
 		}
+		return queue;
 	}
 
 	@Override
-	void save(Transaction tx, StoredKeyState state, long now) {
-		if (!state.added.isEmpty()) {
+	void save(Transaction tx, KeyModel state, long now) {
+		if (!state.added().isEmpty()) {
 			super.save(tx, state, now);
 			return;
 		}
-		long[] dropped = state.dropped.stream().mapToLong((waiter) -> waiter.id).toArray();
-		long[] handedIds = state.handed.stream().mapToLong((waiter) -> waiter.id).toArray();
-		long[] handedExpiresAt = state.handed.stream().mapToLong((waiter) -> waiter.grantedExpiresAt).toArray();
+		long[] dropped = state.dropped().stream().mapToLong(QueuedWaiter::id).toArray();
+		long[] handedIds = state.handed().stream().mapToLong((handoff) -> handoff.waiter().id()).toArray();
+		long[] handedExpiresAt = state.handed().stream().mapToLong(KeyModel.Handoff::expiresAt).toArray();
 		boolean kept = !state.isFree(now);
+		byte[] keyBytes = state.key().bytes();
 		String payload = handoffs(tx, state);
-		tx.select(this.statements.saveInOneStatement, dropped, handedIds, handedExpiresAt, state.holder,
-				state.expiresAt, now, state.queue.size(), state.arrivals, state.key, kept, state.key, kept, channel(),
+		tx.select(this.statements.saveInOneStatement, dropped, handedIds, handedExpiresAt, KeyRow.holderBytes(state),
+				state.expiresAt(), now, state.queued(), state.arrivals(), keyBytes, kept, keyBytes, kept, channel(),
 				(payload != null) ? payload : "", payload != null);
 	}
 

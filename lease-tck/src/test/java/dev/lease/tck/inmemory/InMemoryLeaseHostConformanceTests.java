@@ -16,6 +16,8 @@
 
 package dev.lease.tck.inmemory;
 
+import java.time.Duration;
+
 import dev.lease.LeaseHost;
 import dev.lease.host.inmemory.InMemoryLeaseHost;
 import dev.lease.tck.LeaseHostConformanceKit;
@@ -32,6 +34,11 @@ class InMemoryLeaseHostConformanceTests extends LeaseHostConformanceKit {
 	@Override
 	protected LeaseHost host() {
 		return HOST;
+	}
+
+	@Override
+	protected Duration resolution() {
+		return Duration.ofNanos(1000);
 	}
 
 }

@@ -14,39 +14,43 @@
  * limitations under the License.
  */
 
-package dev.lease.host.jdbc;
+package dev.lease.host;
 
 /**
- * What the store answers a caller at a take: the key granted to it, refused (held, for a
- * try; withdrawn at its bound, for a waiter), or the caller queued.
+ * What a host's store answers a caller at a take, and a waiter each time it asks where it
+ * stands (DESIGN §4): the key granted to it, refused (held, for a try; withdrawn, for a
+ * waiter), or the caller queued. Instants are microseconds since the epoch on the host's
+ * clock ({@link Micros}).
  *
  * @author Lease contributors
+ * @since 0.1.0
+ * @see KeyModel
  */
-sealed interface TakeAnswer {
+public sealed interface TakeAnswer {
 
 	/**
 	 * The key granted to the caller.
 	 *
-	 * @param expiresAt the grant's instant, microseconds since the epoch
+	 * @param expiresAt the grant's instant
 	 */
 	record Granted(long expiresAt) implements TakeAnswer {
 
 	}
 
 	/**
-	 * The key not granted: held by another, or the waiter withdrawn (Non-goal 4).
+	 * The key not granted: held by another, for a try, or the waiter withdrawn (Non-goal
+	 * 4).
 	 */
 	record Refused() implements TakeAnswer {
 
 	}
 
 	/**
-	 * A waiter standing in the queue: its row, its bound, and the last answer it had, all
-	 * in microseconds on the database's clock.
+	 * A waiter standing in the queue, with what it needs to know how long it may sleep.
 	 *
-	 * @param waiterId the waiter's row
+	 * @param waiterId the waiter's id in the store
 	 * @param bound the waiter's bound, fixed at its arrival (Invariant 4)
-	 * @param now the database's now when it was answered
+	 * @param now the host's now when it was answered
 	 * @param grantExpiresAt the standing grant's instant then
 	 */
 	record Queued(long waiterId, long bound, long now, long grantExpiresAt) implements TakeAnswer {

@@ -1,0 +1,349 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.host;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.function.LongSupplier;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.lease.LeaseHolder;
+import dev.lease.LeaseKey;
+import dev.lease.ReentrantTakeException;
+import dev.lease.host.TakeAnswer.Granted;
+import dev.lease.host.TakeAnswer.Queued;
+import dev.lease.host.TakeAnswer.Refused;
+
+/**
+ * The state of one key, DESIGN §4's one state model: at most a grant and a FIFO queue of
+ * waiters, resolved at the host's now before every question, and the decisions of the
+ * operations on it. Written once, in Java, for every host whose store runs Java inside
+ * its atomic step: the in-memory host under the key's lock, the JDBC host in a
+ * transaction that locks the key's row, and third-party hosts.
+ * <p>
+ * A store builds one model per question from what it keeps, asks it, and writes back only
+ * what the model recorded: the grant, the latest clock reading, the waiters
+ * {@linkplain #handed() handed} the key, {@linkplain #dropped() dropped} or
+ * {@linkplain #added() added}. A question that saves nothing (remaining, a release by
+ * anyone but the holder, a waiter that is still queued) writes none of it: resolve is
+ * deterministic, so the next question derives the same state again (State 3, Check 5.2).
+ * The queue is read head first and only as far as a question needs ({@link WaiterQueue}).
+ * <p>
+ * Instants and terms are microseconds ({@link Micros}), instants since the epoch on the
+ * host's clock; a model without a grant has a {@code null} holder. A model is not
+ * thread-safe: it lives inside one atomic step.
+ *
+ * @author Lease contributors
+ * @since 0.1.0
+ */
+public final class KeyModel {
+
+	private final LeaseKey key;
+
+	private @Nullable LeaseHolder holder;
+
+	private long expiresAt;
+
+	private long latest;
+
+	private long arrivals;
+
+	private final KeyModelQueue queue;
+
+	private final List<Handoff> handed = new ArrayList<>();
+
+	/**
+	 * Create the model of a key as its store keeps it.
+	 * @param key the key
+	 * @param holder the holder of the stored grant, or {@code null} when none is stored
+	 * @param expiresAt the stored grant's instant; not read without a holder
+	 * @param latest the latest clock reading saved for the key, or {@link Long#MIN_VALUE}
+	 * @param arrivals how many waiters have arrived, to number the next one
+	 * @param queue the key's waiters
+	 */
+	public KeyModel(LeaseKey key, @Nullable LeaseHolder holder, long expiresAt, long latest, long arrivals,
+			WaiterQueue queue) {
+		this.key = key;
+		this.holder = holder;
+		this.expiresAt = expiresAt;
+		this.latest = latest;
+		this.arrivals = arrivals;
+		this.queue = new KeyModelQueue(queue);
+	}
+
+	/**
+	 * Create the model of a key that has nothing stored.
+	 * @param key the key
+	 * @return the model of a free key with nobody queued
+	 */
+	public static KeyModel free(LeaseKey key) {
+		return new KeyModel(key, null, 0, Long.MIN_VALUE, 0, WaiterQueue.of(List.of()));
+	}
+
+	/**
+	 * Return the key's now for a reading of the host's clock: the later of the reading
+	 * and the latest one saved for the key, kept as the latest. A clock that steps back
+	 * never brings an ended grant back to life (DESIGN §4, Invariant 2.1).
+	 * @param reading the clock's reading
+	 * @return the key's now
+	 */
+	public long now(long reading) {
+		this.latest = Math.max(this.latest, reading);
+		return this.latest;
+	}
+
+	/**
+	 * Derive the state at now (State 2): each passed grant hands the key to the first
+	 * waiter whose bound has not passed, granted as of the instant the key became free;
+	 * waiters whose bound had passed by then are dropped (Operation 2, Non-goal 3, 4).
+	 * @param now the key's now
+	 */
+	public void resolve(long now) {
+		while (this.holder != null && this.expiresAt <= now) {
+			handOn(this.expiresAt);
+		}
+	}
+
+	/**
+	 * Take the key: granted at once when it is free at now; else refused for a try, or
+	 * the caller queued with its bound fixed at the standing grant's instant (Operation
+	 * 1–7, Invariant 4). A queued entry of the same holder whose bound has passed is
+	 * replaced.
+	 * @param holder the holder taking
+	 * @param duration the term asked for
+	 * @param now the key's now
+	 * @param waits whether the caller waits ({@code take}) or not ({@code tryTake})
+	 * @param waiterIds the store's ids for a new waiter, asked only when one is queued
+	 * @return granted, refused or queued
+	 * @throws ReentrantTakeException if the holder holds the key or waits for it within
+	 * its bound (Non-goal 1); nothing is changed then
+	 */
+	public TakeAnswer take(LeaseHolder holder, long duration, long now, boolean waits, LongSupplier waiterIds) {
+		resolve(now);
+		if (this.holder == null) {
+			this.holder = holder;
+			this.expiresAt = now + duration;
+			return new Granted(this.expiresAt);
+		}
+		List<QueuedWaiter> waiting = this.queue.waitersOf(holder);
+		if (holder.equals(this.holder) || waiting.stream().anyMatch((waiter) -> now <= waiter.bound())) {
+			throw new ReentrantTakeException(this.key, holder);
+		}
+		waiting.forEach(this.queue::remove);
+		if (!waits) {
+			return new Refused();
+		}
+		QueuedWaiter waiter = new QueuedWaiter(waiterIds.getAsLong(), holder, duration, this.expiresAt,
+				++this.arrivals);
+		this.queue.add(waiter);
+		return new Queued(waiter.id(), waiter.bound(), now, this.expiresAt);
+	}
+
+	/**
+	 * Answer the remaining term of the asking holder (Operation 8, 9): nothing for the
+	 * store to save.
+	 * @param holder the asking party
+	 * @param now the key's now
+	 * @return the remaining term, or empty when the party does not hold the key
+	 */
+	public Optional<Duration> remaining(LeaseHolder holder, long now) {
+		resolve(now);
+		return holder.equals(this.holder) ? Optional.of(Micros.toDuration(this.expiresAt - now)) : Optional.empty();
+	}
+
+	/**
+	 * Release the asking holder's grant: ended at now and handed to the first waiter
+	 * whose bound has not passed, granted as of now (Operation 11–13).
+	 * @param holder the asking party
+	 * @param now the key's now
+	 * @return whether the grant was released; when not, the store saves nothing (Check
+	 * 5.2)
+	 */
+	public boolean release(LeaseHolder holder, long now) {
+		resolve(now);
+		if (!holder.equals(this.holder)) {
+			return false;
+		}
+		handOn(now);
+		return true;
+	}
+
+	/**
+	 * Answer a queued waiter where it stands (DESIGN §4): granted, when the key was
+	 * handed to it now or before; withdrawn past its bound, when it gives up, or when it
+	 * is no longer queued (Non-goal 4); otherwise still queued, and nothing for the store
+	 * to save. A waiter that gives up and was handed the key gives the grant back, so
+	 * nothing is left held by a caller who gave up.
+	 * @param waiterId the waiter's id
+	 * @param holder the waiter's holder
+	 * @param handedBefore the instant of a grant an earlier question handed the waiter,
+	 * as the store kept it
+	 * @param now the key's now
+	 * @param givingUp whether the waiter withdraws whatever its bound ("withdraw me, or
+	 * tell me I was granted")
+	 * @return granted, refused (withdrawn) or queued
+	 */
+	public TakeAnswer ask(long waiterId, LeaseHolder holder, OptionalLong handedBefore, long now, boolean givingUp) {
+		resolve(now);
+		OptionalLong granted = handedBefore;
+		for (Handoff handoff : this.handed) {
+			if (handoff.waiter().id() == waiterId) {
+				granted = OptionalLong.of(handoff.expiresAt());
+			}
+		}
+		if (granted.isPresent()) {
+			if (givingUp && holder.equals(this.holder) && this.expiresAt == granted.getAsLong()) {
+				handOn(now);
+			}
+			return new Granted(granted.getAsLong());
+		}
+		QueuedWaiter waiter = this.queue.find(waiterId);
+		if (waiter == null) {
+			return new Refused();
+		}
+		if (givingUp || now > waiter.bound()) {
+			this.queue.remove(waiter);
+			return new Refused();
+		}
+		return new Queued(waiterId, waiter.bound(), now, (this.holder != null) ? this.expiresAt : now);
+	}
+
+	// End the standing grant at freedAt and hand the key to the first waiter in arrival
+	// order whose bound has not passed (Non-goal 3, 4). A bound equal to the instant
+	// still takes the key (Operation 2 before Operation 4). The instants a key frees at
+	// only grow, so a waiter dropped here could never have been handed the key later.
+	private void handOn(long freedAt) {
+		QueuedWaiter waiter;
+		while ((waiter = this.queue.pollHead()) != null) {
+			if (waiter.bound() >= freedAt) {
+				this.holder = waiter.holder();
+				this.expiresAt = freedAt + waiter.duration();
+				this.handed.add(new Handoff(waiter, this.expiresAt));
+				return;
+			}
+			this.queue.dropped(waiter);
+		}
+		this.holder = null;
+	}
+
+	/**
+	 * Return the key.
+	 * @return the key
+	 */
+	public LeaseKey key() {
+		return this.key;
+	}
+
+	/**
+	 * Return the holder of the grant, as resolved so far.
+	 * @return the holder, or {@code null} when no grant stands
+	 */
+	public @Nullable LeaseHolder holder() {
+		return this.holder;
+	}
+
+	/**
+	 * Return the grant's instant; meaningless without a {@link #holder() holder}.
+	 * @return the grant's instant
+	 */
+	public long expiresAt() {
+		return this.expiresAt;
+	}
+
+	/**
+	 * Return the latest clock reading for the key, to save with it.
+	 * @return the latest reading
+	 */
+	public long latest() {
+		return this.latest;
+	}
+
+	/**
+	 * Return how many waiters have arrived, to save with the key.
+	 * @return the count of arrivals
+	 */
+	public long arrivals() {
+		return this.arrivals;
+	}
+
+	/**
+	 * Return how many waiters are queued now.
+	 * @return the queue's length
+	 */
+	public int queued() {
+		return this.queue.size();
+	}
+
+	/**
+	 * Return whether the key is free at now with nobody queued, so that a store may keep
+	 * nothing for it.
+	 * @param now the key's now
+	 * @return whether nothing needs to be stored for the key
+	 */
+	public boolean isFree(long now) {
+		return this.queue.size() == 0 && (this.holder == null || this.expiresAt <= now);
+	}
+
+	/**
+	 * Return the grants this question handed to waiters, in order: each to be kept for
+	 * its waiter until it asks, even past its instant.
+	 * @return the handoffs
+	 */
+	public List<Handoff> handed() {
+		return Collections.unmodifiableList(this.handed);
+	}
+
+	/**
+	 * Return the stored waiters this question took out of the queue without a grant.
+	 * @return the dropped waiters
+	 */
+	public List<QueuedWaiter> dropped() {
+		return this.queue.dropped();
+	}
+
+	/**
+	 * Return the waiters this question queued and the store has yet to store.
+	 * @return the added waiters
+	 */
+	public List<QueuedWaiter> added() {
+		return this.queue.added();
+	}
+
+	/**
+	 * Return whether this question changed the queue: handed, dropped or added a waiter.
+	 * @return whether the queue changed
+	 */
+	public boolean changed() {
+		return !this.handed.isEmpty() || !dropped().isEmpty() || !added().isEmpty();
+	}
+
+	/**
+	 * A grant handed to a waiter.
+	 *
+	 * @param waiter the waiter the key was handed to
+	 * @param expiresAt the grant's instant
+	 */
+	public record Handoff(QueuedWaiter waiter, long expiresAt) {
+
+	}
+
+}
