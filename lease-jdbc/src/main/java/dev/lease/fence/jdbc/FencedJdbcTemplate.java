@@ -40,6 +40,7 @@ import dev.lease.fence.FenceRefusal;
 import dev.lease.fence.FenceRefusalListener;
 import dev.lease.fence.FenceRefusals;
 import dev.lease.fence.FencedParty;
+import dev.lease.host.jdbc.DatabaseClock;
 
 /**
  * Writes to a database as a fenced party: runs the write and then, last in the same
@@ -69,7 +70,7 @@ public class FencedJdbcTemplate implements FencedParty {
 
 	private final @Nullable FenceRefusalListener listener;
 
-	private volatile @Nullable JdbcFenceClock clock;
+	private volatile @Nullable DatabaseClock clock;
 
 	/**
 	 * Create a template writing to the given data source as the given fenced party; its
@@ -192,7 +193,7 @@ public class FencedJdbcTemplate implements FencedParty {
 	private <T> T write(Fence fence, @Nullable LeaseKey key, FenceRefusalListener listener,
 			Function<JdbcOperations, T> work) {
 		Assert.notNull(work, "'work' must not be null");
-		JdbcFenceClock clock = clock();
+		DatabaseClock clock = clock();
 		Check check = new Check(clock, fence, key, listener);
 		T result = this.transactionTemplate.execute((status) -> {
 			boolean joined = !status.isNewTransaction();
@@ -206,12 +207,12 @@ public class FencedJdbcTemplate implements FencedParty {
 		return result;
 	}
 
-	private JdbcFenceClock clock() {
-		JdbcFenceClock clock = this.clock;
+	private DatabaseClock clock() {
+		DatabaseClock clock = this.clock;
 		if (clock == null) {
 			DataSource dataSource = this.jdbcTemplate.getDataSource();
 			Assert.state(dataSource != null, "No DataSource");
-			clock = JdbcFenceClock.of(dataSource);
+			clock = DatabaseClock.of(dataSource);
 			this.clock = clock;
 		}
 		return clock;
@@ -223,7 +224,7 @@ public class FencedJdbcTemplate implements FencedParty {
 	 */
 	private final class Check implements TransactionSynchronization {
 
-		private final JdbcFenceClock clock;
+		private final DatabaseClock clock;
 
 		private final Fence fence;
 
@@ -231,7 +232,7 @@ public class FencedJdbcTemplate implements FencedParty {
 
 		private final FenceRefusalListener listener;
 
-		Check(JdbcFenceClock clock, Fence fence, @Nullable LeaseKey key, FenceRefusalListener listener) {
+		Check(DatabaseClock clock, Fence fence, @Nullable LeaseKey key, FenceRefusalListener listener) {
 			this.clock = clock;
 			this.fence = fence;
 			this.key = key;

@@ -16,14 +16,30 @@
 
 package dev.lease.host.jdbc;
 
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 
 import javax.sql.DataSource;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.dao.DataAccessException;
+import org.springframework.dao.PessimisticLockingFailureException;
+import org.springframework.jdbc.core.ConnectionCallback;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.ConnectionHolder;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
+import org.springframework.jdbc.support.JdbcTransactionManager;
+import org.springframework.jdbc.support.SQLErrorCodeSQLExceptionTranslator;
+import org.springframework.jdbc.support.SQLExceptionTranslator;
+import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.TransactionException;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.lease.LeaseHostException;
 import dev.lease.LeaseKey;
@@ -31,9 +47,15 @@ import dev.lease.host.Wakeups;
 
 /**
  * Runs the JDBC host's store calls: each on a connection of its own, as one transaction
- * or one auto-committed statement, run again after a deadlock or lock timeout, and waking
- * this host's waiters of the key once a call that handed the key on has committed. A
- * failure is answered as a {@link LeaseHostException} naming what could not be done.
+ * ({@link TransactionTemplate}) or one auto-committed statement, run again after a
+ * deadlock, serialization failure or lock timeout as Spring translates them
+ * ({@link PessimisticLockingFailureException}), and waking this host's waiters of the key
+ * once a call that handed the key on has committed. A failure is answered as a
+ * {@link LeaseHostException} naming what could not be done.
+ * <p>
+ * The host's connections are bound under a data source of its own that only delegates to
+ * the application's, so a call made inside the application's transaction on the same data
+ * source never joins it: a grant does not roll back with the caller's work (Non-goal 6).
  *
  * @author Lease contributors
  */
@@ -43,9 +65,15 @@ final class JdbcLeaseCalls {
 
 	private final DataSource dataSource;
 
+	private final DataSource own;
+
 	private final JdbcLeaseDialect dialect;
 
 	private final String selectNow;
+
+	private final JdbcTemplate jdbc;
+
+	private final TransactionTemplate transactions;
 
 	private final StoreInterrupts interrupts;
 
@@ -54,8 +82,21 @@ final class JdbcLeaseCalls {
 	JdbcLeaseCalls(DataSource dataSource, JdbcLeaseDialect dialect, String selectNow, StoreInterrupts interrupts,
 			Wakeups<LeaseKey, Long> wakeups) {
 		this.dataSource = dataSource;
+		this.own = new DelegatingDataSource(dataSource);
 		this.dialect = dialect;
 		this.selectNow = selectNow;
+		SQLExceptionTranslator translator = new SQLErrorCodeSQLExceptionTranslator(dialect.clock().productName());
+		this.jdbc = new JdbcTemplate(this.own);
+		this.jdbc.setExceptionTranslator(translator);
+		JdbcTransactionManager manager = new JdbcTransactionManager(this.own);
+		manager.setExceptionTranslator(translator);
+		this.transactions = new TransactionTemplate(manager);
+		if (dialect.needsReadCommitted()) {
+			// InnoDB's default REPEATABLE READ takes gap locks that make racing inserts
+			// of
+			// one key deadlock; READ COMMITTED does not, and is all the host needs.
+			this.transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
+		}
 		this.interrupts = interrupts;
 		this.wakeups = wakeups;
 	}
@@ -75,19 +116,19 @@ final class JdbcLeaseCalls {
 		boolean mayGiveUp = this.interrupts.mayGiveUp();
 		boolean interrupted = Thread.interrupted();
 		try {
-			SQLException failure = null;
+			RuntimeException failure = null;
 			for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
 				long started = System.nanoTime();
 				try {
-					Transaction tx = new Transaction(this.selectNow, this.dialect.needsReadCommitted());
-					T result = Transaction.run(this.dataSource, tx, autoCommit, work);
+					Transaction tx = new Transaction(this.jdbc, this.selectNow);
+					T result = autoCommit ? inAutoCommit(() -> work.run(tx)) : inTransaction(() -> work.run(tx));
 					if (!tx.handoffs.isEmpty() && key != null) {
 						this.wakeups.wake(key, tx.handoffs);
 					}
 					return result;
 				}
-				catch (Transaction.NotConnected ex) {
-					failure = ex;
+				catch (Transaction.NotConnected | CannotCreateTransactionException ex) {
+					failure = notConnected(ex);
 					if (!StoreInterrupts.interruptedWaitingForConnection(ex)) {
 						break;
 					}
@@ -97,7 +138,7 @@ final class JdbcLeaseCalls {
 					}
 					attempt--;
 				}
-				catch (SQLException ex) {
+				catch (DataAccessException | TransactionException ex) {
 					failure = ex;
 					if (this.interrupts.lockWaitInterrupted(ex, System.nanoTime() - started)) {
 						// Rolled back whole, and no attempt spent: an interrupt is no
@@ -106,7 +147,7 @@ final class JdbcLeaseCalls {
 						attempt--;
 						continue;
 					}
-					if (!Transaction.isTransient(ex)) {
+					if (!isTransient(ex)) {
 						break;
 					}
 					pauseBeforeRetry(attempt);
@@ -121,6 +162,80 @@ final class JdbcLeaseCalls {
 			if (interrupted) {
 				Thread.currentThread().interrupt();
 			}
+		}
+	}
+
+	// Answered with the pool's or the driver's own words, whichever way the connection
+	// was asked for.
+	private static RuntimeException notConnected(RuntimeException failure) {
+		Throwable cause = failure.getCause();
+		if (failure instanceof CannotCreateTransactionException && cause != null) {
+			return new Transaction.NotConnected(cause);
+		}
+		return failure;
+	}
+
+	// Deadlocks, serialization failures and lock timeouts: the transaction was undone
+	// whole and may be run again. A connection that cannot be had is not retried here:
+	// the pool has already waited for it.
+	static boolean isTransient(RuntimeException ex) {
+		return ex instanceof PessimisticLockingFailureException;
+	}
+
+	// Committed when the work returns, rolled back when it throws, so that a failed
+	// question leaves no half-written state.
+	private <T> T inTransaction(Supplier<T> work) {
+		return this.transactions.execute((status) -> work.get());
+	}
+
+	// The one-statement questions: on a connection of the host's own in auto-commit,
+	// bound for the work's statements under the host's data source.
+	private <T> T inAutoCommit(Supplier<T> work) {
+		Connection connection;
+		try {
+			connection = this.dataSource.getConnection();
+		}
+		catch (SQLException ex) {
+			throw new Transaction.NotConnected(ex);
+		}
+		TransactionSynchronizationManager.bindResource(this.own, new ConnectionHolder(connection));
+		try {
+			return this.jdbc.execute((ConnectionCallback<T>) (bound) -> {
+				boolean wasAutoCommit = bound.getAutoCommit();
+				if (!wasAutoCommit) {
+					bound.setAutoCommit(true);
+				}
+				try {
+					return work.get();
+				}
+				finally {
+					if (!wasAutoCommit) {
+						restoreAutoCommit(bound);
+					}
+				}
+			});
+		}
+		finally {
+			TransactionSynchronizationManager.unbindResource(this.own);
+			close(connection);
+		}
+	}
+
+	private static void restoreAutoCommit(Connection connection) {
+		try {
+			connection.setAutoCommit(false);
+		}
+		catch (SQLException ex) {
+			// the pool resets the connection, or discards it
+		}
+	}
+
+	private static void close(Connection connection) {
+		try {
+			connection.close();
+		}
+		catch (SQLException ex) {
+			// the pool discards it
 		}
 	}
 

@@ -18,39 +18,39 @@ package dev.lease.host.jdbc;
 
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
-import java.util.Locale;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.dao.DataIntegrityViolationException;
 
 import dev.lease.LeaseHostException;
 
 /**
- * What differs between the supported databases: how to read the database's clock as
- * microseconds since the epoch, and how to insert a key's row unless it is there.
+ * What differs between the supported databases: their clock ({@link DatabaseClock}), and
+ * how to insert a key's row unless it is there.
  *
  * @author Lease contributors
  */
 enum JdbcLeaseDialect {
 
 	/**
-	 * PostgreSQL: {@code clock_timestamp()} is read at each call, unlike {@code now()},
-	 * which is the transaction's start. Wakes waiters with {@code LISTEN/NOTIFY}.
+	 * PostgreSQL. Wakes waiters with {@code LISTEN/NOTIFY}.
 	 */
-	POSTGRESQL("PostgreSQL", "postgresql", "CAST(EXTRACT(EPOCH FROM CLOCK_TIMESTAMP()) * 1000000 AS BIGINT)", """
+	POSTGRESQL("PostgreSQL", "postgresql", DatabaseClock.POSTGRESQL, """
 			INSERT INTO %PREFIX%KEYS (LEASE_KEY, LATEST, QUEUED, ARRIVALS) VALUES (?, 0, 0, 0)
 			ON CONFLICT (LEASE_KEY) DO NOTHING"""),
 
 	/**
-	 * MySQL and MariaDB: {@code UTC_TIMESTAMP(6)} is read once per statement and is free
-	 * of the session's time zone; it is only ever read in a statement of its own, after
-	 * the key's row is locked.
+	 * MySQL and MariaDB: the clock is only ever read in a statement of its own, after the
+	 * key's row is locked.
 	 */
-	MYSQL("MySQL", "mysql", "TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6))", """
+	MYSQL("MySQL", "mysql", DatabaseClock.MYSQL, """
 			INSERT IGNORE INTO %PREFIX%KEYS (LEASE_KEY, LATEST, QUEUED, ARRIVALS) VALUES (?, 0, 0, 0)"""),
 
 	/**
 	 * H2: {@code CURRENT_TIMESTAMP} is fixed at its first reading in a transaction, so it
 	 * is read only after the key's row is locked.
 	 */
-	H2("H2", "h2", "CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP(6)) * 1000000 AS BIGINT)", """
+	H2("H2", "h2", DatabaseClock.H2, """
 			MERGE INTO %PREFIX%KEYS K USING (VALUES (CAST(? AS VARBINARY(1024)))) S (LEASE_KEY)
 			ON K.LEASE_KEY = S.LEASE_KEY WHEN NOT MATCHED THEN
 			INSERT (LEASE_KEY, LATEST, QUEUED, ARRIVALS) VALUES (S.LEASE_KEY, 0, 0, 0)""");
@@ -61,14 +61,14 @@ enum JdbcLeaseDialect {
 
 	private final String platform;
 
-	private final String now;
+	private final DatabaseClock clock;
 
 	private final String insertKeyIfAbsent;
 
-	JdbcLeaseDialect(String displayName, String platform, String now, String insertKeyIfAbsent) {
+	JdbcLeaseDialect(String displayName, String platform, DatabaseClock clock, String insertKeyIfAbsent) {
 		this.displayName = displayName;
 		this.platform = platform;
-		this.now = now;
+		this.clock = clock;
 		this.insertKeyIfAbsent = insertKeyIfAbsent;
 	}
 
@@ -81,9 +81,9 @@ enum JdbcLeaseDialect {
 		return this.platform;
 	}
 
-	// An SQL expression: the database's clock in microseconds since the epoch.
-	String now() {
-		return this.now;
+	// The database's clock, the same reading as the fence's.
+	DatabaseClock clock() {
+		return this.clock;
 	}
 
 	// Parameter: the key. Inserts an empty row, to be locked, unless the key has one;
@@ -113,24 +113,26 @@ enum JdbcLeaseDialect {
 	// Whether an insert of the key's row failed only because a racing transaction
 	// inserted it first: H2's MERGE can meet such a row, and then the statement alone is
 	// undone, and the row can be locked and read instead.
-	boolean lostInsertRace(SQLException ex) {
-		return this == H2 && ex.getSQLState() != null && ex.getSQLState().startsWith("23");
+	boolean lostInsertRace(DataAccessException ex) {
+		return this == H2 && ex instanceof DataIntegrityViolationException;
 	}
 
 	static JdbcLeaseDialect of(DatabaseMetaData metaData) throws SQLException {
 		String product = metaData.getDatabaseProductName();
-		String name = (product != null) ? product.toLowerCase(Locale.ROOT) : "";
-		if (name.contains("postgresql")) {
-			return POSTGRESQL;
+		DatabaseClock clock;
+		try {
+			clock = DatabaseClock.of(product);
 		}
-		if (name.contains("mysql") || name.contains("mariadb")) {
-			return MYSQL;
+		catch (IllegalStateException ex) {
+			throw new LeaseHostException("Database '" + product + "' is not supported by the JDBC lease host;"
+					+ " supported: " + SUPPORTED + ". Use another lease host, or one of these databases");
 		}
-		if (name.equals("h2")) {
-			return H2;
+		for (JdbcLeaseDialect dialect : values()) {
+			if (dialect.clock == clock) {
+				return dialect;
+			}
 		}
-		throw new LeaseHostException("Database '" + product + "' is not supported by the JDBC lease host; supported: "
-				+ SUPPORTED + ". Use another lease host, or one of these databases");
+		throw new IllegalStateException("No dialect reads the clock " + clock);
 	}
 
 }

@@ -18,8 +18,8 @@ package dev.lease.host.jdbc;
 
 /**
  * The SQL the JDBC host runs, with one table-name placeholder, {@code %PREFIX%}, and
- * {@code %NOW%} for the dialect's reading of the database clock. DDL lives only in the
- * schema scripts beside this class.
+ * {@code %NOW%} for the reading of the database clock ({@link DatabaseClock}). DDL lives
+ * only in the schema scripts beside this class.
  *
  * @author Lease contributors
  */
@@ -160,7 +160,7 @@ final class JdbcLeaseStatements {
 	}
 
 	private static String sql(String template, JdbcLeaseDialect dialect, String tablePrefix) {
-		return template.replace("%PREFIX%", tablePrefix).replace("%NOW%", dialect.now());
+		return template.replace("%PREFIX%", tablePrefix).replace("%NOW%", dialect.clock().expression());
 	}
 
 }

@@ -17,7 +17,6 @@
 package dev.lease.host.jdbc;
 
 import java.security.SecureRandom;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -26,6 +25,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.dao.DataAccessException;
 
 import dev.lease.Lease;
 import dev.lease.LeaseHolder;
@@ -117,15 +117,15 @@ class JdbcLeaseStore {
 	final Optional<Duration> remaining(LeaseKey key, LeaseHolder holder) {
 		byte[] keyBytes = key.bytes();
 		// One statement when nobody is queued: the row and the clock read together.
-		Object[] row = this.calls.transaction("read the remaining term", key,
-				(tx) -> tx.queryRow(this.statements.selectKeyAndNow, keyBytes));
-		if (row == null) {
+		KeyRow.Read read = this.calls.transaction("read the remaining term", key,
+				(tx) -> tx.queryRow(this.statements.selectKeyAndNow, KeyRow.ROW_AND_NOW, keyBytes));
+		if (read == null) {
 			return Optional.empty();
 		}
-		KeyRow keyRow = KeyRow.of(row, 0);
+		KeyRow keyRow = read.row();
 		if (keyRow.queued() == 0) {
 			KeyModel state = keyRow.state(key, List.of());
-			return state.remaining(holder, state.now(KeyRow.number(row[5])));
+			return state.remaining(holder, state.now(read.now()));
 		}
 		// Answered from the resolved state; nothing is written (Check 5.2).
 		return this.calls.transaction("read the remaining term", key, (tx) -> {
@@ -189,12 +189,12 @@ class JdbcLeaseStore {
 	// The common case after a release handed the waiter the key: its row holds the
 	// grant, and only the waiter removes it. Two short statements, no lock on the key.
 	@Nullable Granted pickUp(LeaseKey key, Queued queued) {
-		Object[] mine = this.calls.statement("ask after a waiter", key,
-				(tx) -> tx.queryRow(this.statements.selectWaiter, queued.waiterId()));
-		if (mine == null || mine[1] == null) {
+		KeyRow.WaiterRow mine = this.calls.statement("ask after a waiter", key,
+				(tx) -> tx.queryRow(this.statements.selectWaiter, KeyRow.WAITER_ROW, queued.waiterId()));
+		if (mine == null || mine.granted().isEmpty()) {
 			return null;
 		}
-		long grantedExpiresAt = KeyRow.number(mine[1]);
+		long grantedExpiresAt = mine.granted().getAsLong();
 		this.calls.statement("ask after a waiter", key,
 				(tx) -> tx.update(this.statements.deleteWaiter, queued.waiterId()));
 		return new Granted(grantedExpiresAt);
@@ -207,9 +207,8 @@ class JdbcLeaseStore {
 		long waiterId = queued.waiterId();
 		return this.calls.transaction(interrupted ? "withdraw a waiter" : "ask after a waiter", key, (tx) -> {
 			KeyModel state = lockAndLoad(tx, key);
-			Object[] mine = tx.queryRow(this.statements.selectWaiter, waiterId);
-			OptionalLong handedBefore = (mine != null && mine[1] != null) ? OptionalLong.of(KeyRow.number(mine[1]))
-					: OptionalLong.empty();
+			KeyRow.WaiterRow mine = tx.queryRow(this.statements.selectWaiter, KeyRow.WAITER_ROW, waiterId);
+			OptionalLong handedBefore = (mine != null) ? mine.granted() : OptionalLong.empty();
 			KeyModel model = (state != null) ? state : KeyModel.free(key);
 			long now = model.now(tx.now());
 			TakeAnswer answer = model.ask(waiterId, holder, handedBefore, now, interrupted);
@@ -240,29 +239,24 @@ class JdbcLeaseStore {
 		});
 	}
 
-	final @Nullable KeyModel lockAndLoad(Transaction tx, LeaseKey key) throws SQLException {
+	final @Nullable KeyModel lockAndLoad(Transaction tx, LeaseKey key) {
 		byte[] keyBytes = key.bytes();
-		Object[] row = tx.queryRow(this.statements.selectKeyForUpdate, keyBytes);
-		if (row == null) {
+		KeyRow keyRow = tx.queryRow(this.statements.selectKeyForUpdate, KeyRow.ROW, keyBytes);
+		if (keyRow == null) {
 			return null;
 		}
-		KeyRow keyRow = KeyRow.of(row, 0);
 		return keyRow.state(key, (keyRow.queued() > 0) ? loadQueue(tx, keyBytes) : List.of());
 	}
 
-	List<QueuedWaiter> loadQueue(Transaction tx, byte[] keyBytes) throws SQLException {
-		List<QueuedWaiter> queue = new ArrayList<>();
-		for (Object[] row : tx.queryRows(this.statements.selectQueue, 0, (Object) keyBytes)) {
-			queue.add(KeyRow.waiter(row, 0));
-		}
-		return queue;
+	List<QueuedWaiter> loadQueue(Transaction tx, byte[] keyBytes) {
+		return tx.queryRows(this.statements.selectQueue, 0, KeyRow.WAITER, (Object) keyBytes);
 	}
 
-	private boolean insertKeyIfAbsent(Transaction tx, byte[] keyBytes) throws SQLException {
+	private boolean insertKeyIfAbsent(Transaction tx, byte[] keyBytes) {
 		try {
 			return tx.update(this.statements.insertKeyIfAbsent, keyBytes) == 1;
 		}
-		catch (SQLException ex) {
+		catch (DataAccessException ex) {
 			if (this.dialect.lostInsertRace(ex)) {
 				return false;
 			}
@@ -271,7 +265,7 @@ class JdbcLeaseStore {
 	}
 
 	// Write back what the question changed: the resolved state with its own change.
-	void save(Transaction tx, KeyModel state, long now) throws SQLException {
+	void save(Transaction tx, KeyModel state, long now) {
 		byte[] keyBytes = state.key().bytes();
 		for (QueuedWaiter waiter : state.dropped()) {
 			tx.update(this.statements.deleteWaiter, waiter.id());
@@ -292,7 +286,7 @@ class JdbcLeaseStore {
 		}
 		String payload = handoffs(tx, state);
 		if (payload != null) {
-			tx.queryRow(this.statements.notify, this.channel, payload);
+			tx.select(this.statements.notify, this.channel, payload);
 		}
 	}
 

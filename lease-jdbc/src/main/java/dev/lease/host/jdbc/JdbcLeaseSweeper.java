@@ -16,7 +16,6 @@
 
 package dev.lease.host.jdbc;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -67,11 +66,7 @@ final class JdbcLeaseSweeper {
 			List<byte[]> keys = this.store.calls.transaction("clean up", null, (tx) -> {
 				tx.update(statements.deleteFreeKeys);
 				tx.update(statements.deleteStaleHandedWaiters, HANDED_GRACE_MICROS, HANDED_GRACE_MICROS);
-				List<byte[]> found = new ArrayList<>();
-				for (Object[] row : tx.queryRows(statements.selectKeysToResolve, KEYS_PER_SWEEP)) {
-					found.add((byte[]) row[0]);
-				}
-				return found;
+				return tx.queryRows(statements.selectKeysToResolve, KEYS_PER_SWEEP, KeyRow.KEY);
 			});
 			for (byte[] keyBytes : keys) {
 				this.store.resolve(LeaseKey.of(keyBytes));

@@ -16,9 +16,13 @@
 
 package dev.lease.host.jdbc;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.List;
+import java.util.OptionalLong;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.RowMapper;
 
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
@@ -29,7 +33,8 @@ import dev.lease.host.WaiterQueue;
 /**
  * A key's row as read: its grant, the latest clock reading saved for it, its queue's
  * length and its count of arrivals. Read from the columns {@code HOLDER, EXPIRES_AT,
- * LATEST, QUEUED, ARRIVALS} in that order, starting at a given column.
+ * LATEST, QUEUED, ARRIVALS} in that order, starting at a given column; with the typed
+ * rows of the host's other questions.
  *
  * @param holder the holder of the stored grant, or {@code null}
  * @param expiresAt the stored grant's instant, microseconds since the epoch
@@ -40,10 +45,40 @@ import dev.lease.host.WaiterQueue;
  */
 record KeyRow(byte @Nullable [] holder, long expiresAt, long latest, int queued, long arrivals) {
 
-	static KeyRow of(@Nullable Object[] row, int first) {
-		Object expiresAt = row[first + 1];
-		return new KeyRow((byte[]) row[first], (expiresAt != null) ? ((Number) expiresAt).longValue() : 0,
-				number(row[first + 2]), (int) number(row[first + 3]), number(row[first + 4]));
+	/** The row from its first column. */
+	static final RowMapper<KeyRow> ROW = (resultSet, rowNumber) -> of(resultSet, 1);
+
+	/** The row, then a reading of the clock. */
+	static final RowMapper<Read> ROW_AND_NOW = (resultSet, rowNumber) -> new Read(of(resultSet, 1),
+			number(resultSet, 6));
+
+	/** The key, then its row. */
+	static final RowMapper<Keyed> KEY_AND_ROW = (resultSet, rowNumber) -> new Keyed(resultSet.getBytes(1),
+			of(resultSet, 2));
+
+	/** A queued waiter from its first column. */
+	static final RowMapper<QueuedWaiter> WAITER = (resultSet, rowNumber) -> waiter(resultSet, 1);
+
+	/** A reading of the clock, then a queued waiter, if any (an outer join). */
+	static final RowMapper<QueueRow> NOW_AND_WAITER = (resultSet, rowNumber) -> new QueueRow(number(resultSet, 1),
+			(resultSet.getObject(2) != null) ? waiter(resultSet, 2) : null);
+
+	/** A waiter's row as it asks where it stands: BOUND, GRANTED_EXPIRES_AT. */
+	static final RowMapper<WaiterRow> WAITER_ROW = (resultSet, rowNumber) -> new WaiterRow(number(resultSet, 1),
+			optionalNumber(resultSet, 2));
+
+	/** A number that is never null, such as a grant's instant. */
+	static final RowMapper<Long> NUMBER = (resultSet, rowNumber) -> number(resultSet, 1);
+
+	/** A number that may be null. */
+	static final RowMapper<OptionalLong> OPTIONAL_NUMBER = (resultSet, rowNumber) -> optionalNumber(resultSet, 1);
+
+	/** A key's bytes. */
+	static final RowMapper<byte[]> KEY = (resultSet, rowNumber) -> resultSet.getBytes(1);
+
+	static KeyRow of(ResultSet resultSet, int first) throws SQLException {
+		return new KeyRow(resultSet.getBytes(first), optionalNumber(resultSet, first + 1).orElse(0),
+				number(resultSet, first + 2), (int) number(resultSet, first + 3), number(resultSet, first + 4));
 	}
 
 	KeyModel state(LeaseKey key, List<QueuedWaiter> queue) {
@@ -57,18 +92,64 @@ record KeyRow(byte @Nullable [] holder, long expiresAt, long latest, int queued,
 		return (holder != null) ? holder.bytes() : null;
 	}
 
-	static long number(@Nullable Object column) {
-		if (column == null) {
+	static long number(ResultSet resultSet, int column) throws SQLException {
+		long value = resultSet.getLong(column);
+		if (value == 0 && resultSet.wasNull()) {
 			throw new IllegalStateException("The database answered no value for a column that has one");
 		}
-		return ((Number) column).longValue();
+		return value;
+	}
+
+	static OptionalLong optionalNumber(ResultSet resultSet, int column) throws SQLException {
+		long value = resultSet.getLong(column);
+		return (value == 0 && resultSet.wasNull()) ? OptionalLong.empty() : OptionalLong.of(value);
 	}
 
 	// A waiter's columns WAITER_ID, HOLDER, DURATION_MICROS, BOUND, ARRIVAL from the
 	// given column on.
-	static QueuedWaiter waiter(@Nullable Object[] row, int first) {
-		return new QueuedWaiter(number(row[first]), LeaseHolder.of((byte[]) row[first + 1]), number(row[first + 2]),
-				number(row[first + 3]), number(row[first + 4]));
+	static QueuedWaiter waiter(ResultSet resultSet, int first) throws SQLException {
+		return new QueuedWaiter(number(resultSet, first), LeaseHolder.of(resultSet.getBytes(first + 1)),
+				number(resultSet, first + 2), number(resultSet, first + 3), number(resultSet, first + 4));
+	}
+
+	/**
+	 * A key's row read together with the database's clock.
+	 *
+	 * @param row the key's row
+	 * @param now the reading of the clock
+	 */
+	record Read(KeyRow row, long now) {
+
+	}
+
+	/**
+	 * A key's row with its key.
+	 *
+	 * @param key the key's bytes
+	 * @param row the key's row
+	 */
+	record Keyed(byte[] key, KeyRow row) {
+
+	}
+
+	/**
+	 * A reading of the clock with a queued waiter, if any.
+	 *
+	 * @param now the reading of the clock
+	 * @param waiter the waiter, or {@code null} when nobody is queued
+	 */
+	record QueueRow(long now, @Nullable QueuedWaiter waiter) {
+
+	}
+
+	/**
+	 * A waiter's row as it asks where it stands.
+	 *
+	 * @param bound the waiter's bound
+	 * @param granted the instant of the grant handed to it, if any
+	 */
+	record WaiterRow(long bound, OptionalLong granted) {
+
 	}
 
 }

@@ -16,7 +16,6 @@
 
 package dev.lease.host.jdbc;
 
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -49,7 +48,7 @@ final class PickedUpWaiters {
 	}
 
 	// Remove the rows gathered so far; the ones not removed are kept for the next time.
-	void remove(Delete delete) throws SQLException {
+	<E extends Exception> void remove(Delete<E> delete) throws E {
 		List<Long> taken = new ArrayList<>();
 		for (Long id = this.rows.poll(); id != null; id = this.rows.poll()) {
 			taken.add(id);
@@ -58,7 +57,7 @@ final class PickedUpWaiters {
 			try {
 				delete.row(taken.get(i));
 			}
-			catch (SQLException | RuntimeException ex) {
+			catch (Exception ex) {
 				this.rows.addAll(taken.subList(i, taken.size()));
 				throw ex;
 			}
@@ -80,12 +79,14 @@ final class PickedUpWaiters {
 	}
 
 	/**
-	 * Deletes one waiter row.
+	 * Deletes one waiter row: through the store's calls, or on the listening connection.
+	 *
+	 * @param <E> what a deletion may throw
 	 */
 	@FunctionalInterface
-	interface Delete {
+	interface Delete<E extends Exception> {
 
-		void row(long waiterId) throws SQLException;
+		void row(long waiterId) throws E;
 
 	}
 

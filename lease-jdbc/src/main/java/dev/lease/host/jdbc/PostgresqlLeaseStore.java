@@ -16,7 +16,6 @@
 
 package dev.lease.host.jdbc;
 
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
@@ -51,13 +50,14 @@ final class PostgresqlLeaseStore extends JdbcLeaseStore {
 		// The first run may only create the key's row and the second take the key; a row
 		// that went again meanwhile is left to the transaction.
 		for (int run = 0; run < 2; run++) {
-			Object[] granted = this.calls.statement(what, key,
-					(tx) -> tx.queryRow(this.statements.takeInOneStatement, keyBytes, holderBytes, durationMicros));
+			OptionalLong granted = this.calls.statement(what, key,
+					(tx) -> tx.queryRow(this.statements.takeInOneStatement, KeyRow.OPTIONAL_NUMBER, keyBytes,
+							holderBytes, durationMicros));
 			if (granted == null) {
 				break;
 			}
-			if (granted[0] != null) {
-				return OptionalLong.of(KeyRow.number(granted[0]));
+			if (granted.isPresent()) {
+				return granted;
 			}
 		}
 		return OptionalLong.empty();
@@ -74,27 +74,28 @@ final class PostgresqlLeaseStore extends JdbcLeaseStore {
 	@Nullable Granted pickUp(LeaseKey key, Queued queued) {
 		// The grant itself was made durable by the release; losing this delete in a crash
 		// only leaves the row to the clean-up, so it need not wait for a flush.
-		Object[] picked = this.calls.transaction("ask after a waiter", key, (tx) -> {
+		Long picked = this.calls.transaction("ask after a waiter", key, (tx) -> {
 			tx.update(this.statements.asynchronousCommit);
-			return tx.queryRow(this.statements.pickUpGrant, queued.waiterId());
+			return tx.queryRow(this.statements.pickUpGrant, KeyRow.NUMBER, queued.waiterId());
 		});
-		return (picked != null) ? new Granted(KeyRow.number(picked[0])) : null;
+		return (picked != null) ? new Granted(picked) : null;
 	}
 
 	@Override
-	List<QueuedWaiter> loadQueue(Transaction tx, byte[] keyBytes) throws SQLException {
+	List<QueuedWaiter> loadQueue(Transaction tx, byte[] keyBytes) {
 		List<QueuedWaiter> queue = new ArrayList<>();
-		for (Object[] row : tx.queryRows(this.statements.selectQueueAndNow, 0, (Object) keyBytes)) {
-			tx.clockRead(KeyRow.number(row[0]));
-			if (row[1] != null) {
-				queue.add(KeyRow.waiter(row, 1));
+		for (KeyRow.QueueRow row : tx.queryRows(this.statements.selectQueueAndNow, 0, KeyRow.NOW_AND_WAITER,
+				(Object) keyBytes)) {
+			tx.clockRead(row.now());
+			if (row.waiter() != null) {
+				queue.add(row.waiter());
 			}
 		}
 		return queue;
 	}
 
 	@Override
-	void save(Transaction tx, KeyModel state, long now) throws SQLException {
+	void save(Transaction tx, KeyModel state, long now) {
 		if (!state.added().isEmpty()) {
 			super.save(tx, state, now);
 			return;
@@ -105,9 +106,9 @@ final class PostgresqlLeaseStore extends JdbcLeaseStore {
 		boolean kept = !state.isFree(now);
 		byte[] keyBytes = state.key().bytes();
 		String payload = handoffs(tx, state);
-		tx.queryRows(this.statements.saveInOneStatement, 0, dropped, handedIds, handedExpiresAt,
-				KeyRow.holderBytes(state), state.expiresAt(), now, state.queued(), state.arrivals(), keyBytes, kept,
-				keyBytes, kept, channel(), (payload != null) ? payload : "", payload != null);
+		tx.select(this.statements.saveInOneStatement, dropped, handedIds, handedExpiresAt, KeyRow.holderBytes(state),
+				state.expiresAt(), now, state.queued(), state.arrivals(), keyBytes, kept, keyBytes, kept, channel(),
+				(payload != null) ? payload : "", payload != null);
 	}
 
 }

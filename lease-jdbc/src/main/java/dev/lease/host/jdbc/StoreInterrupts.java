@@ -95,14 +95,14 @@ final class StoreInterrupts {
 	}
 
 	// Whether the wait for a connection was ended by an interrupt (and nothing was sent).
-	static boolean interruptedWaitingForConnection(SQLException failure) {
+	static boolean interruptedWaitingForConnection(RuntimeException failure) {
 		return Thread.interrupted() | Interrupts.causedByInterrupt(failure);
 	}
 
 	// Whether H2 ended a wait for a row lock at an interrupt, before its lock timeout.
-	boolean lockWaitInterrupted(SQLException failure, long elapsedNanos) {
-		return this.h2LockTimeoutNanos >= 0 && failure.getErrorCode() == H2_LOCK_TIMEOUT
-				&& elapsedNanos < this.h2LockTimeoutNanos;
+	boolean lockWaitInterrupted(RuntimeException failure, long elapsedNanos) {
+		return this.h2LockTimeoutNanos >= 0 && failure.getCause() instanceof SQLException cause
+				&& cause.getErrorCode() == H2_LOCK_TIMEOUT && elapsedNanos < this.h2LockTimeoutNanos;
 	}
 
 	/**

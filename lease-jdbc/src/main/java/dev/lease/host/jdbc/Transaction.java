@@ -16,117 +16,54 @@
 
 package dev.lease.host.jdbc;
 
-import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.SQLTransactionRollbackException;
 import java.sql.Types;
-import java.util.ArrayList;
 import java.util.List;
 
-import javax.sql.DataSource;
-
 import org.jspecify.annotations.Nullable;
+import org.springframework.dao.DataAccessException;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.DataRetrievalFailureException;
+import org.springframework.jdbc.core.ArgumentPreparedStatementSetter;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.ResultSetExtractor;
+import org.springframework.jdbc.core.RowMapper;
+import org.springframework.jdbc.core.RowMapperResultSetExtractor;
+import org.springframework.jdbc.core.SqlParameterValue;
+import org.springframework.jdbc.support.SqlArrayValue;
 
 import dev.lease.host.Wakeups;
 
 /**
- * One short transaction on a connection of the host's own, never the caller's: committed
- * when the work returns, rolled back when it throws, so that a failed question leaves no
- * half-written state. Or, for the one-statement questions, a single statement in
- * auto-commit.
+ * One store call's view of its connection, run by {@link JdbcLeaseCalls} as one short
+ * transaction or one auto-committed statement on a connection of the host's own: Spring
+ * {@link JdbcTemplate} statements with typed rows, the database's clock
+ * ({@link DatabaseClock#expression()}), and the grants the call handed to waiters.
  *
  * @author Lease contributors
  */
 final class Transaction {
 
-	private static final Object[] NO_ROW = null;
+	// How a null parameter is sent: every nullable parameter is a holder's bytes, and a
+	// typed null spares Spring asking the driver for the parameter's type.
+	private static final SqlParameterValue NULL_BYTES = new SqlParameterValue(Types.VARBINARY, null);
 
-	private @Nullable Connection connection;
+	private static final ResultSetExtractor<Void> IGNORED = (resultSet) -> null;
+
+	private final JdbcTemplate jdbc;
 
 	private final String now;
 
 	/** The grants the work handed to waiters, to wake this host's waiters with. */
 	List<Wakeups.Handoff<Long>> handoffs = List.of();
 
-	private final boolean readCommitted;
-
 	private long reading;
 
 	private boolean hasReading;
 
-	Transaction(String nowQuery, boolean readCommitted) {
+	Transaction(JdbcTemplate jdbc, String nowQuery) {
+		this.jdbc = jdbc;
 		this.now = nowQuery;
-		this.readCommitted = readCommitted;
-	}
-
-	static <T> T run(DataSource dataSource, Transaction tx, boolean autoCommit, Work<T> work) throws SQLException {
-		try (Connection connection = connect(dataSource)) {
-			boolean wasAutoCommit = connection.getAutoCommit();
-			tx.connection = connection;
-			if (autoCommit) {
-				if (!wasAutoCommit) {
-					connection.setAutoCommit(true);
-				}
-				try {
-					return work.run(tx);
-				}
-				finally {
-					restore(connection, wasAutoCommit, true);
-				}
-			}
-			// InnoDB's default REPEATABLE READ takes gap locks that make racing inserts
-			// of
-			// one key deadlock; READ COMMITTED does not, and is all the host needs.
-			int isolation = tx.readCommitted ? connection.getTransactionIsolation() : Connection.TRANSACTION_NONE;
-			boolean setIsolation = tx.readCommitted && isolation != Connection.TRANSACTION_READ_COMMITTED;
-			if (setIsolation) {
-				connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
-			}
-			if (wasAutoCommit) {
-				connection.setAutoCommit(false);
-			}
-			try {
-				T result = work.run(tx);
-				connection.commit();
-				return result;
-			}
-			catch (SQLException | RuntimeException | Error ex) {
-				rollbackQuietly(connection, ex);
-				throw ex;
-			}
-			finally {
-				restore(connection, wasAutoCommit, false);
-				if (setIsolation) {
-					try {
-						connection.setTransactionIsolation(isolation);
-					}
-					catch (SQLException ex) {
-						// the pool resets the connection, or discards it
-					}
-				}
-			}
-		}
-	}
-
-	private static Connection connect(DataSource dataSource) throws SQLException {
-		try {
-			return dataSource.getConnection();
-		}
-		catch (SQLException ex) {
-			throw new NotConnected(ex);
-		}
-	}
-
-	// Deadlocks, serialization failures and lock timeouts: the transaction was undone
-	// whole and may be run again. A connection that cannot be had is not retried here:
-	// the
-	// pool has already waited for it.
-	static boolean isTransient(SQLException ex) {
-		String state = ex.getSQLState();
-		return ex instanceof SQLTransactionRollbackException || "40001".equals(state) || "40P01".equals(state)
-				|| "HYT00".equals(state) || ex.getErrorCode() == 1205 || ex.getErrorCode() == 1213;
 	}
 
 	// A reading taken after the key's row was locked, together with another question,
@@ -136,129 +73,87 @@ final class Transaction {
 		this.hasReading = true;
 	}
 
-	long now() throws SQLException {
+	long now() {
 		if (this.hasReading) {
 			this.hasReading = false;
 			return this.reading;
 		}
-		Object[] row = queryRow(this.now);
-		if (row == null || row[0] == null) {
-			throw new SQLException("The database answered no reading of its clock");
+		Long reading = this.jdbc.queryForObject(this.now, Long.class);
+		if (reading == null) {
+			throw new DataRetrievalFailureException("The database answered no reading of its clock");
 		}
-		return ((Number) row[0]).longValue();
+		return reading;
 	}
 
-	Object @Nullable [] queryRow(String sql, Object... parameters) throws SQLException {
-		List<Object[]> rows = queryRows(sql, 1, parameters);
-		return rows.isEmpty() ? NO_ROW : rows.get(0);
+	// The first row, or null when there is none.
+	<R> @Nullable R queryRow(String sql, RowMapper<R> rows, @Nullable Object... parameters) {
+		List<R> found = queryRows(sql, 1, rows, parameters);
+		return found.isEmpty() ? null : found.get(0);
 	}
 
-	List<Object[]> queryRows(String sql, int maxRows, Object... parameters) throws SQLException {
-		try (PreparedStatement statement = connection().prepareStatement(sql)) {
-			bind(statement, parameters);
+	// At most maxRows rows, or all of them when maxRows is 0.
+	<R> List<R> queryRows(String sql, int maxRows, RowMapper<R> rows, @Nullable Object... parameters) {
+		List<R> found = this.jdbc.query((connection) -> {
+			PreparedStatement statement = connection.prepareStatement(sql);
 			if (maxRows > 0) {
 				statement.setMaxRows(maxRows);
 			}
-			try (ResultSet resultSet = statement.executeQuery()) {
-				int columns = resultSet.getMetaData().getColumnCount();
-				List<Object[]> rows = new ArrayList<>();
-				while (resultSet.next()) {
-					Object[] row = new Object[columns];
-					for (int i = 0; i < columns; i++) {
-						row[i] = resultSet.getObject(i + 1);
-					}
-					rows.add(row);
-				}
-				return rows;
-			}
-		}
+			return statement;
+		}, new ArgumentPreparedStatementSetter(bindable(parameters)), new RowMapperResultSetExtractor<>(rows));
+		return (found != null) ? found : List.of();
 	}
 
-	int update(String sql, @Nullable Object... parameters) throws SQLException {
-		try (PreparedStatement statement = connection().prepareStatement(sql)) {
-			bind(statement, parameters);
-			return statement.executeUpdate();
-		}
+	// A query run for its effect (PG_NOTIFY), its rows unread.
+	void select(String sql, @Nullable Object... parameters) {
+		this.jdbc.query(sql, IGNORED, bindable(parameters));
 	}
 
-	private Connection connection() {
-		Connection connection = this.connection;
-		if (connection == null) {
-			throw new IllegalStateException("No connection");
-		}
-		return connection;
+	int update(String sql, @Nullable Object... parameters) {
+		return this.jdbc.update(sql, bindable(parameters));
 	}
 
-	private static void bind(PreparedStatement statement, @Nullable Object... parameters) throws SQLException {
+	private static @Nullable Object[] bindable(@Nullable Object[] parameters) {
+		@Nullable Object[] bindable = parameters;
 		for (int i = 0; i < parameters.length; i++) {
 			Object parameter = parameters[i];
-			if (parameter == null) {
-				statement.setNull(i + 1, Types.VARBINARY);
-			}
-			else if (parameter instanceof byte[] bytes) {
-				statement.setBytes(i + 1, bytes);
-			}
-			else if (parameter instanceof Long value) {
-				statement.setLong(i + 1, value);
-			}
-			else if (parameter instanceof Integer value) {
-				statement.setInt(i + 1, value);
-			}
-			else if (parameter instanceof Boolean value) {
-				statement.setBoolean(i + 1, value);
-			}
-			else if (parameter instanceof long[] values) {
-				Long[] boxed = new Long[values.length];
-				for (int v = 0; v < values.length; v++) {
-					boxed[v] = values[v];
+			if (parameter == null || parameter instanceof long[]) {
+				if (bindable == parameters) {
+					bindable = parameters.clone();
 				}
-				statement.setArray(i + 1, statement.getConnection().createArrayOf("bigint", boxed));
-			}
-			else {
-				statement.setString(i + 1, parameter.toString());
+				bindable[i] = (parameter instanceof long[] values) ? bigints(values) : NULL_BYTES;
 			}
 		}
+		return bindable;
 	}
 
-	private static void rollbackQuietly(Connection connection, Throwable failure) {
-		try {
-			connection.rollback();
+	private static SqlArrayValue bigints(long[] values) {
+		Long[] boxed = new Long[values.length];
+		for (int i = 0; i < values.length; i++) {
+			boxed[i] = values[i];
 		}
-		catch (SQLException ex) {
-			failure.addSuppressed(ex);
-		}
-	}
-
-	private static void restore(Connection connection, boolean wasAutoCommit, boolean autoCommit) {
-		if (wasAutoCommit != autoCommit) {
-			try {
-				connection.setAutoCommit(wasAutoCommit);
-			}
-			catch (SQLException ex) {
-				// the pool resets the connection, or discards it
-			}
-		}
+		return new SqlArrayValue("bigint", (Object[]) boxed);
 	}
 
 	/**
 	 * No connection could be had: nothing was sent.
 	 */
-	static final class NotConnected extends SQLException {
+	static final class NotConnected extends DataAccessResourceFailureException {
 
-		NotConnected(SQLException cause) {
-			super(cause.getMessage(), cause.getSQLState(), cause.getErrorCode(), cause);
+		NotConnected(Throwable cause) {
+			super(cause.getMessage(), cause);
 		}
 
 	}
 
 	/**
-	 * The work of one transaction.
+	 * The work of one store call. A {@link DataAccessException} it throws undoes the call
+	 * whole.
 	 *
 	 * @param <T> the answer
 	 */
 	interface Work<T> {
 
-		T run(Transaction tx) throws SQLException;
+		T run(Transaction tx);
 
 	}
 

@@ -40,6 +40,7 @@ import dev.lease.fence.BoundFence;
 import dev.lease.fence.FenceBinding;
 import dev.lease.fence.FenceRefusal;
 import dev.lease.fence.FencedStoreScenarios;
+import dev.lease.host.jdbc.DatabaseClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -114,7 +115,7 @@ abstract class FencedJdbcTemplateScenarios extends FencedStoreScenarios {
 			.isEqualTo(1);
 		assertThat(read(id)).isEqualTo("v");
 		java.time.Instant before = java.time.Instant.now().minusSeconds(2);
-		java.time.Instant reading = JdbcFenceClock.of(dataSource()).read(template().getJdbcOperations());
+		java.time.Instant reading = DatabaseClock.of(dataSource()).read(template().getJdbcOperations());
 		assertThat(reading).isAfter(before).isBefore(java.time.Instant.now().plusSeconds(2));
 	}
 

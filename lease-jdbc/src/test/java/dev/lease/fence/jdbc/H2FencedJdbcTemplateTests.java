@@ -22,9 +22,12 @@ import java.time.Instant;
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.SimpleDriverDataSource;
+
+import dev.lease.host.jdbc.DatabaseClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -49,9 +52,22 @@ class H2FencedJdbcTemplateTests extends FencedJdbcTemplateScenarios {
 		for (String zone : new String[] { "UTC", "America/New_York", "Asia/Kolkata" }) {
 			DataSource zoned = new SimpleDriverDataSource(new org.h2.Driver(),
 					"jdbc:h2:mem:fence-zone-" + System.nanoTime() + ";TIME ZONE=" + zone);
-			Instant reading = JdbcFenceClock.H2.read(new JdbcTemplate(zoned));
+			Instant reading = DatabaseClock.H2.read(new JdbcTemplate(zoned));
 			assertThat(Duration.between(reading, Instant.now()).abs()).as(zone).isLessThan(Duration.ofSeconds(2));
 		}
+	}
+
+	/**
+	 * The host beside the application's own use of this database.
+	 */
+	@Nested
+	class HostConnection extends JdbcLeaseHostConnectionScenarios {
+
+		@Override
+		protected DataSource dataSource() {
+			return H2FencedJdbcTemplateTests.this.dataSource();
+		}
+
 	}
 
 }

@@ -19,6 +19,7 @@ package dev.lease.fence.jdbc;
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Nested;
 
 /**
  * Tests for {@link FencedJdbcTemplate} on MariaDB: the server named by
@@ -45,6 +46,19 @@ class MariaDbFencedJdbcTemplateIntegrationTests extends FencedJdbcTemplateScenar
 			database = FenceTestServers.mariaDb();
 		}
 		return database.dataSource();
+	}
+
+	/**
+	 * The host beside the application's own use of this database.
+	 */
+	@Nested
+	class HostConnection extends JdbcLeaseHostConnectionScenarios {
+
+		@Override
+		protected DataSource dataSource() {
+			return MariaDbFencedJdbcTemplateIntegrationTests.this.dataSource();
+		}
+
 	}
 
 }

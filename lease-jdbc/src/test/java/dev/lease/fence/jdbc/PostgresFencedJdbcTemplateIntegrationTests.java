@@ -20,6 +20,7 @@ import javax.sql.DataSource;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
 
 /**
  * Tests for {@link FencedJdbcTemplate} on PostgreSQL: the server named by
@@ -44,6 +45,19 @@ class PostgresFencedJdbcTemplateIntegrationTests extends FencedJdbcTemplateScena
 	@Override
 	protected DataSource dataSource() {
 		return database.dataSource();
+	}
+
+	/**
+	 * The host beside the application's own use of this database.
+	 */
+	@Nested
+	class HostConnection extends JdbcLeaseHostConnectionScenarios {
+
+		@Override
+		protected DataSource dataSource() {
+			return PostgresFencedJdbcTemplateIntegrationTests.this.dataSource();
+		}
+
 	}
 
 }
