@@ -103,7 +103,7 @@ class LeaseObservationBootWiringTests {
 	@Test
 	void endpointAndHealthCallsAreObserved() {
 		this.runner.run((context) -> {
-			context.getBean(LeasesEndpoint.class).leases(SecurityContext.NONE, null);
+			context.getBean(LeasesEndpoint.class).leases(SecurityContext.NONE, null, null);
 			context.getBean(LeaseHostHealthIndicator.class).health();
 			assertThat(timers(context.getBean(MeterRegistry.class)))
 				.containsExactlyInAnyOrder("lease.grants " + KEYS + " x1", "lease.remaining " + KEYS + " x1");

@@ -69,17 +69,17 @@ final class JdbcGrantReads {
 	// so a page may list fewer grants than it read rows.
 	GrantsPage page(@Nullable String cursor, int limit) {
 		byte[] after = (cursor != null) ? KeyCursor.key(cursor).bytes() : BEFORE_EVERY_KEY;
-		List<@Nullable Object[]> rows = read("list the grants",
-				() -> this.jdbcTemplate.query(this.statements.selectGrants, JdbcGrantReads::columns, after, limit));
-		long reading = KeyRow.number(rows.get(0)[0]);
+		List<PageRow> rows = read("list the grants",
+				() -> this.jdbcTemplate.query(this.statements.selectGrants, JdbcGrantReads::pageRow, after, limit));
+		long reading = rows.get(0).reading();
 		List<Lease> grants = new ArrayList<>();
 		byte @Nullable [] last = null;
-		for (@Nullable
-		Object[] row : rows) {
-			byte[] keyBytes = (byte[]) row[1];
-			if (keyBytes != null) {
+		for (PageRow row : rows) {
+			byte[] keyBytes = row.key();
+			KeyRow keyRow = row.row();
+			if (keyBytes != null && keyRow != null) {
 				last = keyBytes;
-				Lease standing = standing(keyBytes, KeyRow.of(row, 2), reading);
+				Lease standing = standing(keyBytes, keyRow, reading);
 				if (standing != null) {
 					grants.add(standing);
 				}
@@ -91,13 +91,13 @@ final class JdbcGrantReads {
 
 	Optional<Lease> grant(LeaseKey key) {
 		byte[] keyBytes = key.bytes();
-		List<@Nullable Object[]> rows = read("read the standing grant",
-				() -> this.jdbcTemplate.query(this.statements.selectKeyAndNow, JdbcGrantReads::columns, keyBytes));
+		List<KeyRow.Read> rows = read("read the standing grant",
+				() -> this.jdbcTemplate.query(this.statements.selectKeyAndNow, KeyRow.ROW_AND_NOW, keyBytes));
 		if (rows.isEmpty()) {
 			return Optional.empty();
 		}
-		@Nullable Object[] row = rows.get(0);
-		return Optional.ofNullable(standing(keyBytes, KeyRow.of(row, 0), KeyRow.number(row[5])));
+		KeyRow.Read read = rows.get(0);
+		return Optional.ofNullable(standing(keyBytes, read.row(), read.now()));
 	}
 
 	// The grant standing at the later of the reading and the key's latest. Only a stored
@@ -137,12 +137,15 @@ final class JdbcGrantReads {
 		}
 	}
 
-	private static @Nullable Object[] columns(ResultSet resultSet, int rowNumber) throws SQLException {
-		@Nullable Object[] columns = new Object[resultSet.getMetaData().getColumnCount()];
-		for (int i = 0; i < columns.length; i++) {
-			columns[i] = resultSet.getObject(i + 1);
-		}
-		return columns;
+	// The page's one clock reading is on every row; a page with no key is one row
+	// without a key.
+	private static PageRow pageRow(ResultSet resultSet, int rowNumber) throws SQLException {
+		byte[] key = resultSet.getBytes(2);
+		return new PageRow(KeyRow.number(resultSet, 1), key, (key != null) ? KeyRow.of(resultSet, 3) : null);
+	}
+
+	private record PageRow(long reading, byte @Nullable [] key, @Nullable KeyRow row) {
+
 	}
 
 }
