@@ -27,7 +27,6 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import dev.lease.GrantsPage;
 import dev.lease.Held;
 import dev.lease.Lease;
-import dev.lease.LeaseDurations;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
 import dev.lease.LeaseHostException;
@@ -77,9 +76,8 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 	/** The default prefix of every Redis key and of the channel. */
 	public static final String DEFAULT_KEY_PREFIX = "lease:";
 
-	private static final Duration RESOLUTION = Duration.ofNanos(1000);
-
-	private static final Duration MAXIMUM = Duration.ofDays(36_500);
+	private static final HostArguments ARGUMENTS = HostArguments.of(Duration.ofNanos(1000),
+			HostArguments.DEFAULT_MAXIMUM);
 
 	private final String keyPrefix;
 
@@ -189,7 +187,7 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 
 	@Override
 	public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
-		checkArguments(key, holder, duration);
+		ARGUMENTS.requireTake(key, holder, duration);
 		Started started = start();
 		this.durability.requireDurable();
 		return started.waiting().take(key, holder, duration);
@@ -197,7 +195,7 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 
 	@Override
 	public TryTakeResult tryTake(LeaseKey key, LeaseHolder holder, Duration duration) {
-		checkArguments(key, holder, duration);
+		ARGUMENTS.requireTake(key, holder, duration);
 		start();
 		this.durability.requireDurable();
 		byte[] redisKey = this.store.redisKey(key);
@@ -213,14 +211,14 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 
 	@Override
 	public Optional<Duration> remaining(LeaseKey key, LeaseHolder holder) {
-		checkKeyAndHolder(key, holder);
+		HostArguments.requireKeyAndHolder(key, holder);
 		start();
 		return this.store.remaining(this.store.redisKey(key), holder);
 	}
 
 	@Override
 	public ReleaseResult release(LeaseKey key, LeaseHolder holder) {
-		checkKeyAndHolder(key, holder);
+		HostArguments.requireKeyAndHolder(key, holder);
 		start();
 		return this.store.release(this.store.redisKey(key), holder) ? new Released() : new NotHeld();
 	}
@@ -278,20 +276,6 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 		if (current != null) {
 			current.wakeups().wake(redisKey, handed);
 		}
-	}
-
-	private static void checkKeyAndHolder(LeaseKey key, LeaseHolder holder) {
-		if (key == null) {
-			throw new IllegalArgumentException("'key' must not be null");
-		}
-		if (holder == null) {
-			throw new IllegalArgumentException("'holder' must not be null");
-		}
-	}
-
-	private static void checkArguments(LeaseKey key, LeaseHolder holder, Duration duration) {
-		checkKeyAndHolder(key, holder);
-		LeaseDurations.require(duration, RESOLUTION, MAXIMUM);
 	}
 
 	private record Started(RedisWakeups wakeups, RedisLeaseWaiting waiting) {
