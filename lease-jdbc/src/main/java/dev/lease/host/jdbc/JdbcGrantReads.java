@@ -21,18 +21,13 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
-import org.springframework.dao.DataAccessException;
-import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.lease.GrantsPage;
 import dev.lease.Lease;
 import dev.lease.LeaseHolder;
-import dev.lease.LeaseHostException;
 import dev.lease.LeaseKey;
-import dev.lease.host.Interrupts;
 import dev.lease.host.KeyCursor;
 import dev.lease.host.Micros;
 
@@ -49,19 +44,13 @@ final class JdbcGrantReads {
 
 	private static final byte[] BEFORE_EVERY_KEY = new byte[0];
 
-	private final JdbcTemplate jdbcTemplate;
-
 	private final JdbcLeaseStatements statements;
 
 	private final JdbcLeaseStore store;
 
-	private final String database;
-
-	JdbcGrantReads(JdbcTemplate jdbcTemplate, JdbcLeaseStatements statements, JdbcLeaseStore store, String database) {
-		this.jdbcTemplate = jdbcTemplate;
+	JdbcGrantReads(JdbcLeaseStatements statements, JdbcLeaseStore store) {
 		this.statements = statements;
 		this.store = store;
-		this.database = database;
 	}
 
 	// The page after the cursor's key: rows of at most limit keys that have a holder, in
@@ -69,8 +58,8 @@ final class JdbcGrantReads {
 	// so a page may list fewer grants than it read rows.
 	GrantsPage page(@Nullable String cursor, int limit) {
 		byte[] after = (cursor != null) ? KeyCursor.key(cursor).bytes() : BEFORE_EVERY_KEY;
-		List<PageRow> rows = read("list the grants",
-				() -> this.jdbcTemplate.query(this.statements.selectGrants, JdbcGrantReads::pageRow, after, limit));
+		List<PageRow> rows = this.store.calls.statement("list the grants", null,
+				(tx) -> tx.queryRows(this.statements.selectGrants, 0, JdbcGrantReads::pageRow, after, limit));
 		long reading = rows.get(0).reading();
 		List<Lease> grants = new ArrayList<>();
 		byte @Nullable [] last = null;
@@ -91,13 +80,9 @@ final class JdbcGrantReads {
 
 	Optional<Lease> grant(LeaseKey key) {
 		byte[] keyBytes = key.bytes();
-		List<KeyRow.Read> rows = read("read the standing grant",
-				() -> this.jdbcTemplate.query(this.statements.selectKeyAndNow, KeyRow.ROW_AND_NOW, keyBytes));
-		if (rows.isEmpty()) {
-			return Optional.empty();
-		}
-		KeyRow.Read read = rows.get(0);
-		return Optional.ofNullable(standing(keyBytes, read.row(), read.now()));
+		KeyRow.Read read = this.store.calls.statement("read the standing grant", key,
+				(tx) -> tx.queryRow(this.statements.selectKeyAndNow, KeyRow.ROW_AND_NOW, keyBytes));
+		return (read != null) ? Optional.ofNullable(standing(keyBytes, read.row(), read.now())) : Optional.empty();
 	}
 
 	// The grant standing at the later of the reading and the key's latest. Only a stored
@@ -110,31 +95,6 @@ final class JdbcGrantReads {
 			return new Lease(LeaseKey.of(keyBytes), LeaseHolder.of(holder), Micros.toInstant(row.expiresAt()));
 		}
 		return (row.queued() > 0) ? this.store.standing(LeaseKey.of(keyBytes), reading) : null;
-	}
-
-	// A read answers whatever interrupts arrive, and leaves the flag set again: an
-	// interrupt that failed it, waiting for a connection, is no failure of the database.
-	private <T> T read(String what, Supplier<T> query) {
-		boolean interrupted = Thread.interrupted();
-		try {
-			while (true) {
-				try {
-					return query.get();
-				}
-				catch (DataAccessException ex) {
-					if (!(Thread.interrupted() | Interrupts.causedByInterrupt(ex))) {
-						throw new LeaseHostException(
-								"Could not " + what + " on " + this.database + ": " + ex.getMessage(), ex);
-					}
-					interrupted = true;
-				}
-			}
-		}
-		finally {
-			if (interrupted) {
-				Thread.currentThread().interrupt();
-			}
-		}
 	}
 
 	// The page's one clock reading is on every row; a page with no key is one row

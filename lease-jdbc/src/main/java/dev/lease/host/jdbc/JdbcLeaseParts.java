@@ -21,7 +21,6 @@ import java.util.Locale;
 import javax.sql.DataSource;
 
 import org.jspecify.annotations.Nullable;
-import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.lease.LeaseKey;
 import dev.lease.host.Wakeups;
@@ -73,8 +72,7 @@ final class JdbcLeaseParts {
 		JdbcLeaseCalls calls = new JdbcLeaseCalls(dataSource, dialect, statements.selectNow, interrupts, wakeups);
 		JdbcLeaseStore store = JdbcLeaseStore.of(calls, statements, dialect, pickedUp, channel, listener != null);
 		JdbcLeaseWaiting waiting = new JdbcLeaseWaiting(store, wakeups, interrupts, pickedUp, listener);
-		JdbcGrantReads grantReads = new JdbcGrantReads(new JdbcTemplate(dataSource), statements, store,
-				dialect.displayName());
+		JdbcGrantReads grantReads = new JdbcGrantReads(statements, store);
 		return new JdbcLeaseParts(dialect, store, grantReads, waiting, listener, pickedUp);
 	}
 
