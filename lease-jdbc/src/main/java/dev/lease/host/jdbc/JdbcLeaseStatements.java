@@ -69,6 +69,12 @@ final class JdbcLeaseStatements {
 
 	final String saveInOneStatement;
 
+	final String mysqlTakeInOneStatement;
+
+	final String mysqlReleaseInOneStatement;
+
+	final String mysqlClockProbe;
+
 	JdbcLeaseStatements(JdbcLeaseDialect dialect, String tablePrefix) {
 		this.selectKeyForUpdate = sql("""
 				SELECT HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS FROM %PREFIX%KEYS
@@ -157,6 +163,46 @@ final class JdbcLeaseStatements {
 				WHERE LEASE_KEY = ? AND ?),
 				GONE AS (DELETE FROM %PREFIX%KEYS WHERE LEASE_KEY = ? AND NOT ?)
 				SELECT PG_NOTIFY(?, ?) WHERE ?""", dialect, tablePrefix);
+		// MySQL and MariaDB only: take a free key with nobody queued, in one statement.
+		// The first row only makes sure the key's row exists (an empty row grants
+		// nothing), so the second always meets it, locked by this statement, and decides
+		// on the conflict path, where the clock is read after the lock. LAST_INSERT_ID
+		// carries the decision from the first assignment to the others, whatever the
+		// SQL mode's order of assignment, and to the client: 0 while undecided (reset in
+		// the first row's values), 1 when the key is not free, else the grant's instant.
+		// Assignments after the first read no column that an earlier one assigns.
+		this.mysqlTakeInOneStatement = mysql("""
+				INSERT INTO %PREFIX%KEYS (LEASE_KEY, LATEST, QUEUED, ARRIVALS)
+				VALUES (?, LAST_INSERT_ID(0), 0, 0), (?, 0, 0, 0)
+				ON DUPLICATE KEY UPDATE EXPIRES_AT = IF(LAST_INSERT_ID() <> 0, EXPIRES_AT,
+				IF(QUEUED = 0 AND (HOLDER IS NULL OR EXPIRES_AT <= GREATEST(LATEST, %READING%)) AND %READING_TRUSTED%,
+				LAST_INSERT_ID(GREATEST(LATEST, %READING%) + ?), IF(LAST_INSERT_ID(1), EXPIRES_AT, EXPIRES_AT))),
+				HOLDER = IF(LAST_INSERT_ID() > 1, ?, HOLDER),
+				LATEST = IF(LAST_INSERT_ID() > 1, LAST_INSERT_ID() - ?, LATEST),
+				ARRIVALS = IF(LAST_INSERT_ID() > 1, 0, ARRIVALS)""", dialect, tablePrefix);
+		// MySQL and MariaDB only: release by the holder of a standing grant with nobody
+		// queued, the clock read once the row is locked.
+		this.mysqlReleaseInOneStatement = mysql("""
+				DELETE FROM %PREFIX%KEYS WHERE LEASE_KEY = ? AND HOLDER = ? AND QUEUED = 0
+				AND EXPIRES_AT > GREATEST(LATEST, %READING%) AND %READING_TRUSTED%""", dialect, tablePrefix);
+		// MySQL and MariaDB only: whether SYSDATE(6) is read where it is evaluated (not
+		// so
+		// on a server started with --sysdate-is-now): a positive time after a pause.
+		this.mysqlClockProbe = "SELECT SLEEP(0.002), TIMESTAMPDIFF(MICROSECOND, NOW(6), SYSDATE(6))";
+	}
+
+	// MySQL and MariaDB read UTC_TIMESTAMP(6) once, at the statement's start, which a
+	// wait for a row lock can leave stale; SYSDATE(6) is read where it is evaluated, but
+	// in
+	// the session's time zone. The reading after a lock is the start's UTC reading plus
+	// the time since the start measured in that zone: exact unless the zone's offset
+	// changed while the statement ran, which shows as a time since the start below zero
+	// or above a minute (a daylight saving change moves it by 30 minutes at least), and
+	// then no statement trusts it.
+	private static String mysql(String template, JdbcLeaseDialect dialect, String tablePrefix) {
+		String elapsed = "TIMESTAMPDIFF(MICROSECOND, NOW(6), SYSDATE(6))";
+		return sql(template.replace("%READING%", "(" + dialect.clock().expression() + " + " + elapsed + ")")
+			.replace("%READING_TRUSTED%", elapsed + " BETWEEN 0 AND 60000000"), dialect, tablePrefix);
 	}
 
 	private static String sql(String template, JdbcLeaseDialect dialect, String tablePrefix) {
