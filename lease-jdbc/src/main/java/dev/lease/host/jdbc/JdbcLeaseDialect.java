@@ -97,6 +97,13 @@ enum JdbcLeaseDialect {
 		return this.insertKeyIfAbsent;
 	}
 
+	// A reading of the clock at the statement's start, no later than any reading of
+	// the clock in the statement: on PostgreSQL CLOCK_TIMESTAMP() is read at each call.
+	String statementStart() {
+		return (this == POSTGRESQL) ? "CAST(EXTRACT(EPOCH FROM STATEMENT_TIMESTAMP()) * 1000000 AS BIGINT)"
+				: this.clock.expression();
+	}
+
 	// Whether waiters can be woken by LISTEN/NOTIFY.
 	boolean notifies() {
 		return this == POSTGRESQL;

@@ -102,11 +102,14 @@ final class JdbcLeaseStatements {
 		// A page of keys with a holder after the given key, the limit the second
 		// parameter, and one reading of the clock: on a row of its own with no key when
 		// the page is empty. The limit applies to the key table alone, so that the page
-		// costs its own rows.
+		// costs its own rows, in key order. A passed grant with nobody queued reads as
+		// free and takes no place in the page: it is passed at the statement's start,
+		// which is no later than the page's reading.
 		this.selectGrants = sql("""
 				SELECT C.READING, K.LEASE_KEY, K.HOLDER, K.EXPIRES_AT, K.LATEST, K.QUEUED, K.ARRIVALS
 				FROM (SELECT %NOW% AS READING) C LEFT JOIN (SELECT LEASE_KEY, HOLDER, EXPIRES_AT, LATEST, QUEUED,
-				ARRIVALS FROM %PREFIX%KEYS WHERE HOLDER IS NOT NULL AND LEASE_KEY > ? ORDER BY LEASE_KEY LIMIT ?) K
+				ARRIVALS FROM %PREFIX%KEYS WHERE HOLDER IS NOT NULL AND LEASE_KEY > ?
+				AND (QUEUED > 0 OR EXPIRES_AT > %START%) ORDER BY LEASE_KEY LIMIT ?) K
 				ON 1 = 1 ORDER BY K.LEASE_KEY""", dialect, tablePrefix);
 		// Removing a passed grant with nobody queued changes no answer: it reads as free.
 		this.deleteFreeKeys = sql("""
@@ -206,7 +209,9 @@ final class JdbcLeaseStatements {
 	}
 
 	private static String sql(String template, JdbcLeaseDialect dialect, String tablePrefix) {
-		return template.replace("%PREFIX%", tablePrefix).replace("%NOW%", dialect.clock().expression());
+		return template.replace("%PREFIX%", tablePrefix)
+			.replace("%NOW%", dialect.clock().expression())
+			.replace("%START%", dialect.statementStart());
 	}
 
 }
