@@ -188,16 +188,16 @@ final class JdbcLeaseStatements {
 		this.mysqlReleaseInOneStatement = mysql("""
 				DELETE FROM %PREFIX%KEYS WHERE LEASE_KEY = ? AND HOLDER = ? AND QUEUED = 0
 				AND EXPIRES_AT > GREATEST(LATEST, %READING%) AND %READING_TRUSTED%""", dialect, tablePrefix);
-		// MySQL and MariaDB only: whether SYSDATE(6) is read where it is evaluated (not
-		// so
-		// on a server started with --sysdate-is-now): a positive time after a pause.
+		// MySQL and MariaDB only: whether SYSDATE(6) is read where it is evaluated, as
+		// it is unless the server was started with --sysdate-is-now: a positive time
+		// after a pause.
 		this.mysqlClockProbe = "SELECT SLEEP(0.002), TIMESTAMPDIFF(MICROSECOND, NOW(6), SYSDATE(6))";
 	}
 
 	// MySQL and MariaDB read UTC_TIMESTAMP(6) once, at the statement's start, which a
-	// wait for a row lock can leave stale; SYSDATE(6) is read where it is evaluated, but
-	// in
-	// the session's time zone. The reading after a lock is the start's UTC reading plus
+	// wait for a row lock can leave stale; SYSDATE(6) is read where it is evaluated,
+	// but in the session's time zone. The reading after a lock is the start's UTC reading
+	// plus
 	// the time since the start measured in that zone: exact unless the zone's offset
 	// changed while the statement ran, which shows as a time since the start below zero
 	// or above a minute (a daylight saving change moves it by 30 minutes at least), and

@@ -43,7 +43,8 @@ import dev.lease.host.Wakeups;
  * COMMITTED that locks the key's row, resolves the stored state at the database's now
  * (DESIGN §4) and writes back what it changed; no row lock is held while anyone waits. A
  * database with faster paths for the common cases overrides the hooks
- * ({@link PostgresqlLeaseStore}); every hook answers exactly what the transaction would.
+ * ({@link PostgresqlLeaseStore}, {@link MysqlLeaseStore}); every hook answers exactly
+ * what the transaction would.
  *
  * @author Lease contributors
  */
