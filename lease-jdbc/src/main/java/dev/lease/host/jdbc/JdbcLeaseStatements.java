@@ -196,12 +196,11 @@ final class JdbcLeaseStatements {
 
 	// MySQL and MariaDB read UTC_TIMESTAMP(6) once, at the statement's start, which a
 	// wait for a row lock can leave stale; SYSDATE(6) is read where it is evaluated,
-	// but in the session's time zone. The reading after a lock is the start's UTC reading
-	// plus
-	// the time since the start measured in that zone: exact unless the zone's offset
-	// changed while the statement ran, which shows as a time since the start below zero
-	// or above a minute (a daylight saving change moves it by 30 minutes at least), and
-	// then no statement trusts it.
+	// but in the session's time zone. The reading after a lock is the start's UTC
+	// reading plus the time since the start measured in that zone: exact unless the
+	// zone's offset changed while the statement ran, which shows as a time since the
+	// start below zero or above a minute (a daylight saving change moves it by 30
+	// minutes at least), and then no statement trusts it.
 	private static String mysql(String template, JdbcLeaseDialect dialect, String tablePrefix) {
 		String elapsed = "TIMESTAMPDIFF(MICROSECOND, NOW(6), SYSDATE(6))";
 		return sql(template.replace("%READING%", "(" + dialect.clock().expression() + " + " + elapsed + ")")
