@@ -34,10 +34,11 @@ import dev.lease.LeaseKey;
 import dev.lease.host.jdbc.JdbcLeaseHost;
 
 /**
- * The JDBC host on PostgreSQL ({@code LEASE_TEST_POSTGRES_URL}, else the local server):
- * try_take + release pairs beside the floor of one upsert and one delete through the same
- * pool on the same table, and the handoff latency from a release to the waiter's take
- * returning, on the same instance and on another one woken by {@code LISTEN/NOTIFY}.
+ * The JDBC host on PostgreSQL ({@code LEASE_TEST_POSTGRES_URL}, else the local server),
+ * and on MariaDB or MySQL when {@code LEASE_TEST_MARIADB_URL} is set: try_take + release
+ * pairs beside the floor of one upsert and one delete through the same pool on the same
+ * table, and the handoff latency from a release to the waiter's take returning, on the
+ * same instance and on another one woken by {@code LISTEN/NOTIFY}.
  *
  * @author Lease contributors
  */
@@ -55,6 +56,13 @@ final class JdbcBenchmarks {
 			INSERT INTO LEASE_KEYS (LEASE_KEY, HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS) VALUES (?, ?, ?, ?, 0, 0)
 			ON CONFLICT (LEASE_KEY) DO UPDATE SET HOLDER = EXCLUDED.HOLDER, EXPIRES_AT = EXCLUDED.EXPIRES_AT
 			WHERE LEASE_KEYS.EXPIRES_AT <= EXCLUDED.LATEST""";
+
+	// The same upsert on MySQL and MariaDB: the key changes hands only once its instant
+	// passed.
+	private static final String MYSQL_FLOOR_UPSERT = """
+			INSERT INTO LEASE_KEYS (LEASE_KEY, HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS) VALUES (?, ?, ?, ?, 0, 0)
+			ON DUPLICATE KEY UPDATE HOLDER = IF(EXPIRES_AT <= VALUES(LATEST), VALUES(HOLDER), HOLDER),
+			EXPIRES_AT = IF(EXPIRES_AT <= VALUES(LATEST), VALUES(EXPIRES_AT), EXPIRES_AT)""";
 
 	private static final String FLOOR_DELETE = "DELETE FROM LEASE_KEYS WHERE LEASE_KEY = ? AND HOLDER = ?";
 
@@ -75,7 +83,7 @@ final class JdbcBenchmarks {
 			JdbcTemplate jdbc = new JdbcTemplate(pool);
 			jdbc.execute("VACUUM ANALYZE LEASE_KEYS");
 			jdbc.execute("VACUUM ANALYZE LEASE_WAITERS");
-			pairs(table, pool, host);
+			pairs(table, "PostgreSQL", FLOOR_UPSERT, pool, host);
 			handoff(table, "jdbc handoff, same instance", host, host);
 			handoff(table, "jdbc handoff, other instance (LISTEN/NOTIFY)", host, other);
 		}
@@ -85,10 +93,25 @@ final class JdbcBenchmarks {
 		catch (Exception ex) {
 			throw new IllegalStateException("JDBC benchmarks failed on " + url, ex);
 		}
+		String mariadbUrl = System.getenv("LEASE_TEST_MARIADB_URL");
+		if (mariadbUrl != null && !mariadbUrl.isBlank()) {
+			mariadb(table, mariadbUrl);
+		}
 	}
 
-	private static void pairs(BenchmarkTable table, HikariDataSource pool, JdbcLeaseHost host)
-			throws InterruptedException {
+	// MySQL or MariaDB, the same pairs beside their own floor.
+	private static void mariadb(BenchmarkTable table, String url) {
+		try (HikariDataSource pool = pool(url); JdbcLeaseHost host = new JdbcLeaseHost(pool)) {
+			new ResourceDatabasePopulator(new ClassPathResource("dev/lease/host/jdbc/schema-mysql.sql")).execute(pool);
+			pairs(table, "MariaDB", MYSQL_FLOOR_UPSERT, pool, host);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private static void pairs(BenchmarkTable table, String database, String floorUpsert, HikariDataSource pool,
+			JdbcLeaseHost host) throws InterruptedException {
 		JdbcTemplate jdbc = new JdbcTemplate(pool);
 		LeaseHolder holder = LeaseHolder.of("benchmark");
 		byte[] holderBytes = holder.bytes();
@@ -98,14 +121,14 @@ final class JdbcBenchmarks {
 			PairThroughput.Beside beside = PairThroughput.beside(threads, ROUNDS, (thread, index) -> {
 				byte[] key = floorKeys[thread][(int) (index & 1023)].bytes();
 				long now = System.currentTimeMillis() * 1000;
-				jdbc.update(FLOOR_UPSERT, key, holderBytes, now + TERM.toNanos() / 1000, now);
+				jdbc.update(floorUpsert, key, holderBytes, now + TERM.toNanos() / 1000, now);
 				jdbc.update(FLOOR_DELETE, key, holderBytes);
 			}, (thread, index) -> {
 				LeaseKey key = keys[thread][(int) (index & 1023)];
 				host.tryTake(key, holder, TERM);
 				host.release(key, holder);
 			});
-			table.add("jdbc (PostgreSQL) try_take+release, " + threads + " thread(s)", "pairs/s", beside.figure(),
+			table.add("jdbc (" + database + ") try_take+release, " + threads + " thread(s)", "pairs/s", beside.figure(),
 					beside.floor());
 		}
 	}

@@ -16,6 +16,8 @@
 
 package dev.lease.autoconfigure.jdbc;
 
+import java.time.Duration;
+
 import javax.sql.DataSource;
 
 import org.apache.commons.logging.Log;
@@ -91,7 +93,8 @@ public final class JdbcLeaseHostAutoConfiguration {
 		// closed by the context: its destroy method, close(), is inferred
 		JdbcLeaseHost.Builder builder = JdbcLeaseHost.builder(dataSource)
 			.tablePrefix(validTablePrefix(properties).getTablePrefix())
-			.notifications(properties.isNotifications());
+			.notifications(properties.isNotifications())
+			.cleanupInterval(validCleanupInterval(properties));
 		if (StringUtils.hasText(properties.getListenUrl())) {
 			builder.listenDataSource(new DriverManagerDataSource(properties.getListenUrl(),
 					properties.getListenUsername(), properties.getListenPassword()));
@@ -112,6 +115,16 @@ public final class JdbcLeaseHostAutoConfiguration {
 			throw LeaseConfigurationException.invalidProperty("lease.jdbc.table-prefix", properties.getTablePrefix(),
 					ex, "an SQL identifier of letters, digits and underscores, such as 'ORDERS_LEASE_'");
 		}
+	}
+
+	private static Duration validCleanupInterval(JdbcLeaseHostProperties properties) {
+		Duration interval = properties.getCleanupInterval();
+		if (interval == null || interval.isNegative()) {
+			throw LeaseConfigurationException.invalidProperty("lease.jdbc.cleanup-interval", interval,
+					new IllegalArgumentException("the clean-up interval must be zero or positive"),
+					"a positive duration such as '5s', or 0 to clean up only as takes go");
+		}
+		return interval;
 	}
 
 	static class OnJdbcLeaseHostInitializationCondition extends OnDatabaseInitializationCondition {

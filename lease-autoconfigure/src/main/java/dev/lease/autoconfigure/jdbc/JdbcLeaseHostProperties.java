@@ -16,6 +16,8 @@
 
 package dev.lease.autoconfigure.jdbc;
 
+import java.time.Duration;
+
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.jdbc.init.DatabaseInitializationProperties;
@@ -71,6 +73,14 @@ public class JdbcLeaseHostProperties extends DatabaseInitializationProperties {
 	 */
 	private @Nullable String listenPassword;
 
+	/**
+	 * How often the host removes passed grants with nobody queued, and other rows no
+	 * question needs, on a thread of its own: such a row is gone at most this long (plus
+	 * one clean-up's time) after its instant, with no call at all. Zero runs no thread:
+	 * takes clean up as they go, at most once a second.
+	 */
+	private Duration cleanupInterval = JdbcLeaseHost.DEFAULT_CLEANUP_INTERVAL;
+
 	public String getTablePrefix() {
 		return this.tablePrefix;
 	}
@@ -93,6 +103,14 @@ public class JdbcLeaseHostProperties extends DatabaseInitializationProperties {
 
 	public void setCheckSchema(boolean checkSchema) {
 		this.checkSchema = checkSchema;
+	}
+
+	public Duration getCleanupInterval() {
+		return this.cleanupInterval;
+	}
+
+	public void setCleanupInterval(Duration cleanupInterval) {
+		this.cleanupInterval = cleanupInterval;
 	}
 
 	public @Nullable String getListenUrl() {

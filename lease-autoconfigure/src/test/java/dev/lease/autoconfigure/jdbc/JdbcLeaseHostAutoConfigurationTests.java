@@ -46,6 +46,7 @@ import dev.lease.host.jdbc.JdbcLeaseHost;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link JdbcLeaseHostAutoConfiguration}.
@@ -157,6 +158,27 @@ class JdbcLeaseHostAutoConfigurationTests {
 			assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM ORDERS_LEASE_KEYS", Integer.class)).isOne();
 			assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM ORDERS_LEASE_WAITERS", Integer.class)).isZero();
 			assertThat(tableCount(jdbc, "LEASE_KEYS")).isZero();
+		});
+	}
+
+	@Test
+	void cleanupIntervalPropertyRemovesPassedGrantsWithNoCall() {
+		this.runner.withPropertyValues("lease.jdbc.cleanup-interval=200ms").run((context) -> {
+			JdbcLeaseHost host = context.getBean(JdbcLeaseHost.class);
+			LeaseKey key = LeaseKey.of("key-" + UUID.randomUUID());
+			assertThat(host.tryTake(key, LeaseHolder.of("holder"), Duration.ofMillis(50))).isInstanceOf(Taken.class);
+			JdbcTemplate jdbc = new JdbcTemplate(context.getBean(DataSource.class));
+			await().atMost(Duration.ofSeconds(2))
+				.until(() -> jdbc.queryForObject("SELECT COUNT(*) FROM LEASE_KEYS WHERE LEASE_KEY = ?", Integer.class,
+						(Object) key.bytes()) == 0);
+		});
+	}
+
+	@Test
+	void negativeCleanupIntervalIsRefusedAtStartUp() {
+		this.runner.withPropertyValues("lease.jdbc.cleanup-interval=-1s").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).hasStackTraceContaining("for lease.jdbc.cleanup-interval");
 		});
 	}
 

@@ -16,11 +16,15 @@
 
 package dev.lease.host.jdbc;
 
+import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
 
+import javax.sql.DataSource;
+
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DataIntegrityViolationException;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.lease.LeaseHostException;
 
@@ -93,6 +97,13 @@ enum JdbcLeaseDialect {
 		return this.insertKeyIfAbsent;
 	}
 
+	// A reading of the clock at the statement's start, no later than any reading of
+	// the clock in the statement: on PostgreSQL CLOCK_TIMESTAMP() is read at each call.
+	String statementStart() {
+		return (this == POSTGRESQL) ? "CAST(EXTRACT(EPOCH FROM STATEMENT_TIMESTAMP()) * 1000000 AS BIGINT)"
+				: this.clock.expression();
+	}
+
 	// Whether waiters can be woken by LISTEN/NOTIFY.
 	boolean notifies() {
 		return this == POSTGRESQL;
@@ -115,6 +126,24 @@ enum JdbcLeaseDialect {
 	// undone, and the row can be locked and read instead.
 	boolean lostInsertRace(DataAccessException ex) {
 		return this == H2 && ex instanceof DataIntegrityViolationException;
+	}
+
+	// The database of a template, to choose its dialect from.
+	static DataSource dataSourceOf(JdbcTemplate jdbcTemplate) {
+		if (jdbcTemplate == null || jdbcTemplate.getDataSource() == null) {
+			throw new IllegalArgumentException("'jdbcTemplate' must not be null and must have a DataSource");
+		}
+		return jdbcTemplate.getDataSource();
+	}
+
+	static JdbcLeaseDialect detect(DataSource dataSource) {
+		try (Connection connection = dataSource.getConnection()) {
+			return of(connection.getMetaData());
+		}
+		catch (SQLException ex) {
+			throw new LeaseHostException(
+					"The JDBC lease host could not reach its database to choose its dialect: " + ex.getMessage(), ex);
+		}
 	}
 
 	static JdbcLeaseDialect of(DatabaseMetaData metaData) throws SQLException {

@@ -16,7 +16,6 @@
 
 package dev.lease.host.jdbc;
 
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Optional;
@@ -61,15 +60,15 @@ import dev.lease.host.TakeAnswer.Granted;
  * resolves the stored state at the database's now (DESIGN §4) and writes back what it
  * changed; no row lock is held while anyone waits. On PostgreSQL, a take of a free key
  * with nobody queued is one statement that reads the clock with the row locked (two when
- * the key has no row yet), and a release with nobody queued is one. Waiters are rows of a
- * second table in arrival order; they are woken by PostgreSQL {@code LISTEN/NOTIFY} over
- * one connection per host, elsewhere by polling with a short bounded backoff, and on
+ * the key has no row yet), and a release with nobody queued is one; on MySQL and MariaDB
+ * each of these, and a remaining with nobody queued, is one statement. Waiters are rows
+ * of a second table in arrival order; they are woken by PostgreSQL {@code LISTEN/NOTIFY}
+ * over one connection per host, elsewhere by polling with a short bounded backoff, and on
  * every database by a release made through this same host. The {@code LISTEN} connection
- * is opened outside the application's pool: from
- * {@link Builder#listenDataSource(DataSource)}, else with the settings of a Hikari pool,
- * else from a data source that pools nothing; only from any other pool is it borrowed,
- * with a warning. It is re-opened after a failure with a bounded backoff. A released key,
- * or a passed one with nobody waiting, leaves no row behind.
+ * is opened outside the application's pool ({@link Builder#listenDataSource(DataSource)})
+ * and re-opened after a failure with a bounded backoff. A released key leaves no row
+ * behind; a passed one with nobody waiting is removed within
+ * {@link Builder#cleanupInterval(Duration)}.
  * <p>
  * A database that does not answer at construction is asked again at each call, every call
  * throwing {@link LeaseHostException} until it answers (one warning is logged at
@@ -102,6 +101,11 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 	 */
 	public static final String DEFAULT_TABLE_PREFIX = "LEASE_";
 
+	/**
+	 * How often the host removes passed rows unless told otherwise.
+	 */
+	public static final Duration DEFAULT_CLEANUP_INTERVAL = Duration.ofSeconds(5);
+
 	private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,47}");
 
 	private static final HostArguments ARGUMENTS = HostArguments.of(Duration.ofNanos(1000),
@@ -116,6 +120,8 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 	private final boolean notifications;
 
 	private final @Nullable DataSource listenDataSource;
+
+	private final Duration cleanupInterval;
 
 	// Built once the database has said which it is: at construction, or at the first
 	// call that reaches it.
@@ -140,7 +146,7 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 	 * @throws LeaseHostException if the database is not supported
 	 */
 	public JdbcLeaseHost(JdbcTemplate jdbcTemplate) {
-		this(builder(dataSourceOf(jdbcTemplate)));
+		this(builder(JdbcLeaseDialect.dataSourceOf(jdbcTemplate)));
 	}
 
 	private JdbcLeaseHost(Builder builder) {
@@ -148,6 +154,7 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 		this.tablePrefix = builder.tablePrefix;
 		this.notifications = builder.notifications;
 		this.listenDataSource = builder.listenDataSource;
+		this.cleanupInterval = builder.cleanupInterval;
 		try {
 			parts();
 		}
@@ -260,7 +267,8 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 	}
 
 	/**
-	 * Stop the listening connection, if any. Waiters still waiting fall back to polling.
+	 * Stop the clean-up's thread and the listening connection, if any. Waiters still
+	 * waiting fall back to polling.
 	 */
 	@Override
 	public void close() {
@@ -284,29 +292,13 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 		synchronized (this) {
 			built = this.parts;
 			if (built == null) {
-				built = JdbcLeaseParts.of(this.dataSource, detect(this.dataSource), this.tablePrefix,
-						this.notifications && !this.closed, this.listenDataSource);
+				built = JdbcLeaseParts.of(this.dataSource, JdbcLeaseDialect.detect(this.dataSource), this.tablePrefix,
+						this.notifications && !this.closed, this.listenDataSource,
+						this.closed ? Duration.ZERO : this.cleanupInterval);
 				this.parts = built;
 			}
 			return built;
 		}
-	}
-
-	private static JdbcLeaseDialect detect(DataSource dataSource) {
-		try (Connection connection = dataSource.getConnection()) {
-			return JdbcLeaseDialect.of(connection.getMetaData());
-		}
-		catch (SQLException ex) {
-			throw new LeaseHostException(
-					"The JDBC lease host could not reach its database to choose its dialect: " + ex.getMessage(), ex);
-		}
-	}
-
-	private static DataSource dataSourceOf(JdbcTemplate jdbcTemplate) {
-		if (jdbcTemplate == null || jdbcTemplate.getDataSource() == null) {
-			throw new IllegalArgumentException("'jdbcTemplate' must not be null and must have a DataSource");
-		}
-		return jdbcTemplate.getDataSource();
 	}
 
 	/**
@@ -321,6 +313,8 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 		private boolean notifications = true;
 
 		private @Nullable DataSource listenDataSource;
+
+		private Duration cleanupInterval = DEFAULT_CLEANUP_INTERVAL;
 
 		private Builder(DataSource dataSource) {
 			if (dataSource == null) {
@@ -354,11 +348,11 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 		}
 
 		/**
-		 * Open the one {@code LISTEN} connection of the host from the given data source
-		 * rather than from the host's: one that pools nothing, such as Spring's
-		 * {@code SimpleDriverDataSource} on the same database. Not needed for a Hikari
-		 * pool configured with a JDBC URL, whose settings are used to open it outside the
-		 * pool.
+		 * Open the one {@code LISTEN} connection of the host from the given data source,
+		 * one that pools nothing, such as Spring's {@code SimpleDriverDataSource} on the
+		 * same database. Without it, the settings of a Hikari pool configured with a JDBC
+		 * URL open it outside the pool, a data source that pools nothing opens it, and
+		 * any other pool lends it, with a warning.
 		 * @param listenDataSource the data source of the listening connection
 		 * @return this builder
 		 */
@@ -367,6 +361,25 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 				throw new IllegalArgumentException("'listenDataSource' must not be null");
 			}
 			this.listenDataSource = listenDataSource;
+			return this;
+		}
+
+		/**
+		 * Remove passed grants with nobody queued, and other rows no question needs, on a
+		 * daemon thread of the host this often (stopped by {@link #close()}), so that
+		 * such a row goes at most this long plus one clean-up's time after its instant
+		 * with no caller at all. Zero runs no thread: takes clean up, at most once a
+		 * second.
+		 * @param cleanupInterval the interval, {@link #DEFAULT_CLEANUP_INTERVAL} by
+		 * default
+		 * @return this builder
+		 * @throws IllegalArgumentException if the interval is negative
+		 */
+		public Builder cleanupInterval(Duration cleanupInterval) {
+			if (cleanupInterval == null || cleanupInterval.isNegative()) {
+				throw new IllegalArgumentException("'cleanupInterval' must be zero or positive");
+			}
+			this.cleanupInterval = cleanupInterval;
 			return this;
 		}
 

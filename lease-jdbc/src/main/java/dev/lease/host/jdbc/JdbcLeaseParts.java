@@ -16,6 +16,7 @@
 
 package dev.lease.host.jdbc;
 
+import java.time.Duration;
 import java.util.Locale;
 
 import javax.sql.DataSource;
@@ -48,18 +49,19 @@ final class JdbcLeaseParts {
 	final PickedUpWaiters pickedUp;
 
 	private JdbcLeaseParts(JdbcLeaseDialect dialect, JdbcLeaseStore store, JdbcGrantReads grantReads,
-			JdbcLeaseWaiting waiting, @Nullable PostgresNotificationListener listener, PickedUpWaiters pickedUp) {
+			JdbcLeaseWaiting waiting, @Nullable PostgresNotificationListener listener, PickedUpWaiters pickedUp,
+			Duration cleanupInterval) {
 		this.dialect = dialect;
 		this.store = store;
 		this.grantReads = grantReads;
 		this.waiting = waiting;
-		this.sweeper = new JdbcLeaseSweeper(store);
+		this.sweeper = new JdbcLeaseSweeper(store, cleanupInterval);
 		this.listener = listener;
 		this.pickedUp = pickedUp;
 	}
 
 	static JdbcLeaseParts of(DataSource dataSource, JdbcLeaseDialect dialect, String tablePrefix, boolean notifications,
-			@Nullable DataSource listenDataSource) {
+			@Nullable DataSource listenDataSource, Duration cleanupInterval) {
 		JdbcLeaseStatements statements = new JdbcLeaseStatements(dialect, tablePrefix);
 		StoreInterrupts interrupts = StoreInterrupts.of(dataSource, dialect);
 		String channel = (tablePrefix + "KEYS").toLowerCase(Locale.ROOT);
@@ -73,11 +75,13 @@ final class JdbcLeaseParts {
 		JdbcLeaseStore store = JdbcLeaseStore.of(calls, statements, dialect, pickedUp, channel, listener != null);
 		JdbcLeaseWaiting waiting = new JdbcLeaseWaiting(store, wakeups, interrupts, pickedUp, listener);
 		JdbcGrantReads grantReads = new JdbcGrantReads(statements, store);
-		return new JdbcLeaseParts(dialect, store, grantReads, waiting, listener, pickedUp);
+		return new JdbcLeaseParts(dialect, store, grantReads, waiting, listener, pickedUp, cleanupInterval);
 	}
 
-	// Stop the listening connection, if any; waiters still waiting fall back to polling.
+	// Stop the clean-up's schedule and the listening connection, if any; waiters still
+	// waiting fall back to polling.
 	void close() {
+		this.sweeper.close();
 		if (this.listener != null) {
 			this.listener.stop();
 			if (!this.pickedUp.isEmpty()) {

@@ -69,6 +69,12 @@ final class JdbcLeaseStatements {
 
 	final String saveInOneStatement;
 
+	final String mysqlTakeInOneStatement;
+
+	final String mysqlReleaseInOneStatement;
+
+	final String mysqlClockProbe;
+
 	JdbcLeaseStatements(JdbcLeaseDialect dialect, String tablePrefix) {
 		this.selectKeyForUpdate = sql("""
 				SELECT HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS FROM %PREFIX%KEYS
@@ -96,11 +102,14 @@ final class JdbcLeaseStatements {
 		// A page of keys with a holder after the given key, the limit the second
 		// parameter, and one reading of the clock: on a row of its own with no key when
 		// the page is empty. The limit applies to the key table alone, so that the page
-		// costs its own rows.
+		// costs its own rows, in key order. A passed grant with nobody queued reads as
+		// free and takes no place in the page: it is passed at the statement's start,
+		// which is no later than the page's reading.
 		this.selectGrants = sql("""
 				SELECT C.READING, K.LEASE_KEY, K.HOLDER, K.EXPIRES_AT, K.LATEST, K.QUEUED, K.ARRIVALS
 				FROM (SELECT %NOW% AS READING) C LEFT JOIN (SELECT LEASE_KEY, HOLDER, EXPIRES_AT, LATEST, QUEUED,
-				ARRIVALS FROM %PREFIX%KEYS WHERE HOLDER IS NOT NULL AND LEASE_KEY > ? ORDER BY LEASE_KEY LIMIT ?) K
+				ARRIVALS FROM %PREFIX%KEYS WHERE HOLDER IS NOT NULL AND LEASE_KEY > ?
+				AND (QUEUED > 0 OR EXPIRES_AT > %START%) ORDER BY LEASE_KEY LIMIT ?) K
 				ON 1 = 1 ORDER BY K.LEASE_KEY""", dialect, tablePrefix);
 		// Removing a passed grant with nobody queued changes no answer: it reads as free.
 		this.deleteFreeKeys = sql("""
@@ -157,10 +166,51 @@ final class JdbcLeaseStatements {
 				WHERE LEASE_KEY = ? AND ?),
 				GONE AS (DELETE FROM %PREFIX%KEYS WHERE LEASE_KEY = ? AND NOT ?)
 				SELECT PG_NOTIFY(?, ?) WHERE ?""", dialect, tablePrefix);
+		// MySQL and MariaDB only: take a free key with nobody queued, in one statement.
+		// The first row only makes sure the key's row exists (an empty row grants
+		// nothing), so the second always meets it, locked by this statement, and decides
+		// on the conflict path, where the clock is read after the lock. LAST_INSERT_ID
+		// carries the decision from the first assignment to the others, whatever the
+		// SQL mode's order of assignment, and to the client: 0 while undecided (reset in
+		// the first row's values), 1 when the key is not free, else the grant's instant.
+		// Assignments after the first read no column that an earlier one assigns.
+		this.mysqlTakeInOneStatement = mysql("""
+				INSERT INTO %PREFIX%KEYS (LEASE_KEY, LATEST, QUEUED, ARRIVALS)
+				VALUES (?, LAST_INSERT_ID(0), 0, 0), (?, 0, 0, 0)
+				ON DUPLICATE KEY UPDATE EXPIRES_AT = IF(LAST_INSERT_ID() <> 0, EXPIRES_AT,
+				IF(QUEUED = 0 AND (HOLDER IS NULL OR EXPIRES_AT <= GREATEST(LATEST, %READING%)) AND %READING_TRUSTED%,
+				LAST_INSERT_ID(GREATEST(LATEST, %READING%) + ?), IF(LAST_INSERT_ID(1), EXPIRES_AT, EXPIRES_AT))),
+				HOLDER = IF(LAST_INSERT_ID() > 1, ?, HOLDER),
+				LATEST = IF(LAST_INSERT_ID() > 1, LAST_INSERT_ID() - ?, LATEST),
+				ARRIVALS = IF(LAST_INSERT_ID() > 1, 0, ARRIVALS)""", dialect, tablePrefix);
+		// MySQL and MariaDB only: release by the holder of a standing grant with nobody
+		// queued, the clock read once the row is locked.
+		this.mysqlReleaseInOneStatement = mysql("""
+				DELETE FROM %PREFIX%KEYS WHERE LEASE_KEY = ? AND HOLDER = ? AND QUEUED = 0
+				AND EXPIRES_AT > GREATEST(LATEST, %READING%) AND %READING_TRUSTED%""", dialect, tablePrefix);
+		// MySQL and MariaDB only: whether SYSDATE(6) is read where it is evaluated, as
+		// it is unless the server was started with --sysdate-is-now: a positive time
+		// after a pause.
+		this.mysqlClockProbe = "SELECT SLEEP(0.002), TIMESTAMPDIFF(MICROSECOND, NOW(6), SYSDATE(6))";
+	}
+
+	// MySQL and MariaDB read UTC_TIMESTAMP(6) once, at the statement's start, which a
+	// wait for a row lock can leave stale; SYSDATE(6) is read where it is evaluated,
+	// but in the session's time zone. The reading after a lock is the start's UTC
+	// reading plus the time since the start measured in that zone: exact unless the
+	// zone's offset changed while the statement ran, which shows as a time since the
+	// start below zero or above a minute (a daylight saving change moves it by 30
+	// minutes at least), and then no statement trusts it.
+	private static String mysql(String template, JdbcLeaseDialect dialect, String tablePrefix) {
+		String elapsed = "TIMESTAMPDIFF(MICROSECOND, NOW(6), SYSDATE(6))";
+		return sql(template.replace("%READING%", "(" + dialect.clock().expression() + " + " + elapsed + ")")
+			.replace("%READING_TRUSTED%", elapsed + " BETWEEN 0 AND 60000000"), dialect, tablePrefix);
 	}
 
 	private static String sql(String template, JdbcLeaseDialect dialect, String tablePrefix) {
-		return template.replace("%PREFIX%", tablePrefix).replace("%NOW%", dialect.clock().expression());
+		return template.replace("%PREFIX%", tablePrefix)
+			.replace("%NOW%", dialect.clock().expression())
+			.replace("%START%", dialect.statementStart());
 	}
 
 }

@@ -43,7 +43,8 @@ import dev.lease.host.Wakeups;
  * COMMITTED that locks the key's row, resolves the stored state at the database's now
  * (DESIGN §4) and writes back what it changed; no row lock is held while anyone waits. A
  * database with faster paths for the common cases overrides the hooks
- * ({@link PostgresqlLeaseStore}); every hook answers exactly what the transaction would.
+ * ({@link PostgresqlLeaseStore}, {@link MysqlLeaseStore}); every hook answers exactly
+ * what the transaction would.
  *
  * @author Lease contributors
  */
@@ -78,9 +79,13 @@ class JdbcLeaseStore {
 
 	static JdbcLeaseStore of(JdbcLeaseCalls calls, JdbcLeaseStatements statements, JdbcLeaseDialect dialect,
 			PickedUpWaiters pickedUp, String channel, boolean notifying) {
-		return dialect.hasOneStatementPaths()
-				? new PostgresqlLeaseStore(calls, statements, dialect, pickedUp, channel, notifying)
-				: new JdbcLeaseStore(calls, statements, dialect, pickedUp, channel, notifying);
+		if (dialect.hasOneStatementPaths()) {
+			return new PostgresqlLeaseStore(calls, statements, dialect, pickedUp, channel, notifying);
+		}
+		if (dialect == JdbcLeaseDialect.MYSQL && MysqlLeaseStore.readsClockWhereEvaluated(calls, statements)) {
+			return new MysqlLeaseStore(calls, statements, dialect, pickedUp, channel, notifying);
+		}
+		return new JdbcLeaseStore(calls, statements, dialect, pickedUp, channel, notifying);
 	}
 
 	// Take the key if it is free; otherwise refuse, or queue the caller.
@@ -115,10 +120,8 @@ class JdbcLeaseStore {
 	}
 
 	final Optional<Duration> remaining(LeaseKey key, LeaseHolder holder) {
-		byte[] keyBytes = key.bytes();
 		// One statement when nobody is queued: the row and the clock read together.
-		KeyRow.Read read = this.calls.transaction("read the remaining term", key,
-				(tx) -> tx.queryRow(this.statements.selectKeyAndNow, KeyRow.ROW_AND_NOW, keyBytes));
+		KeyRow.Read read = readKeyAndNow(key);
 		if (read == null) {
 			return Optional.empty();
 		}
@@ -132,6 +135,13 @@ class JdbcLeaseStore {
 			KeyModel state = lockAndLoad(tx, key);
 			return (state != null) ? state.remaining(holder, state.now(tx.now())) : Optional.empty();
 		});
+	}
+
+	// The key's row, unlocked, read together with the clock, or null when it has none.
+	KeyRow.@Nullable Read readKeyAndNow(LeaseKey key) {
+		byte[] keyBytes = key.bytes();
+		return this.calls.transaction("read the remaining term", key,
+				(tx) -> tx.queryRow(this.statements.selectKeyAndNow, KeyRow.ROW_AND_NOW, keyBytes));
 	}
 
 	// Whether the holder's standing grant was released.

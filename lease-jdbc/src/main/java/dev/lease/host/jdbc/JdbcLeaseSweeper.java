@@ -16,22 +16,26 @@
 
 package dev.lease.host.jdbc;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
-import dev.lease.LeaseHostException;
 import dev.lease.LeaseKey;
 
 /**
- * Garbage collection as part of normal operations, at most once a second per host: rows
- * of passed grants with nobody queued, grants handed to waiters that can no longer come
- * back for them, and keys whose passed grant still has a queue behind it. Removing them
- * changes no answer (State 2, 3): what is removed reads as free, or is resolved
- * identically by the next question.
+ * Garbage collection: rows of passed grants with nobody queued, grants handed to waiters
+ * that can no longer come back for them, and keys whose passed grant still has a queue
+ * behind it. Removing them changes no answer (State 2, 3): what is removed reads as free,
+ * or is resolved identically by the next question. It runs on a daemon thread of its own
+ * every interval, so that rows go with no caller at all; with no interval, callers run it
+ * as part of their takes, at most once a second per host.
  *
  * @author Lease contributors
  */
@@ -39,7 +43,7 @@ final class JdbcLeaseSweeper {
 
 	private static final Log logger = LogFactory.getLog(JdbcLeaseSweeper.class);
 
-	private static final long SWEEP_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
+	private static final long CALLER_SWEEP_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
 	// How long past its bound a grant handed to a waiter is kept, at the least, for a
 	// waiter that stalled (Operation 2: it did get the key).
@@ -49,31 +53,76 @@ final class JdbcLeaseSweeper {
 
 	private final JdbcLeaseStore store;
 
+	private final @Nullable ScheduledExecutorService schedule;
+
 	private final AtomicLong nextSweep = new AtomicLong(System.nanoTime());
 
-	JdbcLeaseSweeper(JdbcLeaseStore store) {
+	JdbcLeaseSweeper(JdbcLeaseStore store, Duration interval) {
 		this.store = store;
-	}
-
-	void sweepNowAndThen() {
-		long due = this.nextSweep.get();
-		long nanos = System.nanoTime();
-		if (nanos - due < 0 || !this.nextSweep.compareAndSet(due, nanos + SWEEP_INTERVAL_NANOS)) {
+		if (interval.isZero()) {
+			this.schedule = null;
 			return;
 		}
-		JdbcLeaseStatements statements = this.store.statements;
-		try {
-			List<byte[]> keys = this.store.calls.transaction("clean up", null, (tx) -> {
-				tx.update(statements.deleteFreeKeys);
-				tx.update(statements.deleteStaleHandedWaiters, HANDED_GRACE_MICROS, HANDED_GRACE_MICROS);
-				return tx.queryRows(statements.selectKeysToResolve, KEYS_PER_SWEEP, KeyRow.KEY);
-			});
-			for (byte[] keyBytes : keys) {
-				this.store.resolve(LeaseKey.of(keyBytes));
-			}
+		this.schedule = Executors.newSingleThreadScheduledExecutor((task) -> {
+			Thread thread = new Thread(task, "lease-jdbc-cleanup");
+			thread.setDaemon(true);
+			return thread;
+		});
+		long nanos = interval.toNanos();
+		this.schedule.scheduleWithFixedDelay(this::sweepOnSchedule, nanos, nanos, TimeUnit.NANOSECONDS);
+	}
+
+	// Called after each take: sweeps when no schedule does, at most once a second.
+	void sweepNowAndThen() {
+		if (this.schedule != null) {
+			return;
 		}
-		catch (LeaseHostException ex) {
+		long due = this.nextSweep.get();
+		long nanos = System.nanoTime();
+		if (nanos - due < 0 || !this.nextSweep.compareAndSet(due, nanos + CALLER_SWEEP_INTERVAL_NANOS)) {
+			return;
+		}
+		try {
+			sweep();
+		}
+		catch (RuntimeException ex) {
 			logger.debug("Lease clean-up failed; it runs again with a later question", ex);
+		}
+	}
+
+	// A failure must not end the schedule: the next run tries again.
+	private void sweepOnSchedule() {
+		try {
+			sweep();
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Lease clean-up failed; it runs again at the next interval", ex);
+		}
+	}
+
+	private void sweep() {
+		JdbcLeaseStatements statements = this.store.statements;
+		List<byte[]> keys = this.store.calls.transaction("clean up", null, (tx) -> {
+			tx.update(statements.deleteFreeKeys);
+			tx.update(statements.deleteStaleHandedWaiters, HANDED_GRACE_MICROS, HANDED_GRACE_MICROS);
+			return tx.queryRows(statements.selectKeysToResolve, KEYS_PER_SWEEP, KeyRow.KEY);
+		});
+		for (byte[] keyBytes : keys) {
+			this.store.resolve(LeaseKey.of(keyBytes));
+		}
+	}
+
+	// Stop the schedule, waiting for a run under way so that none outlives the host.
+	void close() {
+		if (this.schedule == null) {
+			return;
+		}
+		this.schedule.shutdownNow();
+		try {
+			this.schedule.awaitTermination(10, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 		}
 	}
 

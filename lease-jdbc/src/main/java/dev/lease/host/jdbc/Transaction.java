@@ -16,9 +16,13 @@
 
 package dev.lease.host.jdbc;
 
+import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.sql.Types;
 import java.util.List;
+import java.util.OptionalLong;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
@@ -110,6 +114,22 @@ final class Transaction {
 
 	int update(String sql, @Nullable Object... parameters) {
 		return this.jdbc.update(sql, bindable(parameters));
+	}
+
+	// A statement run for the value the database answers with its update count, as the
+	// generated key of the statement (MySQL's LAST_INSERT_ID(expr)), or empty.
+	OptionalLong updateAnsweringKey(String sql, @Nullable Object... parameters) {
+		ArgumentPreparedStatementSetter setter = new ArgumentPreparedStatementSetter(bindable(parameters));
+		OptionalLong key = this.jdbc.execute(
+				(Connection connection) -> connection.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS),
+				(PreparedStatement statement) -> {
+					setter.setValues(statement);
+					statement.executeUpdate();
+					try (ResultSet keys = statement.getGeneratedKeys()) {
+						return keys.next() ? OptionalLong.of(keys.getLong(1)) : OptionalLong.empty();
+					}
+				});
+		return (key != null) ? key : OptionalLong.empty();
 	}
 
 	private static @Nullable Object[] bindable(@Nullable Object[] parameters) {

@@ -53,6 +53,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
+import dev.lease.GrantsPage;
 import dev.lease.Held;
 import dev.lease.Lease;
 import dev.lease.LeaseHolder;
@@ -62,6 +63,7 @@ import dev.lease.Released;
 import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.TryTakeResult;
+import dev.lease.host.KeyCursor;
 import dev.lease.host.jdbc.JdbcLeaseHost;
 import dev.lease.tck.faults.KilledHolderWaiters;
 import dev.lease.tck.history.Event;
@@ -231,6 +233,48 @@ abstract class JdbcLeaseHostChecks {
 			this.host.release(other, holder);
 			assertThat(rows(passed)).isZero();
 		});
+	}
+
+	@Test
+	@DisplayName("Issue 16: with no call at all, a passed grant's row is removed within the clean-up interval")
+	void passedGrantRowIsRemovedWithNoCaller() {
+		Duration interval = Duration.ofMillis(300);
+		JdbcLeaseHost cleaning = JdbcLeaseHost.builder(this.dataSource).cleanupInterval(interval).build();
+		this.closeables.add(0, cleaning);
+		LeaseKey key = newKey();
+		Duration term = Duration.ofMillis(100);
+		assertThat(cleaning.tryTake(key, newHolder("holder"), term)).isInstanceOf(Taken.class);
+		long taken = System.nanoTime();
+		assertThat(rows(key)).isOne();
+		// The bound: the term, one interval, and one clean-up's own time.
+		await().atMost(term.plus(interval).plus(TOLERANCE))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> rows(key) == 0);
+		assertThat(Duration.ofNanos(System.nanoTime() - taken)).isLessThan(term.plus(interval).plus(TOLERANCE));
+	}
+
+	@Test
+	@DisplayName("Issue 16: a page of grants spends no slot on passed grants with nobody queued, which read as free")
+	void pageOfGrantsPassesOverPassedRows() {
+		String prefix = "jdbc:page:" + UUID.randomUUID() + ":";
+		long now = ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
+		byte[] holder = newHolder("holder").bytes();
+		String insert = "INSERT INTO LEASE_KEYS (LEASE_KEY, HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS)"
+				+ " VALUES (?, ?, ?, ?, 0, 0)";
+		for (int i = 0; i < 150; i++) {
+			byte[] key = LeaseKey.of(prefix + "a" + (1000 + i)).bytes();
+			this.jdbc.update(insert, key, holder, now - 60_000_000L, now - 120_000_000L);
+		}
+		List<LeaseKey> standing = new ArrayList<>();
+		for (int i = 0; i < 10; i++) {
+			standing.add(LeaseKey.of(prefix + "b" + (1000 + i)));
+			this.jdbc.update(insert, standing.get(i).bytes(), holder, now + 600_000_000L, now);
+		}
+		GrantsPage page = this.host.grants(KeyCursor.of(LeaseKey.of(prefix)), 100);
+		this.jdbc.update("DELETE FROM LEASE_KEYS WHERE LEASE_KEY > ? AND LEASE_KEY < ?", LeaseKey.of(prefix).bytes(),
+				LeaseKey.of(prefix + "c").bytes());
+		assertThat(page.grants().stream().map(Lease::key).filter((key) -> key.asString().startsWith(prefix)))
+			.containsExactlyElementsOf(standing);
 	}
 
 	@Test

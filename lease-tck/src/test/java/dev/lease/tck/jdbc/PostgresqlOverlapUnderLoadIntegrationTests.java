@@ -66,6 +66,11 @@ class PostgresqlOverlapUnderLoadIntegrationTests {
 
 	private JdbcLeaseHost host;
 
+	// The database the racers race on.
+	HikariDataSource dataSource() {
+		return JdbcTestServers.postgres();
+	}
+
 	@AfterEach
 	void stop() throws InterruptedException {
 		this.busy.set(false);
@@ -82,7 +87,7 @@ class PostgresqlOverlapUnderLoadIntegrationTests {
 	@Test
 	@DisplayName("Invariant 1.1, 1.2, Check 1.1, Fence 1: sixteen racers try taking and releasing one key with short terms on busy cores never hold it together, and no grant is dated before its call")
 	void racersOnOneKeyUnderLoadNeverOverlap() throws Exception {
-		this.dataSource = JdbcTestServers.postgres();
+		this.dataSource = dataSource();
 		this.dataSource.setMaximumPoolSize(RACERS + 8);
 		this.host = new JdbcLeaseHost(this.dataSource);
 		RecordingLeaseHost recording = new RecordingLeaseHost(this.host);
