@@ -52,6 +52,9 @@ class RedisHandedGrantIntegrationTests {
 
 	private static final Duration LONG = Duration.ofSeconds(30);
 
+	// A first grant the next script call meets standing even on a loaded machine.
+	private static final Duration FIRST = Duration.ofSeconds(1);
+
 	// How long a handed grant is kept at least past the later of its instant and the
 	// waiter's bound, in milliseconds (DESIGN §4, the same rule as the JDBC host's).
 	private static final long KEPT_MILLIS = 60_000;
@@ -112,12 +115,14 @@ class RedisHandedGrantIntegrationTests {
 		byte[] redisKey = redisKey(key);
 		LeaseHolder first = LeaseHolder.of("first-" + UUID.randomUUID());
 		String ticket = UUID.randomUUID().toString();
-		assertThat(host.tryTake(key, first, Duration.ofMillis(100))).isInstanceOf(Taken.class);
+		// The first grant lasts a second so that the waiter's take meets it standing on a
+		// loaded machine.
+		assertThat(host.tryTake(key, first, FIRST)).isInstanceOf(Taken.class);
 		assertThat(script(redisKey, "take", "waiter-" + ticket, "1000", ticket).get(0)).isEqualTo(0L);
 		long queuedTtl = pttl(redisKey);
 		// Nothing asks while the first grant ends and the waiter's term passes; the
 		// waiter stalls, on purpose, for longer than its term plus a second.
-		Thread.sleep(1500);
+		Thread.sleep(FIRST.toMillis() + 1500);
 		assertThat(script(redisKey, "ask", ticket, "0", prefix + "handoff")).as("the stalled waiter's answer")
 			.first()
 			.isEqualTo(1L);
@@ -135,10 +140,10 @@ class RedisHandedGrantIntegrationTests {
 		LeaseHolder first = LeaseHolder.of("first-" + UUID.randomUUID());
 		String ticket = UUID.randomUUID().toString();
 		String waiter = "waiter-" + ticket;
-		assertThat(host.tryTake(key, first, Duration.ofMillis(100))).isInstanceOf(Taken.class);
+		assertThat(host.tryTake(key, first, FIRST)).isInstanceOf(Taken.class);
 		assertThat(script(redisKey, "take", waiter, "30000000", ticket).get(0)).isEqualTo(0L);
 		// Nobody asks while the first grant ends: the key passes to the waiter then.
-		Thread.sleep(300);
+		Thread.sleep(FIRST.toMillis() + 300);
 		assertThat(script(redisKey, "take", waiter, "30000000", UUID.randomUUID().toString()))
 			.as("the waiter's second take, once the key passed to it")
 			.containsExactly(-1L);
