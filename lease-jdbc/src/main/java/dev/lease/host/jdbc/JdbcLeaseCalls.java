@@ -125,6 +125,10 @@ final class JdbcLeaseCalls {
 					if (!tx.handoffs.isEmpty() && key != null) {
 						this.wakeups.wake(key, tx.handoffs);
 					}
+					Wakeups.Handoff<Long> next = tx.nextInLine;
+					if (next != null && key != null) {
+						this.wakeups.nextInLine(key, next.waiter(), next.expiresAt());
+					}
 					return result;
 				}
 				catch (Transaction.NotConnected | CannotCreateTransactionException ex) {

@@ -23,6 +23,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.LongSupplier;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
@@ -36,6 +37,7 @@ import dev.lease.host.QueuedWaiter;
 import dev.lease.host.TakeAnswer;
 import dev.lease.host.TakeAnswer.Granted;
 import dev.lease.host.TakeAnswer.Queued;
+import dev.lease.host.WaiterQueue;
 import dev.lease.host.Wakeups;
 
 /**
@@ -85,6 +87,13 @@ class JdbcLeaseStore {
 
 	// Take the key if it is free; otherwise refuse, or queue the caller.
 	final TakeAnswer enter(LeaseKey key, LeaseHolder holder, long durationMicros, boolean queue) {
+		return enter(key, holder, durationMicros, queue, this.random::nextLong);
+	}
+
+	// Take the key if it is free; otherwise refuse, or queue the caller under an id it
+	// chose, so that it could register for its wake-up under that id before asking.
+	final TakeAnswer enter(LeaseKey key, LeaseHolder holder, long durationMicros, boolean queue,
+			LongSupplier waiterIds) {
 		byte[] keyBytes = key.bytes();
 		byte[] holderBytes = holder.bytes();
 		String what = queue ? "take" : "try to take";
@@ -100,7 +109,7 @@ class JdbcLeaseStore {
 				state = lockAndLoad(tx, key);
 			}
 			long now = state.now(tx.now());
-			TakeAnswer answer = state.take(holder, durationMicros, now, queue, this.random::nextLong);
+			TakeAnswer answer = state.take(holder, durationMicros, now, queue, waiterIds);
 			if (!(answer instanceof TakeAnswer.Refused) || state.changed()) {
 				save(tx, state, now);
 			}
@@ -213,7 +222,13 @@ class JdbcLeaseStore {
 			long now = model.now(tx.now());
 			TakeAnswer answer = model.ask(waiterId, holder, handedBefore, now, interrupted);
 			if (answer instanceof Queued) {
-				// "Where do I stand?" saves nothing.
+				// "Where do I stand?" saves nothing of its own. A resolve that handed the
+				// key on is saved, so that the waiters it named are woken and can take
+				// their grant: resolve is deterministic, the next question would derive
+				// the same (DESIGN §4), and this is how a key's one re-asker serves them.
+				if (state != null && state.changed()) {
+					save(tx, state, now);
+				}
 				return answer;
 			}
 			if (state != null) {
@@ -245,11 +260,19 @@ class JdbcLeaseStore {
 		if (keyRow == null) {
 			return null;
 		}
-		return keyRow.state(key, (keyRow.queued() > 0) ? loadQueue(tx, keyBytes) : List.of());
+		return keyRow.state(key, loadQueue(tx, keyBytes, keyRow.queued()));
 	}
 
-	List<QueuedWaiter> loadQueue(Transaction tx, byte[] keyBytes) {
-		return tx.queryRows(this.statements.selectQueue, 0, KeyRow.WAITER, (Object) keyBytes);
+	// The key's queue, read from its head only as far as the question needs.
+	WaiterQueue loadQueue(Transaction tx, byte[] keyBytes, int queued) {
+		return new StoredQueue(tx, this.statements, keyBytes, queued);
+	}
+
+	// The grants handed to the key's waiters and not yet taken up, to wake the waiters
+	// of this JVM they name.
+	final List<Wakeups.Handoff<Long>> handedWaiters(LeaseKey key) {
+		return this.calls.statement("ask after a key's waiters", key,
+				(tx) -> tx.queryRows(this.statements.selectHandedWaiters, 0, KeyRow.HANDOFF, (Object) key.bytes()));
 	}
 
 	private boolean insertKeyIfAbsent(Transaction tx, byte[] keyBytes) {
@@ -290,10 +313,12 @@ class JdbcLeaseStore {
 		}
 	}
 
-	// Note the grants handed to waiters, to wake this host's waiters after the commit,
-	// and answer the payload of the NOTIFY that wakes the other hosts' waiters, or null.
+	// Note the grants handed to waiters and the waiter left next in line, to wake this
+	// host's waiters after the commit, and answer the payload of the NOTIFY that wakes
+	// the other hosts' waiters, or null: "<hex key>[ <waiter id>:<expiresAt>]...[ <next
+	// waiter id>@<standing expiresAt>]".
 	final @Nullable String handoffs(Transaction tx, KeyModel state) {
-		if (state.handed().isEmpty()) {
+		if (state.handed().isEmpty() && state.dropped().isEmpty()) {
 			return null;
 		}
 		List<Wakeups.Handoff<Long>> handoffs = new ArrayList<>();
@@ -305,6 +330,16 @@ class JdbcLeaseStore {
 			payload.append(' ').append(waiterId).append(':').append(handoff.expiresAt());
 		}
 		tx.handoffs = handoffs;
+		// The head may have changed: it asks when the standing grant ends, since a
+		// handoff by expiry is written by nobody.
+		QueuedWaiter next = state.head();
+		if (next != null && state.holder() != null) {
+			tx.nextInLine = new Wakeups.Handoff<>(next.id(), Micros.toInstant(state.expiresAt()));
+			payload.append(' ').append(next.id()).append('@').append(state.expiresAt());
+		}
+		else if (handoffs.isEmpty()) {
+			return null;
+		}
 		if (!this.notifying) {
 			return null;
 		}
