@@ -62,14 +62,16 @@ import dev.lease.host.TakeAnswer.Granted;
  * changed; no row lock is held while anyone waits. On PostgreSQL, a take of a free key
  * with nobody queued is one statement that reads the clock with the row locked (two when
  * the key has no row yet), and a release with nobody queued is one. Waiters are rows of a
- * second table in arrival order; they are woken by PostgreSQL {@code LISTEN/NOTIFY} over
- * one connection per host, elsewhere by polling with a short bounded backoff, and on
- * every database by a release made through this same host. The {@code LISTEN} connection
- * is opened outside the application's pool: from
- * {@link Builder#listenDataSource(DataSource)}, else with the settings of a Hikari pool,
- * else from a data source that pools nothing; only from any other pool is it borrowed,
- * with a warning. It is re-opened after a failure with a bounded backoff. A released key,
- * or a passed one with nobody waiting, leaves no row behind.
+ * second table in arrival order, read from the head a page at a time. A waiter is woken
+ * only when a wake-up names it: by PostgreSQL {@code LISTEN/NOTIFY} over one connection
+ * per host, or by a release made through this same host; of a key's waiters in one host
+ * only one re-asks on its own, and elsewhere than PostgreSQL it is the key's one poller,
+ * with a short bounded backoff. The {@code LISTEN} connection is opened outside the
+ * application's pool: from {@link Builder#listenDataSource(DataSource)}, else with the
+ * settings of a Hikari pool, else from a data source that pools nothing; only from any
+ * other pool is it borrowed, with a warning. It is re-opened after a failure with a
+ * bounded backoff. A released key, or a passed one with nobody waiting, leaves no row
+ * behind.
  * <p>
  * A database that does not answer at construction is asked again at each call, every call
  * throwing {@link LeaseHostException} until it answers (one warning is logged at
