@@ -129,6 +129,16 @@ public final class Wakeups<K, W> {
 	}
 
 	/**
+	 * Return whether a waiter of the key waits in this JVM: then the key's queue is most
+	 * likely not empty.
+	 * @param key the key
+	 * @return whether a waiter of the key is registered
+	 */
+	public boolean hasWaiters(K key) {
+		return this.waiting.containsKey(key);
+	}
+
+	/**
 	 * Return whether no waiter is registered.
 	 * @return whether no waiter is registered
 	 */

@@ -101,6 +101,11 @@ final class JdbcLeaseCalls {
 		this.wakeups = wakeups;
 	}
 
+	// Whether a waiter of the key waits in this JVM.
+	boolean hasWaiters(LeaseKey key) {
+		return this.wakeups.hasWaiters(key);
+	}
+
 	<T> T transaction(String what, @Nullable LeaseKey key, Transaction.Work<T> work) {
 		return run(what, key, false, work);
 	}

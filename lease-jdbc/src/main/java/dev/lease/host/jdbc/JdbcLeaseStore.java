@@ -145,28 +145,45 @@ class JdbcLeaseStore {
 
 	// Whether the holder's standing grant was released.
 	final boolean release(LeaseKey key, LeaseHolder holder) {
-		byte[] keyBytes = key.bytes();
 		byte[] holderBytes = holder.bytes();
-		if (!this.pickedUp.isEmpty()) {
-			// Most often the row of the very grant released now, taken up a moment ago.
-			removePickedUpWaiters();
-		}
-		if (releaseWithNobodyQueued(key, holderBytes)) {
-			return true;
-		}
-		return this.calls.transaction("release", key, (tx) -> {
-			KeyModel state = lockAndLoad(tx, key);
-			if (state == null) {
-				return false;
+		// With waiters of the key in this JVM its queue is most likely not empty: the
+		// transaction decides at once.
+		if (!this.calls.hasWaiters(key)) {
+			if (!this.pickedUp.isEmpty()) {
+				// Most often the row of the very grant released now, taken up a moment
+				// ago.
+				removePickedUpWaiters();
 			}
-			long now = state.now(tx.now());
-			if (!state.release(holder, now)) {
-				// Answered from the resolved state; nothing is written (Check 5.2).
-				return false;
+			if (releaseWithNobodyQueued(key, holderBytes)) {
+				return true;
 			}
-			save(tx, state, now);
-			return true;
-		});
+		}
+		// Rows of grants taken up meanwhile go with the release's own writes.
+		List<Long> picked = this.pickedUp.take();
+		boolean[] removed = { false };
+		try {
+			return this.calls.transaction("release", key, (tx) -> {
+				removed[0] = false;
+				tx.pickedUpRows = picked;
+				KeyModel state = lockAndLoad(tx, key);
+				if (state == null) {
+					return false;
+				}
+				long now = state.now(tx.now());
+				if (!state.release(holder, now)) {
+					// Answered from the resolved state; nothing is written (Check 5.2).
+					return false;
+				}
+				save(tx, state, now);
+				removed[0] = true;
+				return true;
+			});
+		}
+		finally {
+			if (!removed[0]) {
+				this.pickedUp.restore(picked);
+			}
+		}
 	}
 
 	// A release by the holder of a standing grant with nobody queued, in fewer round
@@ -290,6 +307,9 @@ class JdbcLeaseStore {
 	// Write back what the question changed: the resolved state with its own change.
 	void save(Transaction tx, KeyModel state, long now) {
 		byte[] keyBytes = state.key().bytes();
+		for (long pickedUpRow : tx.pickedUpRows) {
+			tx.update(this.statements.deleteWaiter, pickedUpRow);
+		}
 		for (QueuedWaiter waiter : state.dropped()) {
 			tx.update(this.statements.deleteWaiter, waiter.id());
 		}

@@ -19,6 +19,7 @@ package dev.lease.host.jdbc;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.stream.LongStream;
 
 import org.jspecify.annotations.Nullable;
 
@@ -106,7 +107,11 @@ final class PostgresqlLeaseStore extends JdbcLeaseStore {
 			super.save(tx, state, now);
 			return;
 		}
-		long[] dropped = state.dropped().stream().mapToLong(QueuedWaiter::id).toArray();
+		// The rows of grants taken up from a notification go with the dropped waiters.
+		long[] dropped = LongStream
+			.concat(state.dropped().stream().mapToLong(QueuedWaiter::id),
+					tx.pickedUpRows.stream().mapToLong(Long::longValue))
+			.toArray();
 		long[] handedIds = state.handed().stream().mapToLong((handoff) -> handoff.waiter().id()).toArray();
 		long[] handedExpiresAt = state.handed().stream().mapToLong(KeyModel.Handoff::expiresAt).toArray();
 		boolean kept = !state.isFree(now);
