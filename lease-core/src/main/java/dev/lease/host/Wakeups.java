@@ -87,22 +87,28 @@ public final class Wakeups<K, W> {
 	 * @param key the key
 	 * @param handoffs the waiters the key was handed to, as committed by the store; empty
 	 * when not known
+	 * @return how many waiters were woken: a poller that finds only grants of waiters
+	 * gone or elsewhere need not poll sooner
 	 */
-	public void wake(K key, List<Handoff<W>> handoffs) {
+	public int wake(K key, List<Handoff<W>> handoffs) {
 		Waiters<W> waiters = this.waiting.get(key);
 		if (waiters == null) {
-			return;
+			return 0;
 		}
 		if (handoffs.isEmpty()) {
-			waiters.all().forEach(Signal::askNow);
-			return;
+			List<Signal<W>> all = waiters.all();
+			all.forEach(Signal::askNow);
+			return all.size();
 		}
+		int woken = 0;
 		for (Handoff<W> handoff : handoffs) {
 			Signal<W> signal = waiters.get(handoff.waiter());
-			if (signal != null) {
+			if (signal != null && signal.handed() == null) {
 				signal.handed(handoff.expiresAt());
+				woken++;
 			}
 		}
+		return woken;
 	}
 
 	/**

@@ -173,10 +173,10 @@ final class JdbcLeaseWaiting {
 					throw giveUp(ex);
 				}
 				Instant handed = this.signal.handed();
-				if (handed != null && JdbcLeaseWaiting.this.listener != null) {
-					// The committed handoff named us: take it without a round trip, and
-					// leave our row, which nobody else reads, to the listener or our next
-					// release.
+				if (handed != null) {
+					// A committed handoff named us (a notification, a release made here,
+					// or the key's poller): take it without a round trip, and leave our
+					// row, which nobody else reads, to the listener or our next release.
 					JdbcLeaseWaiting.this.pickedUp.add(this.queued.waiterId());
 					return new Taken(new Lease(this.key, this.holder, handed));
 				}
@@ -187,7 +187,7 @@ final class JdbcLeaseWaiting {
 				}
 				this.delegate = delegate;
 				boolean reask = delegate && now >= reaskAt();
-				if (handed == null && !this.signal.takeAskNow() && now <= boundAt() && now < nextAskAt() && !reask) {
+				if (!this.signal.takeAskNow() && now <= boundAt() && now < nextAskAt() && !reask) {
 					if (delegate && polling() && now >= pollAt()) {
 						poll(now);
 					}
@@ -276,12 +276,12 @@ final class JdbcLeaseWaiting {
 			catch (LeaseHostException ex) {
 				handed = List.of();
 			}
-			if (handed.isEmpty()) {
-				this.backoff = Math.min(this.backoff * 2, MAXIMUM_BACKOFF_MICROS);
+			// Rows of grants already taken up, here or elsewhere, wake nobody.
+			if (!handed.isEmpty() && JdbcLeaseWaiting.this.wakeups.wake(this.key, handed) > 0) {
+				this.backoff = FIRST_BACKOFF_MICROS;
 			}
 			else {
-				this.backoff = FIRST_BACKOFF_MICROS;
-				JdbcLeaseWaiting.this.wakeups.wake(this.key, handed);
+				this.backoff = Math.min(this.backoff * 2, MAXIMUM_BACKOFF_MICROS);
 			}
 		}
 
