@@ -155,7 +155,7 @@ public final class KeyModel {
 		QueuedWaiter waiter = new QueuedWaiter(waiterIds.getAsLong(), holder, duration, this.expiresAt,
 				++this.arrivals);
 		this.queue.add(waiter);
-		return new Queued(waiter.id(), waiter.bound(), now, this.expiresAt);
+		return new Queued(waiter.id(), waiter.bound(), now, this.expiresAt, this.queue.size() == 1);
 	}
 
 	/**
@@ -224,7 +224,9 @@ public final class KeyModel {
 			this.queue.remove(waiter);
 			return new Refused();
 		}
-		return new Queued(waiterId, waiter.bound(), now, (this.holder != null) ? this.expiresAt : now);
+		QueuedWaiter head = this.queue.head();
+		return new Queued(waiterId, waiter.bound(), now, (this.holder != null) ? this.expiresAt : now,
+				head != null && head.id() == waiterId);
 	}
 
 	// End the standing grant at freedAt and hand the key to the first waiter in arrival
@@ -283,6 +285,15 @@ public final class KeyModel {
 	 */
 	public long arrivals() {
 		return this.arrivals;
+	}
+
+	/**
+	 * Return the waiter at the head of the queue now: the next in line when the standing
+	 * grant ends, to be told when that is.
+	 * @return the head of the queue, or {@code null} when nobody is queued
+	 */
+	public @Nullable QueuedWaiter head() {
+		return this.queue.head();
 	}
 
 	/**

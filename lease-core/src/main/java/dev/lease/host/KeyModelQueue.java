@@ -41,6 +41,8 @@ final class KeyModelQueue {
 
 	private @Nullable Iterator<QueuedWaiter> unread;
 
+	private @Nullable QueuedWaiter peeked;
+
 	/** Waiters this question added and still queued, behind every stored one. */
 	private final ArrayDeque<QueuedWaiter> tail = new ArrayDeque<>();
 
@@ -75,13 +77,31 @@ final class KeyModelQueue {
 		return head;
 	}
 
+	// The head of the queue, left in it.
+	@Nullable QueuedWaiter head() {
+		QueuedWaiter head = peekStored();
+		return (head != null) ? head : this.tail.peek();
+	}
+
 	private @Nullable QueuedWaiter readStored() {
+		QueuedWaiter head = peekStored();
+		this.peeked = null;
+		return head;
+	}
+
+	// The first stored waiter not taken out, read once and kept until it is taken.
+	private @Nullable QueuedWaiter peekStored() {
+		if (this.peeked != null && !this.removed.contains(this.peeked.id())) {
+			return this.peeked;
+		}
+		this.peeked = null;
 		if (this.unread == null) {
 			this.unread = this.stored.headFirst();
 		}
 		while (this.unread.hasNext()) {
 			QueuedWaiter waiter = this.unread.next();
 			if (!this.removed.contains(waiter.id())) {
+				this.peeked = waiter;
 				return waiter;
 			}
 		}

@@ -52,8 +52,10 @@ public sealed interface TakeAnswer {
 	 * @param bound the waiter's bound, fixed at its arrival (Invariant 4)
 	 * @param now the host's now when it was answered
 	 * @param grantExpiresAt the standing grant's instant then
+	 * @param next whether the waiter stands at the head of the queue, so that it asks
+	 * when the standing grant ends
 	 */
-	record Queued(long waiterId, long bound, long now, long grantExpiresAt) implements TakeAnswer {
+	record Queued(long waiterId, long bound, long now, long grantExpiresAt, boolean next) implements TakeAnswer {
 
 	}
 

@@ -17,22 +17,32 @@
 package dev.lease.host;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Optional;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
+import org.jspecify.annotations.Nullable;
+
 /**
- * The threads of this JVM waiting at a take, by key, and the calls that wake them. A
- * waiter registers before it asks a question whose answer it may sleep on, so that no
- * wake-up between the answer and the sleep is lost; it then sleeps on its {@link Signal}
- * for no longer than it may (DESIGN §4: expiry is no event and a message can be lost),
- * and unregisters when it leaves.
+ * The threads of this JVM waiting at a take, by key and by the name the store gives each
+ * waiter, and the calls that wake them. A waiter registers under its name before it asks
+ * a question whose answer it may sleep on, so that no wake-up between the answer and the
+ * sleep is lost; it then sleeps on its {@link Signal} for no longer than it may (DESIGN
+ * §4: expiry is no event and a message can be lost), and unregisters when it leaves.
  * <p>
- * A wake-up may say to which waiters the key was handed, as committed by the store, so
- * that the waiter it names can answer {@code Taken} without asking again.
+ * So that a hot key costs the same at any queue length, a wake-up reaches only the
+ * waiters it names: the one the key was handed to, which can answer {@code Taken} without
+ * asking again, and the one {@linkplain #nextInLine next in line}, which asks when the
+ * standing grant ends, since a handoff by expiry is written by nobody. One waiter per
+ * key, the {@linkplain Signal#delegate() delegate} (the earliest registered still
+ * waiting), re-asks for all the others, at a rate that does not grow with their number;
+ * from what it learns it wakes the ones named. A wake-up that names nobody (a message of
+ * unknown form, or one that may have been missed) wakes every waiter of its key once, and
+ * each asks.
  *
  * @param <K> how the host names a key, such as {@link dev.lease.LeaseKey} or its encoded
  * store key
@@ -42,54 +52,96 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Wakeups<K, W> {
 
-	private final ConcurrentHashMap<K, Set<Signal<W>>> waiting = new ConcurrentHashMap<>();
+	private final ConcurrentHashMap<K, Waiters<W>> waiting = new ConcurrentHashMap<>();
 
 	/**
-	 * Register a waiter of the given key.
+	 * Register a waiter of the given key under the name the store will give it.
 	 * @param key the key
+	 * @param waiter the waiter's name
 	 * @return the waiter's signal, to {@link #unregister(Object, Signal) unregister} when
 	 * it leaves
 	 */
-	public Signal<W> register(K key) {
-		Signal<W> signal = new Signal<>();
-		this.waiting.compute(key, (k, signals) -> {
-			Set<Signal<W>> set = (signals != null) ? signals : ConcurrentHashMap.newKeySet();
-			set.add(signal);
-			return set;
+	public Signal<W> register(K key, W waiter) {
+		Signal<W> signal = new Signal<>(waiter);
+		this.waiting.compute(key, (k, waiters) -> {
+			Waiters<W> registered = (waiters != null) ? waiters : new Waiters<>();
+			registered.add(signal);
+			return registered;
 		});
 		return signal;
 	}
 
 	/**
-	 * Unregister a waiter of the given key.
+	 * Unregister a waiter of the given key; when it was the delegate, the next waiter
+	 * becomes the delegate and is woken to take up the part.
 	 * @param key the key
-	 * @param signal the signal {@link #register(Object)} answered
+	 * @param signal the signal {@link #register(Object, Object)} answered
 	 */
 	public void unregister(K key, Signal<W> signal) {
-		this.waiting.computeIfPresent(key, (k, signals) -> {
-			signals.remove(signal);
-			return signals.isEmpty() ? null : signals;
-		});
+		this.waiting.computeIfPresent(key, (k, waiters) -> waiters.remove(signal) ? null : waiters);
 	}
 
 	/**
-	 * Wake the waiters of a key.
+	 * Wake the waiters the key was handed to; when the wake-up names nobody, wake every
+	 * waiter of the key, and each asks once.
 	 * @param key the key
 	 * @param handoffs the waiters the key was handed to, as committed by the store; empty
 	 * when not known
+	 * @return how many waiters were woken: a poller that finds only grants of waiters
+	 * gone or elsewhere need not poll sooner
 	 */
-	public void wake(K key, List<Handoff<W>> handoffs) {
-		Set<Signal<W>> signals = this.waiting.get(key);
-		if (signals != null) {
-			signals.forEach((signal) -> signal.wake(handoffs));
+	public int wake(K key, List<Handoff<W>> handoffs) {
+		Waiters<W> waiters = this.waiting.get(key);
+		if (waiters == null) {
+			return 0;
+		}
+		if (handoffs.isEmpty()) {
+			List<Signal<W>> all = waiters.all();
+			all.forEach(Signal::askNow);
+			return all.size();
+		}
+		int woken = 0;
+		for (Handoff<W> handoff : handoffs) {
+			Signal<W> signal = waiters.get(handoff.waiter());
+			if (signal != null && signal.handed() == null) {
+				signal.handed(handoff.expiresAt());
+				woken++;
+			}
+		}
+		return woken;
+	}
+
+	/**
+	 * Tell the waiter now at the head of the key's queue when the standing grant ends, so
+	 * that it asks then.
+	 * @param key the key
+	 * @param waiter the waiter at the head of the queue
+	 * @param standingExpiresAt the standing grant's instant on the host's clock
+	 */
+	public void nextInLine(K key, W waiter, Instant standingExpiresAt) {
+		Waiters<W> waiters = this.waiting.get(key);
+		Signal<W> signal = (waiters != null) ? waiters.get(waiter) : null;
+		if (signal != null) {
+			signal.nextInLine(standingExpiresAt);
 		}
 	}
 
 	/**
-	 * Wake every waiter, such as when the host's notifications may have been missed.
+	 * Wake every waiter, each to ask once, such as when the host's notifications may have
+	 * been missed.
 	 */
 	public void wakeAll() {
-		this.waiting.values().forEach((signals) -> signals.forEach((signal) -> signal.wake(List.of())));
+		this.waiting.values().forEach((waiters) -> waiters.all().forEach(Signal::askNow));
+	}
+
+	/**
+	 * Return whether a waiter of the key waits in this JVM: then the key's queue is most
+	 * likely not empty.
+	 * @param key the key
+	 * @return whether a waiter of the key is registered
+	 */
+	public boolean hasWaiters(K key) {
+		return this.waiting.containsKey(key);
 	}
 
 	/**
@@ -101,23 +153,89 @@ public final class Wakeups<K, W> {
 	}
 
 	/**
+	 * This JVM's waiters of one key, by name, in the order they registered.
+	 */
+	private static final class Waiters<W> {
+
+		private final Map<W, Signal<W>> byName = new LinkedHashMap<>();
+
+		synchronized void add(Signal<W> signal) {
+			this.byName.put(signal.waiter, signal);
+			if (this.byName.size() == 1) {
+				signal.delegate = true;
+			}
+		}
+
+		synchronized @Nullable Signal<W> get(W waiter) {
+			return this.byName.get(waiter);
+		}
+
+		synchronized List<Signal<W>> all() {
+			return new ArrayList<>(this.byName.values());
+		}
+
+		// Whether no waiter is left; a delegate leaving hands its part to the next.
+		synchronized boolean remove(Signal<W> signal) {
+			if (!this.byName.remove(signal.waiter, signal)) {
+				return this.byName.isEmpty();
+			}
+			if (signal.delegate && !this.byName.isEmpty()) {
+				Signal<W> next = this.byName.values().iterator().next();
+				next.delegate = true;
+				next.wake();
+			}
+			return this.byName.isEmpty();
+		}
+
+	}
+
+	/**
 	 * One waiter's wake-up: at most one is pending, consumed by the next wait.
 	 *
 	 * @param <W> how the host names a waiter
 	 */
 	public static final class Signal<W> {
 
+		private final W waiter;
+
 		private final Semaphore permit = new Semaphore(0);
 
-		private volatile List<Handoff<W>> handoffs = List.of();
+		private volatile @Nullable Instant handed;
 
-		private Signal() {
+		private volatile @Nullable Instant standingExpiresAt;
+
+		private volatile boolean askNow;
+
+		private volatile boolean delegate;
+
+		private Signal(W waiter) {
+			this.waiter = waiter;
 		}
 
-		void wake(List<Handoff<W>> handoffs) {
-			if (!handoffs.isEmpty()) {
-				this.handoffs = handoffs;
-			}
+		/**
+		 * Return the waiter's name.
+		 * @return the name it registered under
+		 */
+		public W waiter() {
+			return this.waiter;
+		}
+
+		void handed(Instant expiresAt) {
+			this.handed = expiresAt;
+			wake();
+		}
+
+		void nextInLine(Instant standingExpiresAt) {
+			this.standingExpiresAt = standingExpiresAt;
+			wake();
+		}
+
+		void askNow() {
+			this.askNow = true;
+			wake();
+		}
+
+		private void wake() {
 			if (this.permit.availablePermits() == 0) {
 				this.permit.release();
 			}
@@ -125,17 +243,59 @@ public final class Wakeups<K, W> {
 
 		/**
 		 * Return the {@code expiresAt} of a grant that a wake-up said the store handed to
-		 * the given waiter.
-		 * @param waiter the waiter
-		 * @return the grant's instant, or empty when no wake-up named the waiter
+		 * this waiter.
+		 * @return the grant's instant, or {@code null} when no wake-up named the waiter
 		 */
-		public Optional<Instant> handedTo(W waiter) {
-			for (Handoff<W> handoff : this.handoffs) {
-				if (handoff.waiter().equals(waiter)) {
-					return Optional.of(handoff.expiresAt());
-				}
+		public @Nullable Instant handed() {
+			return this.handed;
+		}
+
+		/**
+		 * Return when the standing grant ends, if this waiter is known to be next in
+		 * line: then it asks at that instant.
+		 * @return the standing grant's instant on the host's clock, or {@code null}
+		 */
+		public @Nullable Instant standingExpiresAt() {
+			return this.standingExpiresAt;
+		}
+
+		/**
+		 * Note what the store answered this waiter: whether it is next in line, and the
+		 * standing grant's instant. An answer "not next" leaves alone a message "next"
+		 * that overtook it (once next in line a waiter stays next until it is handed the
+		 * key), unless that instant has passed, so that it cannot make the waiter ask
+		 * again and again.
+		 * @param next whether the waiter is at the head of the queue
+		 * @param standingExpiresAt the standing grant's instant
+		 * @param now the host's now when it answered
+		 */
+		public void answered(boolean next, Instant standingExpiresAt, Instant now) {
+			Instant known = this.standingExpiresAt;
+			if (next) {
+				this.standingExpiresAt = standingExpiresAt;
 			}
-			return Optional.empty();
+			else if (known != null && !known.isAfter(now)) {
+				this.standingExpiresAt = null;
+			}
+		}
+
+		/**
+		 * Return whether this waiter re-asks for its key's waiters in this JVM.
+		 * @return whether it is the delegate
+		 */
+		public boolean delegate() {
+			return this.delegate;
+		}
+
+		/**
+		 * Return whether a wake-up that named nobody asked this waiter to ask the store,
+		 * and forget it.
+		 * @return whether to ask now
+		 */
+		public boolean takeAskNow() {
+			boolean ask = this.askNow;
+			this.askNow = false;
+			return ask;
 		}
 
 		/**

@@ -190,7 +190,8 @@ class KeyModelTests {
 	void waiterAskingPastItsBoundIsWithdrawn() {
 		QueuedWaiter b = waiter(1, B, 50, 1_100);
 		KeyModel before = behind(A, 2_000, b);
-		assertThat(before.ask(1, B, OptionalLong.empty(), 1_100, false)).isEqualTo(new Queued(1, 1_100, 1_100, 2_000));
+		assertThat(before.ask(1, B, OptionalLong.empty(), 1_100, false))
+			.isEqualTo(new Queued(1, 1_100, 1_100, 2_000, true));
 		assertThat(before.changed()).isFalse();
 		KeyModel after = behind(A, 2_000, b);
 		assertThat(after.ask(1, B, OptionalLong.empty(), 1_101, false)).isEqualTo(new Refused());

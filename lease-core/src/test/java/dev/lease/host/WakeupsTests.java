@@ -43,17 +43,19 @@ class WakeupsTests {
 	@Test
 	@DisplayName("DESIGN §4 Waking: a wake-up that came before the sleep is not lost")
 	void wakeBeforeAwaitIsKept() throws InterruptedException {
-		Wakeups.Signal<Long> signal = this.wakeups.register(this.key);
+		Wakeups.Signal<Long> signal = this.wakeups.register(this.key, 7L);
 		this.wakeups.wake(this.key, List.of());
 		long started = System.nanoTime();
 		signal.await(LONG_WAIT);
 		assertThat(System.nanoTime() - started).isLessThan(LONG_WAIT / 2);
+		assertThat(signal.takeAskNow()).isTrue();
+		assertThat(signal.takeAskNow()).isFalse();
 	}
 
 	@Test
 	@DisplayName("DESIGN §4 Waking: many wake-ups while awake are one, consumed by the next sleep")
 	void wakeUpsCollapseIntoOne() throws InterruptedException {
-		Wakeups.Signal<Long> signal = this.wakeups.register(this.key);
+		Wakeups.Signal<Long> signal = this.wakeups.register(this.key, 7L);
 		this.wakeups.wake(this.key, List.of());
 		this.wakeups.wakeAll();
 		signal.await(LONG_WAIT);
@@ -63,33 +65,67 @@ class WakeupsTests {
 	}
 
 	@Test
-	@DisplayName("DESIGN §4 Take: a handoff names its waiter and the grant's instant; others learn nothing")
-	void handedToAnswersOnlyTheNamedWaiter() {
-		Wakeups.Signal<Long> signal = this.wakeups.register(this.key);
-		assertThat(signal.handedTo(7L)).isEmpty();
+	@DisplayName("Issue 16: a handoff wakes only the waiter it names, with the grant's instant; the others sleep on")
+	void handoffWakesOnlyTheNamedWaiter() throws InterruptedException {
+		Wakeups.Signal<Long> named = this.wakeups.register(this.key, 7L);
+		Wakeups.Signal<Long> other = this.wakeups.register(this.key, 8L);
+		assertThat(named.handed()).isNull();
 		Instant expiresAt = Instant.parse("2026-03-01T12:00:00Z");
 		this.wakeups.wake(this.key, List.of(new Wakeups.Handoff<>(7L, expiresAt)));
-		assertThat(signal.handedTo(7L)).contains(expiresAt);
-		assertThat(signal.handedTo(8L)).isEmpty();
+		assertThat(named.handed()).isEqualTo(expiresAt);
+		assertThat(other.handed()).isNull();
+		long started = System.nanoTime();
+		other.await(TimeUnit.MILLISECONDS.toNanos(20));
+		assertThat(System.nanoTime() - started).as("the waiter not named sleeps on")
+			.isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(20));
 		// a later wake-up that names nobody does not forget the handoff
 		this.wakeups.wake(this.key, List.of());
-		assertThat(signal.handedTo(7L)).contains(expiresAt);
+		assertThat(named.handed()).isEqualTo(expiresAt);
+	}
+
+	@Test
+	@DisplayName("Issue 16: one delegate per key re-asks for the others; when it leaves the next takes over, woken")
+	void oneDelegatePerKey() throws InterruptedException {
+		Wakeups.Signal<Long> first = this.wakeups.register(this.key, 1L);
+		Wakeups.Signal<Long> second = this.wakeups.register(this.key, 2L);
+		Wakeups.Signal<Long> elsewhere = this.wakeups.register(LeaseKey.of("other"), 3L);
+		assertThat(first.delegate()).isTrue();
+		assertThat(second.delegate()).isFalse();
+		assertThat(elsewhere.delegate()).isTrue();
+		this.wakeups.unregister(this.key, first);
+		assertThat(second.delegate()).isTrue();
+		long started = System.nanoTime();
+		second.await(LONG_WAIT);
+		assertThat(System.nanoTime() - started).isLessThan(LONG_WAIT / 2);
+	}
+
+	@Test
+	@DisplayName("Issue 16: the waiter next in line learns when the standing grant ends; an answer 'not next' forgets only a passed instant")
+	void nextInLineLearnsWhenTheStandingGrantEnds() {
+		Wakeups.Signal<Long> head = this.wakeups.register(this.key, 1L);
+		Wakeups.Signal<Long> behind = this.wakeups.register(this.key, 2L);
+		Instant ends = Instant.parse("2026-03-01T12:00:00Z");
+		this.wakeups.nextInLine(this.key, 1L, ends);
+		assertThat(head.standingExpiresAt()).isEqualTo(ends);
+		assertThat(behind.standingExpiresAt()).isNull();
+		head.answered(false, ends, ends.minusSeconds(1));
+		assertThat(head.standingExpiresAt()).isEqualTo(ends);
+		head.answered(false, ends.plusSeconds(5), ends);
+		assertThat(head.standingExpiresAt()).isNull();
 	}
 
 	@Test
 	@DisplayName("A wake-up reaches the waiters of its key only, and none once unregistered")
 	void wakeReachesOnlyRegisteredWaitersOfTheKey() {
-		Wakeups.Signal<Long> signal = this.wakeups.register(this.key);
-		Wakeups.Signal<Long> other = this.wakeups.register(LeaseKey.of("other"));
+		Wakeups.Signal<Long> signal = this.wakeups.register(this.key, 7L);
+		Wakeups.Signal<Long> other = this.wakeups.register(LeaseKey.of("other"), 7L);
 		Instant expiresAt = Instant.parse("2026-03-01T12:00:00Z");
 		this.wakeups.wake(LeaseKey.of("other"), List.of(new Wakeups.Handoff<>(7L, expiresAt)));
-		assertThat(signal.handedTo(7L)).isEmpty();
-		assertThat(other.handedTo(7L)).contains(expiresAt);
+		assertThat(signal.handed()).isNull();
+		assertThat(other.handed()).isEqualTo(expiresAt);
 		this.wakeups.unregister(this.key, signal);
 		this.wakeups.unregister(LeaseKey.of("other"), other);
 		assertThat(this.wakeups.isEmpty()).isTrue();
-		this.wakeups.wake(this.key, List.of(new Wakeups.Handoff<>(9L, expiresAt)));
-		assertThat(signal.handedTo(9L)).isEmpty();
 	}
 
 }

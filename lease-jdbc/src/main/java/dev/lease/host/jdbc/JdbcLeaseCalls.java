@@ -101,6 +101,11 @@ final class JdbcLeaseCalls {
 		this.wakeups = wakeups;
 	}
 
+	// Whether a waiter of the key waits in this JVM.
+	boolean hasWaiters(LeaseKey key) {
+		return this.wakeups.hasWaiters(key);
+	}
+
 	<T> T transaction(String what, @Nullable LeaseKey key, Transaction.Work<T> work) {
 		return run(what, key, false, work);
 	}
@@ -124,6 +129,10 @@ final class JdbcLeaseCalls {
 					T result = autoCommit ? inAutoCommit(() -> work.run(tx)) : inTransaction(() -> work.run(tx));
 					if (!tx.handoffs.isEmpty() && key != null) {
 						this.wakeups.wake(key, tx.handoffs);
+					}
+					Wakeups.Handoff<Long> next = tx.nextInLine;
+					if (next != null && key != null) {
+						this.wakeups.nextInLine(key, next.waiter(), next.expiresAt());
 					}
 					return result;
 				}

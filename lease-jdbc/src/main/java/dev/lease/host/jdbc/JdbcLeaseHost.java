@@ -61,13 +61,15 @@ import dev.lease.host.TakeAnswer.Granted;
  * changed; no row lock is held while anyone waits. On PostgreSQL, a take of a free key
  * with nobody queued is one statement that reads the clock with the row locked (two when
  * the key has no row yet), and a release with nobody queued is one; on MySQL and MariaDB
- * each of these, and a remaining with nobody queued, is one statement. Waiters are rows
- * of a second table in arrival order; they are woken by PostgreSQL {@code LISTEN/NOTIFY}
- * over one connection per host, elsewhere by polling with a short bounded backoff, and on
- * every database by a release made through this same host. The {@code LISTEN} connection
- * is opened outside the application's pool ({@link Builder#listenDataSource(DataSource)})
- * and re-opened after a failure with a bounded backoff. A released key leaves no row
- * behind; a passed one with nobody waiting is removed within
+ * these and a remaining with nobody queued are one statement each. Waiters are rows of a
+ * second table in arrival order, read from the head a page at a time. A waiter wakes only
+ * when a wake-up names it (PostgreSQL {@code LISTEN/NOTIFY} over one connection per host,
+ * or a release made through this host); of a key's waiters in one host only one re-asks,
+ * and elsewhere than PostgreSQL it is the key's one poller. The {@code LISTEN} connection
+ * is opened outside the application's pool ({@link Builder#listenDataSource(DataSource)},
+ * else a Hikari pool's settings, else an unpooled data source; any other pool lends it,
+ * with a warning) and re-opened after a failure with a bounded backoff. A released key
+ * leaves no row behind; a passed one with nobody waiting is removed within
  * {@link Builder#cleanupInterval(Duration)}.
  * <p>
  * A database that does not answer at construction is asked again at each call, every call

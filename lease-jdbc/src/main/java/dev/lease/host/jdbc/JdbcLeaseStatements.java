@@ -31,8 +31,6 @@ final class JdbcLeaseStatements {
 
 	final String selectNow;
 
-	final String selectQueue;
-
 	final String selectWaiter;
 
 	final String insertKeyIfAbsent;
@@ -65,8 +63,6 @@ final class JdbcLeaseStatements {
 
 	final String asynchronousCommit;
 
-	final String selectQueueAndNow;
-
 	final String saveInOneStatement;
 
 	final String mysqlTakeInOneStatement;
@@ -74,6 +70,16 @@ final class JdbcLeaseStatements {
 	final String mysqlReleaseInOneStatement;
 
 	final String mysqlClockProbe;
+
+	final String selectQueuePage;
+
+	final String selectQueuePageAndNow;
+
+	final String selectQueuedWaiter;
+
+	final String selectWaitersOfHolder;
+
+	final String selectHandedWaiters;
 
 	JdbcLeaseStatements(JdbcLeaseDialect dialect, String tablePrefix) {
 		this.selectKeyForUpdate = sql("""
@@ -83,9 +89,6 @@ final class JdbcLeaseStatements {
 				SELECT HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS, %NOW% FROM %PREFIX%KEYS
 				WHERE LEASE_KEY = ?""", dialect, tablePrefix);
 		this.selectNow = sql("SELECT %NOW%", dialect, tablePrefix);
-		this.selectQueue = sql("""
-				SELECT WAITER_ID, HOLDER, DURATION_MICROS, BOUND, ARRIVAL FROM %PREFIX%WAITERS
-				WHERE LEASE_KEY = ? AND GRANTED_EXPIRES_AT IS NULL ORDER BY ARRIVAL""", dialect, tablePrefix);
 		this.selectWaiter = sql("""
 				SELECT BOUND, GRANTED_EXPIRES_AT FROM %PREFIX%WAITERS WHERE WAITER_ID = ?""", dialect, tablePrefix);
 		this.insertKeyIfAbsent = sql(dialect.insertKeyIfAbsent(), dialect, tablePrefix);
@@ -149,12 +152,6 @@ final class JdbcLeaseStatements {
 				DELETE FROM %PREFIX%WAITERS WHERE WAITER_ID = ? AND GRANTED_EXPIRES_AT IS NOT NULL
 				RETURNING GRANTED_EXPIRES_AT""", dialect, tablePrefix);
 		this.asynchronousCommit = "SET LOCAL SYNCHRONOUS_COMMIT TO OFF";
-		// PostgreSQL only, with the key's row locked: the queue and a reading of the
-		// clock in one round trip.
-		this.selectQueueAndNow = sql("""
-				SELECT C.READING, W.WAITER_ID, W.HOLDER, W.DURATION_MICROS, W.BOUND, W.ARRIVAL
-				FROM (SELECT %NOW% AS READING) C LEFT JOIN %PREFIX%WAITERS W
-				ON W.LEASE_KEY = ? AND W.GRANTED_EXPIRES_AT IS NULL ORDER BY W.ARRIVAL""", dialect, tablePrefix);
 		// PostgreSQL only, with the key's row locked: write back a resolved state that
 		// queued nobody new (waiters dropped, grants handed, the key kept or deleted) and
 		// notify, in one round trip.
@@ -166,6 +163,23 @@ final class JdbcLeaseStatements {
 				WHERE LEASE_KEY = ? AND ?),
 				GONE AS (DELETE FROM %PREFIX%KEYS WHERE LEASE_KEY = ? AND NOT ?)
 				SELECT PG_NOTIFY(?, ?) WHERE ?""", dialect, tablePrefix);
+		this.selectQueuePage = sql(QUEUE_PAGE, dialect, tablePrefix);
+		// PostgreSQL only, with the key's row locked: the first page and a reading of the
+		// clock in one round trip.
+		this.selectQueuePageAndNow = sql("SELECT C.READING, W.* FROM (SELECT %NOW% AS READING) C LEFT JOIN ("
+				+ QUEUE_PAGE + ") W ON TRUE ORDER BY W.ARRIVAL", dialect, tablePrefix);
+		this.selectQueuedWaiter = sql("""
+				SELECT WAITER_ID, HOLDER, DURATION_MICROS, BOUND, ARRIVAL FROM %PREFIX%WAITERS
+				WHERE WAITER_ID = ? AND LEASE_KEY = ? AND GRANTED_EXPIRES_AT IS NULL""", dialect, tablePrefix);
+		this.selectWaitersOfHolder = sql("""
+				SELECT WAITER_ID, HOLDER, DURATION_MICROS, BOUND, ARRIVAL FROM %PREFIX%WAITERS
+				WHERE LEASE_KEY = ? AND HOLDER = ? AND GRANTED_EXPIRES_AT IS NULL ORDER BY ARRIVAL""", dialect,
+				tablePrefix);
+		// The grants handed to a key's waiters and not yet taken up: the poller of a key
+		// wakes the ones waiting in this JVM.
+		this.selectHandedWaiters = sql("""
+				SELECT WAITER_ID, GRANTED_EXPIRES_AT FROM %PREFIX%WAITERS
+				WHERE LEASE_KEY = ? AND GRANTED_EXPIRES_AT IS NOT NULL""", dialect, tablePrefix);
 		// MySQL and MariaDB only: take a free key with nobody queued, in one statement.
 		// The first row only makes sure the key's row exists (an empty row grants
 		// nothing), so the second always meets it, locked by this statement, and decides
@@ -206,6 +220,12 @@ final class JdbcLeaseStatements {
 		return sql(template.replace("%READING%", "(" + dialect.clock().expression() + " + " + elapsed + ")")
 			.replace("%READING_TRUSTED%", elapsed + " BETWEEN 0 AND 60000000"), dialect, tablePrefix);
 	}
+
+	// The queue is read from its head a page at a time, never whole (issue 16): the
+	// waiters after the given arrival, the page's size the last parameter.
+	private static final String QUEUE_PAGE = """
+			SELECT WAITER_ID, HOLDER, DURATION_MICROS, BOUND, ARRIVAL FROM %PREFIX%WAITERS
+			WHERE LEASE_KEY = ? AND GRANTED_EXPIRES_AT IS NULL AND ARRIVAL > ? ORDER BY ARRIVAL LIMIT ?""";
 
 	private static String sql(String template, JdbcLeaseDialect dialect, String tablePrefix) {
 		return template.replace("%PREFIX%", tablePrefix)

@@ -23,6 +23,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.LongSupplier;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
@@ -36,6 +37,7 @@ import dev.lease.host.QueuedWaiter;
 import dev.lease.host.TakeAnswer;
 import dev.lease.host.TakeAnswer.Granted;
 import dev.lease.host.TakeAnswer.Queued;
+import dev.lease.host.WaiterQueue;
 import dev.lease.host.Wakeups;
 
 /**
@@ -90,6 +92,13 @@ class JdbcLeaseStore {
 
 	// Take the key if it is free; otherwise refuse, or queue the caller.
 	final TakeAnswer enter(LeaseKey key, LeaseHolder holder, long durationMicros, boolean queue) {
+		return enter(key, holder, durationMicros, queue, this.random::nextLong);
+	}
+
+	// Take the key if it is free; otherwise refuse, or queue the caller under an id it
+	// chose, so that it could register for its wake-up under that id before asking.
+	final TakeAnswer enter(LeaseKey key, LeaseHolder holder, long durationMicros, boolean queue,
+			LongSupplier waiterIds) {
 		byte[] keyBytes = key.bytes();
 		byte[] holderBytes = holder.bytes();
 		String what = queue ? "take" : "try to take";
@@ -105,7 +114,7 @@ class JdbcLeaseStore {
 				state = lockAndLoad(tx, key);
 			}
 			long now = state.now(tx.now());
-			TakeAnswer answer = state.take(holder, durationMicros, now, queue, this.random::nextLong);
+			TakeAnswer answer = state.take(holder, durationMicros, now, queue, waiterIds);
 			if (!(answer instanceof TakeAnswer.Refused) || state.changed()) {
 				save(tx, state, now);
 			}
@@ -146,28 +155,45 @@ class JdbcLeaseStore {
 
 	// Whether the holder's standing grant was released.
 	final boolean release(LeaseKey key, LeaseHolder holder) {
-		byte[] keyBytes = key.bytes();
 		byte[] holderBytes = holder.bytes();
-		if (!this.pickedUp.isEmpty()) {
-			// Most often the row of the very grant released now, taken up a moment ago.
-			removePickedUpWaiters();
-		}
-		if (releaseWithNobodyQueued(key, holderBytes)) {
-			return true;
-		}
-		return this.calls.transaction("release", key, (tx) -> {
-			KeyModel state = lockAndLoad(tx, key);
-			if (state == null) {
-				return false;
+		// With waiters of the key in this JVM its queue is most likely not empty: the
+		// transaction decides at once.
+		if (!this.calls.hasWaiters(key)) {
+			if (!this.pickedUp.isEmpty()) {
+				// Most often the row of the very grant released now, taken up a moment
+				// ago.
+				removePickedUpWaiters();
 			}
-			long now = state.now(tx.now());
-			if (!state.release(holder, now)) {
-				// Answered from the resolved state; nothing is written (Check 5.2).
-				return false;
+			if (releaseWithNobodyQueued(key, holderBytes)) {
+				return true;
 			}
-			save(tx, state, now);
-			return true;
-		});
+		}
+		// Rows of grants taken up meanwhile go with the release's own writes.
+		List<Long> picked = this.pickedUp.take();
+		boolean[] removed = { false };
+		try {
+			return this.calls.transaction("release", key, (tx) -> {
+				removed[0] = false;
+				tx.pickedUpRows = picked;
+				KeyModel state = lockAndLoad(tx, key);
+				if (state == null) {
+					return false;
+				}
+				long now = state.now(tx.now());
+				if (!state.release(holder, now)) {
+					// Answered from the resolved state; nothing is written (Check 5.2).
+					return false;
+				}
+				save(tx, state, now);
+				removed[0] = true;
+				return true;
+			});
+		}
+		finally {
+			if (!removed[0]) {
+				this.pickedUp.restore(picked);
+			}
+		}
 	}
 
 	// A release by the holder of a standing grant with nobody queued, in fewer round
@@ -223,7 +249,13 @@ class JdbcLeaseStore {
 			long now = model.now(tx.now());
 			TakeAnswer answer = model.ask(waiterId, holder, handedBefore, now, interrupted);
 			if (answer instanceof Queued) {
-				// "Where do I stand?" saves nothing.
+				// "Where do I stand?" saves nothing of its own. A resolve that handed the
+				// key on is saved, so that the waiters it named are woken and can take
+				// their grant: resolve is deterministic, the next question would derive
+				// the same (DESIGN §4), and this is how a key's one re-asker serves them.
+				if (state != null && state.changed()) {
+					save(tx, state, now);
+				}
 				return answer;
 			}
 			if (state != null) {
@@ -255,11 +287,19 @@ class JdbcLeaseStore {
 		if (keyRow == null) {
 			return null;
 		}
-		return keyRow.state(key, (keyRow.queued() > 0) ? loadQueue(tx, keyBytes) : List.of());
+		return keyRow.state(key, loadQueue(tx, keyBytes, keyRow.queued()));
 	}
 
-	List<QueuedWaiter> loadQueue(Transaction tx, byte[] keyBytes) {
-		return tx.queryRows(this.statements.selectQueue, 0, KeyRow.WAITER, (Object) keyBytes);
+	// The key's queue, read from its head only as far as the question needs.
+	WaiterQueue loadQueue(Transaction tx, byte[] keyBytes, int queued) {
+		return new StoredQueue(tx, this.statements, keyBytes, queued);
+	}
+
+	// The grants handed to the key's waiters and not yet taken up, to wake the waiters
+	// of this JVM they name.
+	final List<Wakeups.Handoff<Long>> handedWaiters(LeaseKey key) {
+		return this.calls.statement("ask after a key's waiters", key,
+				(tx) -> tx.queryRows(this.statements.selectHandedWaiters, 0, KeyRow.HANDOFF, (Object) key.bytes()));
 	}
 
 	private boolean insertKeyIfAbsent(Transaction tx, byte[] keyBytes) {
@@ -277,6 +317,9 @@ class JdbcLeaseStore {
 	// Write back what the question changed: the resolved state with its own change.
 	void save(Transaction tx, KeyModel state, long now) {
 		byte[] keyBytes = state.key().bytes();
+		for (long pickedUpRow : tx.pickedUpRows) {
+			tx.update(this.statements.deleteWaiter, pickedUpRow);
+		}
 		for (QueuedWaiter waiter : state.dropped()) {
 			tx.update(this.statements.deleteWaiter, waiter.id());
 		}
@@ -300,10 +343,12 @@ class JdbcLeaseStore {
 		}
 	}
 
-	// Note the grants handed to waiters, to wake this host's waiters after the commit,
-	// and answer the payload of the NOTIFY that wakes the other hosts' waiters, or null.
+	// Note the grants handed to waiters and the waiter left next in line, to wake this
+	// host's waiters after the commit, and answer the payload of the NOTIFY that wakes
+	// the other hosts' waiters, or null: "<hex key>[ <waiter id>:<expiresAt>]...[ <next
+	// waiter id>@<standing expiresAt>]".
 	final @Nullable String handoffs(Transaction tx, KeyModel state) {
-		if (state.handed().isEmpty()) {
+		if (state.handed().isEmpty() && state.dropped().isEmpty()) {
 			return null;
 		}
 		List<Wakeups.Handoff<Long>> handoffs = new ArrayList<>();
@@ -315,6 +360,16 @@ class JdbcLeaseStore {
 			payload.append(' ').append(waiterId).append(':').append(handoff.expiresAt());
 		}
 		tx.handoffs = handoffs;
+		// The head may have changed: it asks when the standing grant ends, since a
+		// handoff by expiry is written by nobody.
+		QueuedWaiter next = state.head();
+		if (next != null && state.holder() != null) {
+			tx.nextInLine = new Wakeups.Handoff<>(next.id(), Micros.toInstant(state.expiresAt()));
+			payload.append(' ').append(next.id()).append('@').append(state.expiresAt());
+		}
+		else if (handoffs.isEmpty()) {
+			return null;
+		}
 		if (!this.notifying) {
 			return null;
 		}

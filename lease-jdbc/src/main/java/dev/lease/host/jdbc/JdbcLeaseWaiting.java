@@ -16,8 +16,9 @@
 
 package dev.lease.host.jdbc;
 
+import java.security.SecureRandom;
 import java.time.Instant;
-import java.util.Optional;
+import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
@@ -39,9 +40,16 @@ import dev.lease.host.Withdrawals;
  * The JDBC host's waiting protocol (DESIGN §4): a take queues the caller at the database,
  * sleeps until woken or no longer than it may, then picks up a grant handed to it or asks
  * where it stands; at its bound, on an interrupt, or when the database gives no answer,
- * it withdraws. Waiters are woken by PostgreSQL {@code LISTEN/NOTIFY} when a listener
- * runs, elsewhere by polling with a short bounded backoff, and on every database by a
- * release made through the same host.
+ * it withdraws.
+ * <p>
+ * A hot key costs the same at any queue length (issue 16): a waiter is woken only by a
+ * wake-up that names it ({@link Wakeups}): the grant handed to it, from PostgreSQL
+ * {@code LISTEN/NOTIFY} or a release made through the same host, or its turn to ask when
+ * the standing grant ends, as the waiter next in line. Of this JVM's waiters of a key,
+ * only the delegate re-asks on its own, for lost messages and for handoffs by expiry; and
+ * without notifications it is the key's one poller, which polls the grants handed to the
+ * key's waiters with a short bounded backoff and wakes the ones named. Every other waiter
+ * sleeps to its bound unless a wake-up names it.
  *
  * @author Lease contributors
  */
@@ -50,6 +58,16 @@ final class JdbcLeaseWaiting {
 	private static final long FIRST_BACKOFF_MICROS = 2_000;
 
 	private static final long MAXIMUM_BACKOFF_MICROS = 100_000;
+
+	// A waiter made the delegate when the last one left, most often handed the key: the
+	// key's polling goes on from here rather than from the first backoff.
+	private static final long TAKEN_OVER_BACKOFF_MICROS = 25_000;
+
+	// Asked this long after an instant, so as not to ask before the database has passed
+	// it.
+	private static final long LATE_MICROS = 1_000;
+
+	private final SecureRandom random = new SecureRandom();
 
 	private final JdbcLeaseStore store;
 
@@ -79,12 +97,15 @@ final class JdbcLeaseWaiting {
 				listener.awaitFirstListen(1000);
 			}
 		}
-		// Subscribe before asking a question whose answer we may sleep on.
-		Wakeups.Signal<Long> signal = this.wakeups.register(key);
+		// Registered under the id we will have in the queue before asking a question
+		// whose answer we may sleep on: a wake-up that names us is never missed.
+		long waiterId = this.random.nextLong();
+		Wakeups.Signal<Long> signal = this.wakeups.register(key, waiterId);
 		try {
 			TakeAnswer entered;
 			try {
-				entered = this.interrupts.givingUp(() -> this.store.enter(key, holder, durationMicros, true));
+				entered = this.interrupts
+					.givingUp(() -> this.store.enter(key, holder, durationMicros, true, () -> waiterId));
 			}
 			catch (StoreInterrupts.GaveUp ex) {
 				// Interrupted before anything was sent: nothing stands for us.
@@ -92,7 +113,7 @@ final class JdbcLeaseWaiting {
 				throw new InterruptedException(ex.getMessage());
 			}
 			if (entered instanceof Queued queued) {
-				return await(key, holder, durationMicros, queued, signal);
+				return new Waiter(key, holder, durationMicros, signal).await(queued);
 			}
 			if (entered instanceof Granted granted) {
 				return taken(key, holder, granted);
@@ -104,74 +125,198 @@ final class JdbcLeaseWaiting {
 		}
 	}
 
-	private TakeResult await(LeaseKey key, LeaseHolder holder, long durationMicros, Queued entered,
-			Wakeups.Signal<Long> signal) throws InterruptedException {
-		Queued queued = entered;
-		long backoff = FIRST_BACKOFF_MICROS;
-		while (true) {
-			// Sleep no longer than the standing grant's remaining term, half our own
-			// duration, and the time to our bound; poll sooner without notifications.
-			long sleep = Math.min(Math.min(queued.grantExpiresAt() - queued.now(), durationMicros / 2),
-					queued.bound() - queued.now()) + 1_000;
-			if (this.listener == null || !this.listener.isListening()) {
-				sleep = Math.min(sleep, backoff);
-				backoff = Math.min(backoff * 2, MAXIMUM_BACKOFF_MICROS);
+	static Taken taken(LeaseKey key, LeaseHolder holder, Granted granted) {
+		return new Taken(new Lease(key, holder, Micros.toInstant(granted.expiresAt())));
+	}
+
+	/**
+	 * One queued take, from its first answer to its last.
+	 */
+	private final class Waiter {
+
+		private final LeaseKey key;
+
+		private final LeaseHolder holder;
+
+		private final long durationMicros;
+
+		private final Wakeups.Signal<Long> signal;
+
+		private Queued queued;
+
+		// The System.nanoTime() of the answer in queued: the host's now on this JVM's
+		// timer.
+		private long asked;
+
+		private long polled;
+
+		private long backoff = FIRST_BACKOFF_MICROS;
+
+		private boolean delegate;
+
+		Waiter(LeaseKey key, LeaseHolder holder, long durationMicros, Wakeups.Signal<Long> signal) {
+			this.key = key;
+			this.holder = holder;
+			this.durationMicros = durationMicros;
+			this.signal = signal;
+			this.queued = new Queued(0, 0, 0, 0, false);
+		}
+
+		TakeResult await(Queued entered) throws InterruptedException {
+			answered(entered, System.nanoTime());
+			this.delegate = this.signal.delegate();
+			while (true) {
+				try {
+					this.signal.await(wakeAt() - System.nanoTime());
+				}
+				catch (InterruptedException ex) {
+					throw giveUp(ex);
+				}
+				Instant handed = this.signal.handed();
+				if (handed != null) {
+					// A committed handoff named us (a notification, a release made here,
+					// or the key's poller): take it without a round trip, and leave our
+					// row, which nobody else reads, to the listener or our next release.
+					JdbcLeaseWaiting.this.pickedUp.add(this.queued.waiterId());
+					return new Taken(new Lease(this.key, this.holder, handed));
+				}
+				long now = System.nanoTime();
+				boolean delegate = this.signal.delegate();
+				if (delegate && !this.delegate) {
+					this.backoff = TAKEN_OVER_BACKOFF_MICROS;
+				}
+				this.delegate = delegate;
+				boolean reask = delegate && now >= reaskAt();
+				if (!this.signal.takeAskNow() && now <= boundAt() && now < nextAskAt() && !reask) {
+					if (delegate && polling() && now >= pollAt()) {
+						poll(now);
+					}
+					continue;
+				}
+				if (reask) {
+					// A wake-up may have been lost: wake whom the committed handoffs
+					// name.
+					poll(now);
+				}
+				TakeAnswer answer = ask();
+				if (answer instanceof Granted granted) {
+					return taken(this.key, this.holder, granted);
+				}
+				if (!(answer instanceof Queued stillQueued)) {
+					return new Unavailable();
+				}
+				answered(stillQueued, System.nanoTime());
 			}
+		}
+
+		private void answered(Queued answer, long nanoTime) {
+			this.queued = answer;
+			this.asked = nanoTime;
+			this.polled = nanoTime;
+			this.signal.answered(answer.next(), Micros.toInstant(answer.grantExpiresAt()),
+					Micros.toInstant(answer.now()));
+		}
+
+		// Sleep to just past the bound, or to the standing grant's end when next in
+		// line, or (the delegate) to the re-ask or the next poll.
+		private long wakeAt() {
+			long wakeAt = Math.min(boundAt() + Micros.toNanos(LATE_MICROS), nextAskAt());
+			if (this.signal.delegate()) {
+				wakeAt = Math.min(wakeAt, reaskAt());
+				if (polling()) {
+					wakeAt = Math.min(wakeAt, pollAt());
+				}
+			}
+			return wakeAt;
+		}
+
+		private long boundAt() {
+			return at(this.queued.bound());
+		}
+
+		// The delegate re-asks no later than the standing grant's end or half its own
+		// duration (DESIGN §4).
+		private long reaskAt() {
+			return Math.min(at(this.queued.grantExpiresAt()), this.asked + Micros.toNanos(this.durationMicros / 2))
+					+ Micros.toNanos(LATE_MICROS);
+		}
+
+		// When the waiter next in line asks, or never.
+		private long nextAskAt() {
+			Instant ends = this.signal.standingExpiresAt();
+			return (ends != null) ? at(Micros.of(ends)) + Micros.toNanos(LATE_MICROS) : Long.MAX_VALUE;
+		}
+
+		private long pollAt() {
+			return this.polled + Micros.toNanos(this.backoff);
+		}
+
+		// An instant on the host's clock on this JVM's timer, from the last answer.
+		private long at(long hostMicros) {
+			return this.asked + Micros.toNanos(hostMicros - this.queued.now());
+		}
+
+		private boolean polling() {
+			PostgresNotificationListener listener = JdbcLeaseWaiting.this.listener;
+			return listener == null || !listener.isListening();
+		}
+
+		// The key's one poller in this JVM: wake the waiters the committed handoffs name.
+		// A failed poll costs latency only; the waiter's own questions report failures.
+		private void poll(long now) throws InterruptedException {
+			this.polled = now;
+			List<Wakeups.Handoff<Long>> handed;
 			try {
-				signal.await(Micros.toNanos(Math.max(sleep, 1)));
-			}
-			catch (InterruptedException ex) {
-				throw giveUp(key, holder, queued, ex);
-			}
-			Optional<Instant> handed = signal.handedTo(queued.waiterId());
-			if (handed.isPresent() && this.listener != null) {
-				// The committed handoff named us: take it without a round trip, and leave
-				// our row, which nobody else reads, to the listener or our next release.
-				this.pickedUp.add(queued.waiterId());
-				return new Taken(new Lease(key, holder, handed.get()));
-			}
-			TakeAnswer answer;
-			try {
-				Queued asking = queued;
-				Granted picked = this.interrupts.givingUp(() -> this.store.pickUp(key, asking));
-				answer = (picked != null) ? picked
-						: this.interrupts.givingUp(() -> this.store.ask(key, holder, asking, false));
+				handed = JdbcLeaseWaiting.this.interrupts
+					.givingUp(() -> JdbcLeaseWaiting.this.store.handedWaiters(this.key));
 			}
 			catch (StoreInterrupts.GaveUp ex) {
-				throw giveUp(key, holder, queued, new InterruptedException(ex.getMessage()));
+				throw giveUp(new InterruptedException(ex.getMessage()));
+			}
+			catch (LeaseHostException ex) {
+				handed = List.of();
+			}
+			// Rows of grants already taken up, here or elsewhere, wake nobody.
+			if (!handed.isEmpty() && JdbcLeaseWaiting.this.wakeups.wake(this.key, handed) > 0) {
+				this.backoff = FIRST_BACKOFF_MICROS;
+			}
+			else {
+				this.backoff = Math.min(this.backoff * 2, MAXIMUM_BACKOFF_MICROS);
+			}
+		}
+
+		private TakeAnswer ask() throws InterruptedException {
+			JdbcLeaseStore store = JdbcLeaseWaiting.this.store;
+			StoreInterrupts interrupts = JdbcLeaseWaiting.this.interrupts;
+			Queued asking = this.queued;
+			try {
+				Granted picked = interrupts.givingUp(() -> store.pickUp(this.key, asking));
+				return (picked != null) ? picked
+						: interrupts.givingUp(() -> store.ask(this.key, this.holder, asking, false));
+			}
+			catch (StoreInterrupts.GaveUp ex) {
+				throw giveUp(new InterruptedException(ex.getMessage()));
 			}
 			catch (LeaseHostException ex) {
 				// A caller that gets no answer must not be handed the key later.
-				Queued asking = queued;
-				throw Withdrawals.failed(ex, boundNanoTime(asking), () -> this.store.ask(key, holder, asking, true));
-			}
-			if (answer instanceof Granted granted) {
-				return taken(key, holder, granted);
-			}
-			if (answer instanceof Queued stillQueued) {
-				queued = stillQueued;
-			}
-			else {
-				return new Unavailable();
+				throw Withdrawals.failed(ex, boundNanoTime(), () -> store.ask(this.key, this.holder, asking, true));
 			}
 		}
-	}
 
-	// An interrupted waiter withdraws at once, a grant handed to it meanwhile given back,
-	// and throws InterruptedException (DESIGN §4).
-	private InterruptedException giveUp(LeaseKey key, LeaseHolder holder, Queued queued,
-			InterruptedException interrupt) {
-		return Withdrawals.giveUp(interrupt, boundNanoTime(queued), () -> this.store.ask(key, holder, queued, true));
-	}
+		// An interrupted waiter withdraws at once, a grant handed to it meanwhile given
+		// back, and throws InterruptedException (DESIGN §4).
+		private InterruptedException giveUp(InterruptedException interrupt) {
+			Queued asking = this.queued;
+			return Withdrawals.giveUp(interrupt, boundNanoTime(),
+					() -> JdbcLeaseWaiting.this.store.ask(this.key, this.holder, asking, true));
+		}
 
-	// The waiter's bound on this JVM's timer, from the last answer the host gave it:
-	// after it, no release can hand the waiter the key.
-	private static long boundNanoTime(Queued queued) {
-		return System.nanoTime() + Micros.toNanos(queued.bound() - queued.now());
-	}
+		// The waiter's bound on this JVM's timer, from the last answer the host gave it:
+		// after it, no release can hand the waiter the key.
+		private long boundNanoTime() {
+			return boundAt();
+		}
 
-	static Taken taken(LeaseKey key, LeaseHolder holder, Granted granted) {
-		return new Taken(new Lease(key, holder, Micros.toInstant(granted.expiresAt())));
 	}
 
 }

@@ -27,8 +27,10 @@ import org.springframework.jdbc.core.RowMapper;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
 import dev.lease.host.KeyModel;
+import dev.lease.host.Micros;
 import dev.lease.host.QueuedWaiter;
 import dev.lease.host.WaiterQueue;
+import dev.lease.host.Wakeups;
 
 /**
  * A key's row as read: its grant, the latest clock reading saved for it, its queue's
@@ -67,6 +69,10 @@ record KeyRow(byte @Nullable [] holder, long expiresAt, long latest, int queued,
 	static final RowMapper<WaiterRow> WAITER_ROW = (resultSet, rowNumber) -> new WaiterRow(number(resultSet, 1),
 			optionalNumber(resultSet, 2));
 
+	/** A grant handed to a waiter: WAITER_ID, GRANTED_EXPIRES_AT. */
+	static final RowMapper<Wakeups.Handoff<Long>> HANDOFF = (resultSet,
+			rowNumber) -> new Wakeups.Handoff<>(number(resultSet, 1), Micros.toInstant(number(resultSet, 2)));
+
 	/** A number that is never null, such as a grant's instant. */
 	static final RowMapper<Long> NUMBER = (resultSet, rowNumber) -> number(resultSet, 1);
 
@@ -82,8 +88,12 @@ record KeyRow(byte @Nullable [] holder, long expiresAt, long latest, int queued,
 	}
 
 	KeyModel state(LeaseKey key, List<QueuedWaiter> queue) {
+		return state(key, WaiterQueue.of(queue));
+	}
+
+	KeyModel state(LeaseKey key, WaiterQueue queue) {
 		return new KeyModel(key, (this.holder != null) ? LeaseHolder.of(this.holder) : null, this.expiresAt,
-				this.latest, this.arrivals, WaiterQueue.of(queue));
+				this.latest, this.arrivals, queue);
 	}
 
 	// The HOLDER column of a state: null when no grant stands.

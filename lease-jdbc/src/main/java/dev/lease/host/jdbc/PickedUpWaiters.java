@@ -47,6 +47,20 @@ final class PickedUpWaiters {
 		return this.rows.isEmpty();
 	}
 
+	// The rows gathered so far, for a transaction to remove with its own writes.
+	List<Long> take() {
+		List<Long> taken = new ArrayList<>();
+		for (Long id = this.rows.poll(); id != null; id = this.rows.poll()) {
+			taken.add(id);
+		}
+		return taken;
+	}
+
+	// Keep rows that a transaction did not remove for the next time.
+	void restore(List<Long> ids) {
+		this.rows.addAll(ids);
+	}
+
 	// Remove the rows gathered so far; the ones not removed are kept for the next time.
 	<E extends Exception> void remove(Delete<E> delete) throws E {
 		List<Long> taken = new ArrayList<>();

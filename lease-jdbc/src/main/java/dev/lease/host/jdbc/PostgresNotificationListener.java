@@ -201,26 +201,53 @@ final class PostgresNotificationListener {
 		}
 	}
 
-	// "<hex key>[ <waiter id>:<expiresAt>]...": the waiters of the key wake, and the
-	// ones named may take their grant without asking.
+	// "<hex key>[ <waiter id>:<expiresAt>]...[ <waiter id>@<standing expiresAt>]": only
+	// the waiters named wake, the ones handed the key to take their grant without asking,
+	// the one next in line to ask when the standing grant ends. A payload that names
+	// nobody, or not of our making, wakes every waiter of its key once, and each asks.
 	private void wake(@Nullable String payload) {
 		if (payload == null || payload.isEmpty()) {
 			return;
 		}
 		String[] parts = payload.split(" ");
+		LeaseKey key;
+		try {
+			key = LeaseKey.of(HexFormat.of().parseHex(parts[0]));
+		}
+		catch (RuntimeException ex) {
+			return;
+		}
 		List<Wakeups.Handoff<Long>> handoffs = new ArrayList<>();
+		Wakeups.Handoff<Long> next = null;
 		try {
 			for (int i = 1; i < parts.length; i++) {
 				int colon = parts[i].indexOf(':');
-				handoffs.add(new Wakeups.Handoff<>(Long.parseLong(parts[i].substring(0, colon)),
-						Micros.toInstant(Long.parseLong(parts[i].substring(colon + 1)))));
+				int at = parts[i].indexOf('@');
+				int split = (colon >= 0) ? colon : at;
+				Wakeups.Handoff<Long> named = new Wakeups.Handoff<>(Long.parseLong(parts[i].substring(0, split)),
+						Micros.toInstant(Long.parseLong(parts[i].substring(split + 1))));
+				if (colon >= 0) {
+					handoffs.add(named);
+				}
+				else {
+					next = named;
+				}
 			}
 		}
 		catch (RuntimeException ex) {
-			// a payload not of our making only wakes the waiters; they ask
 			handoffs.clear();
+			next = null;
 		}
-		this.wakeups.wake(LeaseKey.of(HexFormat.of().parseHex(parts[0])), handoffs);
+		if (handoffs.isEmpty() && next == null) {
+			this.wakeups.wake(key, List.of());
+			return;
+		}
+		if (!handoffs.isEmpty()) {
+			this.wakeups.wake(key, handoffs);
+		}
+		if (next != null) {
+			this.wakeups.nextInLine(key, next.waiter(), next.expiresAt());
+		}
 	}
 
 }

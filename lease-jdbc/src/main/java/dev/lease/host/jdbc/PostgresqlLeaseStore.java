@@ -19,6 +19,7 @@ package dev.lease.host.jdbc;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.stream.LongStream;
 
 import org.jspecify.annotations.Nullable;
 
@@ -27,6 +28,7 @@ import dev.lease.host.KeyModel;
 import dev.lease.host.QueuedWaiter;
 import dev.lease.host.TakeAnswer.Granted;
 import dev.lease.host.TakeAnswer.Queued;
+import dev.lease.host.WaiterQueue;
 
 /**
  * The store on PostgreSQL, which takes the common cases in fewer round trips: a take of a
@@ -82,16 +84,21 @@ final class PostgresqlLeaseStore extends JdbcLeaseStore {
 	}
 
 	@Override
-	List<QueuedWaiter> loadQueue(Transaction tx, byte[] keyBytes) {
-		List<QueuedWaiter> queue = new ArrayList<>();
-		for (KeyRow.QueueRow row : tx.queryRows(this.statements.selectQueueAndNow, 0, KeyRow.NOW_AND_WAITER,
-				(Object) keyBytes)) {
+	WaiterQueue loadQueue(Transaction tx, byte[] keyBytes, int queued) {
+		StoredQueue queue = new StoredQueue(tx, this.statements, keyBytes, queued);
+		if (queued == 0) {
+			return queue;
+		}
+		// The queue's first page and a reading of the clock in one round trip.
+		List<QueuedWaiter> page = new ArrayList<>();
+		for (KeyRow.QueueRow row : tx.queryRows(this.statements.selectQueuePageAndNow, 0, KeyRow.NOW_AND_WAITER,
+				keyBytes, Long.MIN_VALUE, StoredQueue.FIRST_PAGE)) {
 			tx.clockRead(row.now());
 			if (row.waiter() != null) {
-				queue.add(row.waiter());
+				page.add(row.waiter());
 			}
 		}
-		return queue;
+		return queue.firstPage(page);
 	}
 
 	@Override
@@ -100,7 +107,11 @@ final class PostgresqlLeaseStore extends JdbcLeaseStore {
 			super.save(tx, state, now);
 			return;
 		}
-		long[] dropped = state.dropped().stream().mapToLong(QueuedWaiter::id).toArray();
+		// The rows of grants taken up from a notification go with the dropped waiters.
+		long[] dropped = LongStream
+			.concat(state.dropped().stream().mapToLong(QueuedWaiter::id),
+					tx.pickedUpRows.stream().mapToLong(Long::longValue))
+			.toArray();
 		long[] handedIds = state.handed().stream().mapToLong((handoff) -> handoff.waiter().id()).toArray();
 		long[] handedExpiresAt = state.handed().stream().mapToLong(KeyModel.Handoff::expiresAt).toArray();
 		boolean kept = !state.isFree(now);

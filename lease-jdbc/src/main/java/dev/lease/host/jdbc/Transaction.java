@@ -61,6 +61,14 @@ final class Transaction {
 	/** The grants the work handed to waiters, to wake this host's waiters with. */
 	List<Wakeups.Handoff<Long>> handoffs = List.of();
 
+	/** Rows of grants taken up from a notification, to remove with the work's writes. */
+	List<Long> pickedUpRows = List.of();
+
+	/**
+	 * The waiter the work left at the head of the queue, and the standing grant's end.
+	 */
+	Wakeups.@Nullable Handoff<Long> nextInLine;
+
 	private long reading;
 
 	private boolean hasReading;

@@ -187,6 +187,45 @@ abstract class JdbcLeaseHostChecks {
 	}
 
 	@Test
+	@DisplayName("Issue 16: on a hot key, waiters not named run no statement while they sleep, and a handoff costs what it costs at any queue length")
+	void hotKeyHandoffCostsNoStatementPerWaiter() throws Exception {
+		int waiters = 40;
+		StatementCounter counter = new StatementCounter(pool());
+		JdbcLeaseHost counted = host(counter.dataSource());
+		LeaseKey key = newKey();
+		LeaseHolder holder = newHolder("holder");
+		assertThat(counted.tryTake(key, holder, LONG)).isInstanceOf(Taken.class);
+		List<LeaseHolder> holders = new ArrayList<>();
+		List<CompletableFuture<TakeResult>> takes = new ArrayList<>();
+		for (int i = 0; i < waiters; i++) {
+			LeaseHolder waiter = newHolder("waiter-" + i);
+			holders.add(waiter);
+			takes.add(CompletableFuture.supplyAsync(() -> take(counted, key, waiter, LONG), this.threads));
+			awaitQueued(key, i + 1);
+		}
+		Thread.sleep(300);
+		long asleep = counter.statements();
+		Thread.sleep(1000);
+		assertThat(counter.statements() - asleep).as("statements in a second while %d waiters sleep", waiters)
+			.isLessThanOrEqualTo(20);
+		LeaseHolder previous = holder;
+		for (int i = 0; i < waiters; i++) {
+			long before = counter.statements();
+			assertThat(counted.release(key, previous)).isInstanceOf(Released.class);
+			assertThat(takes.get(i).get(TOLERANCE.toMillis(), TimeUnit.MILLISECONDS)).as("waiter %d", i)
+				.isInstanceOf(Taken.class);
+			if (i == 0) {
+				Thread.sleep(200);
+				assertThat(counter.statements() - before)
+					.as("statements of a handoff to the first of %d waiters, and 200 ms after", waiters)
+					.isLessThanOrEqualTo(15);
+			}
+			previous = holders.get(i);
+		}
+		assertThat(counted.release(key, previous)).isInstanceOf(Released.class);
+	}
+
+	@Test
 	@DisplayName("Identity 2, 3: keys differing only by letter case or a trailing space are different leases in the database too")
 	void keysDifferingByCaseOrTrailingSpaceAreDifferentLeases() {
 		String base = "identity:" + UUID.randomUUID() + ":";
