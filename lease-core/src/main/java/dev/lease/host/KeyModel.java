@@ -57,6 +57,8 @@ import dev.lease.host.TakeAnswer.Refused;
  */
 public final class KeyModel {
 
+	private static final WaiterQueue NO_WAITERS = WaiterQueue.of(List.of());
+
 	private final LeaseKey key;
 
 	private @Nullable LeaseHolder holder;
@@ -69,7 +71,8 @@ public final class KeyModel {
 
 	private final KeyModelQueue queue;
 
-	private final List<Handoff> handed = new ArrayList<>();
+	// Made by the first handoff: most questions hand nothing on.
+	private @Nullable List<Handoff> handed;
 
 	/**
 	 * Create the model of a key as its store keeps it.
@@ -96,7 +99,7 @@ public final class KeyModel {
 	 * @return the model of a free key with nobody queued
 	 */
 	public static KeyModel free(LeaseKey key) {
-		return new KeyModel(key, null, 0, Long.MIN_VALUE, 0, WaiterQueue.of(List.of()));
+		return new KeyModel(key, null, 0, Long.MIN_VALUE, 0, NO_WAITERS);
 	}
 
 	/**
@@ -205,7 +208,7 @@ public final class KeyModel {
 	public TakeAnswer ask(long waiterId, LeaseHolder holder, OptionalLong handedBefore, long now, boolean givingUp) {
 		resolve(now);
 		OptionalLong granted = handedBefore;
-		for (Handoff handoff : this.handed) {
+		for (Handoff handoff : handed()) {
 			if (handoff.waiter().id() == waiterId) {
 				granted = OptionalLong.of(handoff.expiresAt());
 			}
@@ -237,6 +240,9 @@ public final class KeyModel {
 			if (waiter.bound() >= freedAt) {
 				this.holder = waiter.holder();
 				this.expiresAt = freedAt + waiter.duration();
+				if (this.handed == null) {
+					this.handed = new ArrayList<>();
+				}
 				this.handed.add(new Handoff(waiter, this.expiresAt));
 				return;
 			}
@@ -309,7 +315,7 @@ public final class KeyModel {
 	 * @return the handoffs
 	 */
 	public List<Handoff> handed() {
-		return Collections.unmodifiableList(this.handed);
+		return (this.handed != null) ? Collections.unmodifiableList(this.handed) : List.of();
 	}
 
 	/**
@@ -333,7 +339,7 @@ public final class KeyModel {
 	 * @return whether the queue changed
 	 */
 	public boolean changed() {
-		return !this.handed.isEmpty() || !dropped().isEmpty() || !added().isEmpty();
+		return (this.handed != null && !this.handed.isEmpty()) || this.queue.changed();
 	}
 
 	/**
