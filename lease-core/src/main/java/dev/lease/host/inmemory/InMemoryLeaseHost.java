@@ -252,7 +252,7 @@ public final class InMemoryLeaseHost implements LeaseHost {
 			// Sleep until the standing grant's instant or our bound, whichever is first.
 			long wakeAt = Math.min(queued.grantExpiresAt(), queued.bound());
 			try {
-				state.grantChanged.awaitNanos(Micros.toNanos(wakeAt - queued.now()) + 1);
+				state.awaitGrantChange(Micros.toNanos(wakeAt - queued.now()) + 1);
 			}
 			catch (InterruptedException ex) {
 				// An interrupted waiter leaves nothing held: it is dequeued, or gives
@@ -310,17 +310,19 @@ public final class InMemoryLeaseHost implements LeaseHost {
 		}
 	}
 
+	// The question just read the clock and saved its reading: no second reading is
+	// needed to see that the key is free.
 	private void unlock(KeyState state) {
 		try {
-			retireIfFree(state);
+			retireIfFree(state, Long.MIN_VALUE);
 		}
 		finally {
 			state.lock.unlock();
 		}
 	}
 
-	private void retireIfFree(KeyState state) {
-		if (!state.retired && state.isFree(reading())) {
+	private void retireIfFree(KeyState state, long reading) {
+		if (!state.retired && state.isFree(reading)) {
 			state.retired = true;
 			this.states.remove(state.key, state);
 		}
@@ -343,7 +345,7 @@ public final class InMemoryLeaseHost implements LeaseHost {
 				KeyState state = this.cleanUpCursor.next();
 				if (state.lock.tryLock()) {
 					try {
-						retireIfFree(state);
+						retireIfFree(state, reading());
 					}
 					finally {
 						state.lock.unlock();
