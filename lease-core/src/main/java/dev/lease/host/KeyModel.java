@@ -69,7 +69,11 @@ public final class KeyModel {
 
 	private long arrivals;
 
-	private final KeyModelQueue queue;
+	private final WaiterQueue stored;
+
+	// The queue as this question changes it, made when the question first reads a
+	// stored waiter or queues one: a free key with nobody queued needs none.
+	private @Nullable KeyModelQueue queue;
 
 	// Made by the first handoff: most questions hand nothing on.
 	private @Nullable List<Handoff> handed;
@@ -90,7 +94,7 @@ public final class KeyModel {
 		this.expiresAt = expiresAt;
 		this.latest = latest;
 		this.arrivals = arrivals;
-		this.queue = new KeyModelQueue(queue);
+		this.stored = queue;
 	}
 
 	/**
@@ -147,17 +151,17 @@ public final class KeyModel {
 			this.expiresAt = now + duration;
 			return new Granted(this.expiresAt);
 		}
-		List<QueuedWaiter> waiting = this.queue.waitersOf(holder);
+		List<QueuedWaiter> waiting = queue().waitersOf(holder);
 		if (holder.equals(this.holder) || waiting.stream().anyMatch((waiter) -> now <= waiter.bound())) {
 			throw new ReentrantTakeException(this.key, holder);
 		}
-		waiting.forEach(this.queue::remove);
+		waiting.forEach(queue()::remove);
 		if (!waits) {
 			return new Refused();
 		}
 		QueuedWaiter waiter = new QueuedWaiter(waiterIds.getAsLong(), holder, duration, this.expiresAt,
 				++this.arrivals);
-		this.queue.add(waiter);
+		queue().add(waiter);
 		return new Queued(waiter.id(), waiter.bound(), now, this.expiresAt);
 	}
 
@@ -219,12 +223,12 @@ public final class KeyModel {
 			}
 			return new Granted(granted.getAsLong());
 		}
-		QueuedWaiter waiter = this.queue.find(waiterId);
+		QueuedWaiter waiter = queue().find(waiterId);
 		if (waiter == null) {
 			return new Refused();
 		}
 		if (givingUp || now > waiter.bound()) {
-			this.queue.remove(waiter);
+			queue().remove(waiter);
 			return new Refused();
 		}
 		return new Queued(waiterId, waiter.bound(), now, (this.holder != null) ? this.expiresAt : now);
@@ -235,8 +239,12 @@ public final class KeyModel {
 	// still takes the key (Operation 2 before Operation 4). The instants a key frees at
 	// only grow, so a waiter dropped here could never have been handed the key later.
 	private void handOn(long freedAt) {
+		if (this.queue == null && this.stored.size() == 0) {
+			this.holder = null;
+			return;
+		}
 		QueuedWaiter waiter;
-		while ((waiter = this.queue.pollHead()) != null) {
+		while ((waiter = queue().pollHead()) != null) {
 			if (waiter.bound() >= freedAt) {
 				this.holder = waiter.holder();
 				this.expiresAt = freedAt + waiter.duration();
@@ -246,9 +254,16 @@ public final class KeyModel {
 				this.handed.add(new Handoff(waiter, this.expiresAt));
 				return;
 			}
-			this.queue.dropped(waiter);
+			queue().dropped(waiter);
 		}
 		this.holder = null;
+	}
+
+	private KeyModelQueue queue() {
+		if (this.queue == null) {
+			this.queue = new KeyModelQueue(this.stored);
+		}
+		return this.queue;
 	}
 
 	/**
@@ -296,7 +311,7 @@ public final class KeyModel {
 	 * @return the queue's length
 	 */
 	public int queued() {
-		return this.queue.size();
+		return (this.queue != null) ? this.queue.size() : this.stored.size();
 	}
 
 	/**
@@ -306,7 +321,7 @@ public final class KeyModel {
 	 * @return whether nothing needs to be stored for the key
 	 */
 	public boolean isFree(long now) {
-		return this.queue.size() == 0 && (this.holder == null || this.expiresAt <= now);
+		return queued() == 0 && (this.holder == null || this.expiresAt <= now);
 	}
 
 	/**
@@ -323,7 +338,7 @@ public final class KeyModel {
 	 * @return the dropped waiters
 	 */
 	public List<QueuedWaiter> dropped() {
-		return this.queue.dropped();
+		return (this.queue != null) ? this.queue.dropped() : List.of();
 	}
 
 	/**
@@ -331,7 +346,7 @@ public final class KeyModel {
 	 * @return the added waiters
 	 */
 	public List<QueuedWaiter> added() {
-		return this.queue.added();
+		return (this.queue != null) ? this.queue.added() : List.of();
 	}
 
 	/**
@@ -339,7 +354,7 @@ public final class KeyModel {
 	 * @return whether the queue changed
 	 */
 	public boolean changed() {
-		return (this.handed != null && !this.handed.isEmpty()) || this.queue.changed();
+		return (this.handed != null && !this.handed.isEmpty()) || (this.queue != null && this.queue.changed());
 	}
 
 	/**
