@@ -100,28 +100,32 @@ public final class InMemoryLeaseHost implements LeaseHost {
 	@Override
 	public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
 		long micros = Micros.of(ARGUMENTS.requireTake(key, holder, duration));
+		long reading = Long.MIN_VALUE;
 		KeyState state = lock(key);
 		try {
-			TakeAnswer answer = enter(state, holder, micros, true);
+			reading = reading();
+			TakeAnswer answer = enter(state, holder, micros, reading, true);
 			return (answer instanceof Queued queued) ? await(state, holder, queued) : taken(key, holder, answer);
 		}
 		finally {
 			unlock(state);
-			cleanUpSome();
+			cleanUpSome(reading);
 		}
 	}
 
 	@Override
 	public TryTakeResult tryTake(LeaseKey key, LeaseHolder holder, Duration duration) {
 		long micros = Micros.of(ARGUMENTS.requireTake(key, holder, duration));
+		long reading = Long.MIN_VALUE;
 		KeyState state = lock(key);
 		try {
-			TakeAnswer answer = enter(state, holder, micros, false);
+			reading = reading();
+			TakeAnswer answer = enter(state, holder, micros, reading, false);
 			return (answer instanceof Granted) ? taken(key, holder, answer) : new Held();
 		}
 		finally {
 			unlock(state);
-			cleanUpSome();
+			cleanUpSome(reading);
 		}
 	}
 
@@ -228,9 +232,9 @@ public final class InMemoryLeaseHost implements LeaseHost {
 	}
 
 	// Take the key if it is free; otherwise refuse, or queue the caller.
-	private TakeAnswer enter(KeyState state, LeaseHolder holder, long micros, boolean waits) {
+	private TakeAnswer enter(KeyState state, LeaseHolder holder, long micros, long reading, boolean waits) {
 		KeyModel model = state.model();
-		TakeAnswer answer = model.take(holder, micros, now(model), waits, state::nextWaiterId);
+		TakeAnswer answer = model.take(holder, micros, model.now(reading), waits, state::nextWaiterId);
 		state.save(model);
 		return answer;
 	}
@@ -327,8 +331,9 @@ public final class InMemoryLeaseHost implements LeaseHost {
 	}
 
 	// Look at a few stored keys and remove those whose grant passed with nobody waiting.
-	// Removing them changes no answer: a passed grant is read as free either way.
-	private void cleanUpSome() {
+	// Removing them changes no answer: a passed grant is read as free either way. The
+	// reading is the take's own, so the clean-up reads no clock of its own.
+	private void cleanUpSome(long reading) {
 		if (!this.cleanUpLock.tryLock()) {
 			return;
 		}
@@ -337,7 +342,7 @@ public final class InMemoryLeaseHost implements LeaseHost {
 				KeyState state = this.states.walk();
 				if (state != null && state.lock.tryLock()) {
 					try {
-						retireIfFree(state, reading());
+						retireIfFree(state, reading);
 					}
 					finally {
 						state.lock.unlock();
