@@ -21,8 +21,9 @@ import java.util.Base64;
 import dev.lease.LeaseKey;
 
 /**
- * The cursor of a host that lists its grants in key order: the last key a page listed, in
- * URL-safe Base64, after which the next page starts.
+ * The cursor of a host that lists its grants in an order of its keys (by key, or by a
+ * hash of the key and then the key): the last key a page looked at, in URL-safe Base64,
+ * after which the next page starts.
  *
  * @author Lease contributors
  * @since 0.1.0

@@ -57,6 +57,8 @@ import dev.lease.host.TakeAnswer.Refused;
  */
 public final class KeyModel {
 
+	private static final WaiterQueue NO_WAITERS = WaiterQueue.of(List.of());
+
 	private final LeaseKey key;
 
 	private @Nullable LeaseHolder holder;
@@ -67,9 +69,14 @@ public final class KeyModel {
 
 	private long arrivals;
 
-	private final KeyModelQueue queue;
+	private final WaiterQueue stored;
 
-	private final List<Handoff> handed = new ArrayList<>();
+	// The queue as this question changes it, made when the question first reads a
+	// stored waiter or queues one: a free key with nobody queued needs none.
+	private @Nullable KeyModelQueue queue;
+
+	// Made by the first handoff: most questions hand nothing on.
+	private @Nullable List<Handoff> handed;
 
 	/**
 	 * Create the model of a key as its store keeps it.
@@ -87,7 +94,7 @@ public final class KeyModel {
 		this.expiresAt = expiresAt;
 		this.latest = latest;
 		this.arrivals = arrivals;
-		this.queue = new KeyModelQueue(queue);
+		this.stored = queue;
 	}
 
 	/**
@@ -96,7 +103,7 @@ public final class KeyModel {
 	 * @return the model of a free key with nobody queued
 	 */
 	public static KeyModel free(LeaseKey key) {
-		return new KeyModel(key, null, 0, Long.MIN_VALUE, 0, WaiterQueue.of(List.of()));
+		return new KeyModel(key, null, 0, Long.MIN_VALUE, 0, NO_WAITERS);
 	}
 
 	/**
@@ -144,18 +151,18 @@ public final class KeyModel {
 			this.expiresAt = now + duration;
 			return new Granted(this.expiresAt);
 		}
-		List<QueuedWaiter> waiting = this.queue.waitersOf(holder);
+		List<QueuedWaiter> waiting = queue().waitersOf(holder);
 		if (holder.equals(this.holder) || waiting.stream().anyMatch((waiter) -> now <= waiter.bound())) {
 			throw new ReentrantTakeException(this.key, holder);
 		}
-		waiting.forEach(this.queue::remove);
+		waiting.forEach(queue()::remove);
 		if (!waits) {
 			return new Refused();
 		}
 		QueuedWaiter waiter = new QueuedWaiter(waiterIds.getAsLong(), holder, duration, this.expiresAt,
 				++this.arrivals);
-		this.queue.add(waiter);
-		return new Queued(waiter.id(), waiter.bound(), now, this.expiresAt, this.queue.size() == 1);
+		queue().add(waiter);
+		return new Queued(waiter.id(), waiter.bound(), now, this.expiresAt, queue().size() == 1);
 	}
 
 	/**
@@ -205,7 +212,7 @@ public final class KeyModel {
 	public TakeAnswer ask(long waiterId, LeaseHolder holder, OptionalLong handedBefore, long now, boolean givingUp) {
 		resolve(now);
 		OptionalLong granted = handedBefore;
-		for (Handoff handoff : this.handed) {
+		for (Handoff handoff : handed()) {
 			if (handoff.waiter().id() == waiterId) {
 				granted = OptionalLong.of(handoff.expiresAt());
 			}
@@ -216,15 +223,15 @@ public final class KeyModel {
 			}
 			return new Granted(granted.getAsLong());
 		}
-		QueuedWaiter waiter = this.queue.find(waiterId);
+		QueuedWaiter waiter = queue().find(waiterId);
 		if (waiter == null) {
 			return new Refused();
 		}
 		if (givingUp || now > waiter.bound()) {
-			this.queue.remove(waiter);
+			queue().remove(waiter);
 			return new Refused();
 		}
-		QueuedWaiter head = this.queue.head();
+		QueuedWaiter head = queue().head();
 		return new Queued(waiterId, waiter.bound(), now, (this.holder != null) ? this.expiresAt : now,
 				head != null && head.id() == waiterId);
 	}
@@ -234,17 +241,31 @@ public final class KeyModel {
 	// still takes the key (Operation 2 before Operation 4). The instants a key frees at
 	// only grow, so a waiter dropped here could never have been handed the key later.
 	private void handOn(long freedAt) {
+		if (this.queue == null && this.stored.size() == 0) {
+			this.holder = null;
+			return;
+		}
 		QueuedWaiter waiter;
-		while ((waiter = this.queue.pollHead()) != null) {
+		while ((waiter = queue().pollHead()) != null) {
 			if (waiter.bound() >= freedAt) {
 				this.holder = waiter.holder();
 				this.expiresAt = freedAt + waiter.duration();
+				if (this.handed == null) {
+					this.handed = new ArrayList<>();
+				}
 				this.handed.add(new Handoff(waiter, this.expiresAt));
 				return;
 			}
-			this.queue.dropped(waiter);
+			queue().dropped(waiter);
 		}
 		this.holder = null;
+	}
+
+	private KeyModelQueue queue() {
+		if (this.queue == null) {
+			this.queue = new KeyModelQueue(this.stored);
+		}
+		return this.queue;
 	}
 
 	/**
@@ -293,7 +314,7 @@ public final class KeyModel {
 	 * @return the head of the queue, or {@code null} when nobody is queued
 	 */
 	public @Nullable QueuedWaiter head() {
-		return this.queue.head();
+		return (this.queue == null && this.stored.size() == 0) ? null : queue().head();
 	}
 
 	/**
@@ -301,7 +322,7 @@ public final class KeyModel {
 	 * @return the queue's length
 	 */
 	public int queued() {
-		return this.queue.size();
+		return (this.queue != null) ? this.queue.size() : this.stored.size();
 	}
 
 	/**
@@ -311,7 +332,7 @@ public final class KeyModel {
 	 * @return whether nothing needs to be stored for the key
 	 */
 	public boolean isFree(long now) {
-		return this.queue.size() == 0 && (this.holder == null || this.expiresAt <= now);
+		return queued() == 0 && (this.holder == null || this.expiresAt <= now);
 	}
 
 	/**
@@ -320,7 +341,7 @@ public final class KeyModel {
 	 * @return the handoffs
 	 */
 	public List<Handoff> handed() {
-		return Collections.unmodifiableList(this.handed);
+		return (this.handed != null) ? Collections.unmodifiableList(this.handed) : List.of();
 	}
 
 	/**
@@ -328,7 +349,7 @@ public final class KeyModel {
 	 * @return the dropped waiters
 	 */
 	public List<QueuedWaiter> dropped() {
-		return this.queue.dropped();
+		return (this.queue != null) ? this.queue.dropped() : List.of();
 	}
 
 	/**
@@ -336,7 +357,7 @@ public final class KeyModel {
 	 * @return the added waiters
 	 */
 	public List<QueuedWaiter> added() {
-		return this.queue.added();
+		return (this.queue != null) ? this.queue.added() : List.of();
 	}
 
 	/**
@@ -344,7 +365,7 @@ public final class KeyModel {
 	 * @return whether the queue changed
 	 */
 	public boolean changed() {
-		return !this.handed.isEmpty() || !dropped().isEmpty() || !added().isEmpty();
+		return (this.handed != null && !this.handed.isEmpty()) || (this.queue != null && this.queue.changed());
 	}
 
 	/**

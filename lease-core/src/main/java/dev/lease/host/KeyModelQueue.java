@@ -31,7 +31,9 @@ import dev.lease.LeaseHolder;
 /**
  * A key's queue as one question of a {@link KeyModel} changes it: the stored waiters,
  * read head first only as far as the question goes, then the waiters it added; and the
- * record of what it took out and put in, for the store to write back.
+ * record of what it took out and put in, for the store to write back. Each collection is
+ * made only when the question first needs it: most questions meet an empty queue and
+ * change nothing, and then cost no allocation beyond this object.
  *
  * @author Lease contributors
  */
@@ -44,20 +46,23 @@ final class KeyModelQueue {
 	private @Nullable QueuedWaiter peeked;
 
 	/** Waiters this question added and still queued, behind every stored one. */
-	private final ArrayDeque<QueuedWaiter> tail = new ArrayDeque<>();
+	private @Nullable ArrayDeque<QueuedWaiter> tail;
 
 	/** Ids of the waiters this question took out of the queue. */
-	private final Set<Long> removed = new HashSet<>();
+	private @Nullable Set<Long> removed;
 
-	private final List<QueuedWaiter> dropped = new ArrayList<>();
+	private @Nullable List<QueuedWaiter> dropped;
 
-	private final List<QueuedWaiter> added = new ArrayList<>();
+	private @Nullable List<QueuedWaiter> added;
+
+	private final int storedSize;
 
 	private int size;
 
 	KeyModelQueue(WaiterQueue stored) {
 		this.stored = stored;
-		this.size = stored.size();
+		this.storedSize = stored.size();
+		this.size = this.storedSize;
 	}
 
 	int size() {
@@ -67,11 +72,11 @@ final class KeyModelQueue {
 	// Take the head out of the queue; the caller hands it the key or drops it.
 	@Nullable QueuedWaiter pollHead() {
 		QueuedWaiter head = readStored();
-		if (head == null) {
+		if (head == null && this.tail != null) {
 			head = this.tail.poll();
 		}
 		if (head != null) {
-			this.removed.add(head.id());
+			removed().add(head.id());
 			this.size--;
 		}
 		return head;
@@ -80,7 +85,7 @@ final class KeyModelQueue {
 	// The head of the queue, left in it.
 	@Nullable QueuedWaiter head() {
 		QueuedWaiter head = peekStored();
-		return (head != null) ? head : this.tail.peek();
+		return (head != null || this.tail == null) ? head : this.tail.peek();
 	}
 
 	private @Nullable QueuedWaiter readStored() {
@@ -91,16 +96,19 @@ final class KeyModelQueue {
 
 	// The first stored waiter not taken out, read once and kept until it is taken.
 	private @Nullable QueuedWaiter peekStored() {
-		if (this.peeked != null && !this.removed.contains(this.peeked.id())) {
+		if (this.peeked != null && !isRemoved(this.peeked.id())) {
 			return this.peeked;
 		}
 		this.peeked = null;
 		if (this.unread == null) {
+			if (this.storedSize == 0) {
+				return null;
+			}
 			this.unread = this.stored.headFirst();
 		}
 		while (this.unread.hasNext()) {
 			QueuedWaiter waiter = this.unread.next();
-			if (!this.removed.contains(waiter.id())) {
+			if (!isRemoved(waiter.id())) {
 				this.peeked = waiter;
 				return waiter;
 			}
@@ -109,60 +117,97 @@ final class KeyModelQueue {
 	}
 
 	void add(QueuedWaiter waiter) {
+		if (this.tail == null) {
+			this.tail = new ArrayDeque<>();
+		}
 		this.tail.add(waiter);
-		this.added.add(waiter);
+		addedList().add(waiter);
 		this.size++;
 	}
 
 	List<QueuedWaiter> waitersOf(LeaseHolder holder) {
 		List<QueuedWaiter> waiters = new ArrayList<>();
-		for (QueuedWaiter waiter : this.stored.waitersOf(holder)) {
-			if (!this.removed.contains(waiter.id())) {
-				waiters.add(waiter);
+		if (this.storedSize > 0) {
+			for (QueuedWaiter waiter : this.stored.waitersOf(holder)) {
+				if (!isRemoved(waiter.id())) {
+					waiters.add(waiter);
+				}
 			}
 		}
-		for (QueuedWaiter waiter : this.tail) {
-			if (waiter.holder().equals(holder)) {
-				waiters.add(waiter);
+		if (this.tail != null) {
+			for (QueuedWaiter waiter : this.tail) {
+				if (waiter.holder().equals(holder)) {
+					waiters.add(waiter);
+				}
 			}
 		}
 		return waiters;
 	}
 
 	@Nullable QueuedWaiter find(long waiterId) {
-		if (this.removed.contains(waiterId)) {
+		if (isRemoved(waiterId)) {
 			return null;
 		}
-		for (QueuedWaiter waiter : this.tail) {
-			if (waiter.id() == waiterId) {
-				return waiter;
+		if (this.tail != null) {
+			for (QueuedWaiter waiter : this.tail) {
+				if (waiter.id() == waiterId) {
+					return waiter;
+				}
 			}
 		}
-		return this.stored.find(waiterId).orElse(null);
+		return (this.storedSize > 0) ? this.stored.find(waiterId).orElse(null) : null;
 	}
 
 	// Take a waiter out wherever it stands, without a grant.
 	void remove(QueuedWaiter waiter) {
-		this.removed.add(waiter.id());
+		removed().add(waiter.id());
 		this.size--;
-		this.tail.remove(waiter);
+		if (this.tail != null) {
+			this.tail.remove(waiter);
+		}
 		dropped(waiter);
 	}
 
 	// Record a waiter taken out without a grant; one this question added was never
 	// stored, so there is nothing to write for it.
 	void dropped(QueuedWaiter waiter) {
-		if (!this.added.remove(waiter)) {
+		if (this.added == null || !this.added.remove(waiter)) {
+			if (this.dropped == null) {
+				this.dropped = new ArrayList<>();
+			}
 			this.dropped.add(waiter);
 		}
 	}
 
 	List<QueuedWaiter> dropped() {
-		return Collections.unmodifiableList(this.dropped);
+		return (this.dropped != null) ? Collections.unmodifiableList(this.dropped) : List.of();
 	}
 
 	List<QueuedWaiter> added() {
-		return Collections.unmodifiableList(this.added);
+		return (this.added != null) ? Collections.unmodifiableList(this.added) : List.of();
+	}
+
+	// Whether the question dropped or added a waiter that the store must write.
+	boolean changed() {
+		return (this.dropped != null && !this.dropped.isEmpty()) || (this.added != null && !this.added.isEmpty());
+	}
+
+	private boolean isRemoved(long waiterId) {
+		return this.removed != null && this.removed.contains(waiterId);
+	}
+
+	private Set<Long> removed() {
+		if (this.removed == null) {
+			this.removed = new HashSet<>();
+		}
+		return this.removed;
+	}
+
+	private List<QueuedWaiter> addedList() {
+		if (this.added == null) {
+			this.added = new ArrayList<>();
+		}
+		return this.added;
 	}
 
 }

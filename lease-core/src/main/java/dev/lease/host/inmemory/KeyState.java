@@ -18,6 +18,7 @@ package dev.lease.host.inmemory;
 
 import java.util.ArrayDeque;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
@@ -36,11 +37,15 @@ import dev.lease.host.WaiterQueue;
  * What the in-memory host stores for one key, guarded by the key's own lock: the grant,
  * the latest clock reading, the FIFO queue and the grants handed to waiters that have not
  * asked yet. Each question builds a {@link KeyModel} from it and saves back what the
- * model changed, as a database stores rows.
+ * model changed, as a database stores rows. The queue, the handed grants and the waiters'
+ * condition are made when a first waiter needs them: a key that is only taken and
+ * released, the common case, costs a lock and this object.
  *
  * @author Lease contributors
  */
 final class KeyState {
+
+	private static final WaiterQueue NO_WAITERS = WaiterQueue.of(List.of());
 
 	final LeaseKey key;
 
@@ -49,9 +54,9 @@ final class KeyState {
 	/**
 	 * Signalled to every waiter whenever the standing grant changes: the one handed the
 	 * key finds it granted, and each of the others sleeps again until the new grant's
-	 * instant rather than the one it saw before.
+	 * instant rather than the one it saw before. Made by the first waiter.
 	 */
-	final Condition grantChanged = this.lock.newCondition();
+	private @Nullable Condition grantChanged;
 
 	/**
 	 * Set once the state left the map; a thread that locks it must look the key up again.
@@ -66,10 +71,10 @@ final class KeyState {
 
 	private long arrivals;
 
-	private final ArrayDeque<QueuedWaiter> queue = new ArrayDeque<>();
+	private @Nullable ArrayDeque<QueuedWaiter> queue;
 
 	/** Grants handed to waiters, by waiter id, kept until the waiter asks. */
-	private final Map<Long, Long> handed = new HashMap<>();
+	private @Nullable Map<Long, Long> handed;
 
 	private long lastWaiterId;
 
@@ -79,7 +84,7 @@ final class KeyState {
 
 	KeyModel model() {
 		return new KeyModel(this.key, this.holder, this.expiresAt, this.latest, this.arrivals,
-				WaiterQueue.of(this.queue));
+				(this.queue != null && !this.queue.isEmpty()) ? WaiterQueue.of(this.queue) : NO_WAITERS);
 	}
 
 	long nextWaiterId() {
@@ -87,13 +92,15 @@ final class KeyState {
 	}
 
 	OptionalLong handedTo(long waiterId) {
-		Long grantExpiresAt = this.handed.get(waiterId);
+		Long grantExpiresAt = (this.handed != null) ? this.handed.get(waiterId) : null;
 		return (grantExpiresAt != null) ? OptionalLong.of(grantExpiresAt) : OptionalLong.empty();
 	}
 
 	// The waiter has its answer: nothing is kept for it any more.
 	void forget(long waiterId) {
-		this.handed.remove(waiterId);
+		if (this.handed != null) {
+			this.handed.remove(waiterId);
+		}
 	}
 
 	// Keep the question's clock reading only: it saves nothing else (Check 5.2).
@@ -109,6 +116,19 @@ final class KeyState {
 		this.expiresAt = model.expiresAt();
 		this.latest = model.latest();
 		this.arrivals = model.arrivals();
+		if (model.changed()) {
+			saveQueue(model);
+		}
+		if (grantChanged && this.grantChanged != null) {
+			this.grantChanged.signalAll();
+		}
+	}
+
+	private void saveQueue(KeyModel model) {
+		if (this.queue == null) {
+			this.queue = new ArrayDeque<>();
+			this.handed = new HashMap<>();
+		}
 		for (QueuedWaiter dropped : model.dropped()) {
 			this.queue.remove(dropped);
 		}
@@ -117,13 +137,20 @@ final class KeyState {
 			this.handed.put(handoff.waiter().id(), handoff.expiresAt());
 		}
 		this.queue.addAll(model.added());
-		if (grantChanged) {
-			this.grantChanged.signalAll();
-		}
 	}
 
+	// Sleep until signalled or the time passed; the key's lock is held.
+	void awaitGrantChange(long nanos) throws InterruptedException {
+		if (this.grantChanged == null) {
+			this.grantChanged = this.lock.newCondition();
+		}
+		this.grantChanged.awaitNanos(nanos);
+	}
+
+	// Free at the later of the reading and the latest one saved.
 	boolean isFree(long reading) {
-		return this.queue.isEmpty() && (this.holder == null || this.expiresAt <= Math.max(reading, this.latest));
+		return (this.queue == null || this.queue.isEmpty())
+				&& (this.holder == null || this.expiresAt <= Math.max(reading, this.latest));
 	}
 
 }

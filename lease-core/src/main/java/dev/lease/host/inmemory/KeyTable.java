@@ -1,0 +1,143 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.host.inmemory;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.lease.LeaseKey;
+
+/**
+ * The in-memory host's stored keys: hash maps for the questions, in a fixed number of
+ * stripes chosen by the key's hash so that a page can be read in one order without
+ * keeping every key sorted. A released key is removed at once, so a take and a release on
+ * a free key insert and remove an entry each time: in a hash map that is a few stores, in
+ * a sorted map a search and relinking among every stored key, contended by every thread.
+ * <p>
+ * The order of a pass is by stripe, then by key within a stripe. A page sorts only the
+ * stripes it reaches, so a page of {@code limit} costs the sort of about
+ * {@code limit + stored / STRIPES} keys, not of all of them.
+ *
+ * @author Lease contributors
+ */
+final class KeyTable {
+
+	private static final int STRIPE_BITS = 8;
+
+	private static final int STRIPES = 1 << STRIPE_BITS;
+
+	private final List<ConcurrentHashMap<LeaseKey, KeyState>> stripes = new ArrayList<>(STRIPES);
+
+	// The clean-up walk, guarded by the caller's clean-up lock.
+	private int walkStripe;
+
+	private @Nullable Iterator<KeyState> walk;
+
+	KeyTable() {
+		for (int i = 0; i < STRIPES; i++) {
+			this.stripes.add(new ConcurrentHashMap<>());
+		}
+	}
+
+	// The top bits of a multiplicative hash: the maps index by the low bits, which
+	// would otherwise be the same for every key of a stripe.
+	private static int stripe(LeaseKey key) {
+		return (key.hashCode() * 0x9E3779B9) >>> (Integer.SIZE - STRIPE_BITS);
+	}
+
+	private ConcurrentHashMap<LeaseKey, KeyState> stripeOf(LeaseKey key) {
+		return this.stripes.get(stripe(key));
+	}
+
+	// A look-up first, then put-if-absent: computeIfAbsent would lock the bin and
+	// allocate a reservation node for every key it adds.
+	KeyState storedOrNew(LeaseKey key) {
+		ConcurrentHashMap<LeaseKey, KeyState> stripe = stripeOf(key);
+		KeyState state = stripe.get(key);
+		if (state == null) {
+			KeyState added = new KeyState(key);
+			state = stripe.putIfAbsent(key, added);
+			if (state == null) {
+				state = added;
+			}
+		}
+		return state;
+	}
+
+	@Nullable KeyState stored(LeaseKey key) {
+		return stripeOf(key).get(key);
+	}
+
+	void remove(KeyState state) {
+		stripeOf(state.key).remove(state.key, state);
+	}
+
+	int size() {
+		int size = 0;
+		for (ConcurrentHashMap<LeaseKey, KeyState> stripe : this.stripes) {
+			size += stripe.size();
+		}
+		return size;
+	}
+
+	/**
+	 * Return the stored keys that come after the cursor in the pass order, the first
+	 * {@code limit} of them, in that order. Fewer than {@code limit} means none is left:
+	 * a key stored throughout the call is among them or after the last of them.
+	 * @param cursor the last key of the page before, or {@code null} for the first page
+	 * @param limit the most keys to return
+	 * @return the keys' states, in pass order
+	 */
+	List<KeyState> after(@Nullable LeaseKey cursor, int limit) {
+		List<KeyState> page = new ArrayList<>();
+		int first = (cursor != null) ? stripe(cursor) : 0;
+		for (int i = first; i < STRIPES && page.size() < limit; i++) {
+			List<KeyState> inStripe = new ArrayList<>();
+			for (KeyState state : this.stripes.get(i).values()) {
+				if (cursor == null || i > first || state.key.compareTo(cursor) > 0) {
+					inStripe.add(state);
+				}
+			}
+			inStripe.sort(Comparator.comparing((state) -> state.key));
+			page.addAll(inStripe.subList(0, Math.min(inStripe.size(), limit - page.size())));
+		}
+		return page;
+	}
+
+	/**
+	 * Take one step of the clean-up walk, which goes round every stored key: the next
+	 * key, or {@code null} when the step moved on to the next stripe. The caller holds
+	 * the clean-up lock.
+	 * @return the next key's state, or {@code null}
+	 */
+	@Nullable KeyState walk() {
+		if (this.walk != null && this.walk.hasNext()) {
+			return this.walk.next();
+		}
+		this.walkStripe = (this.walkStripe + 1) & (STRIPES - 1);
+		ConcurrentHashMap<LeaseKey, KeyState> next = this.stripes.get(this.walkStripe);
+		// Most stripes are empty while few keys are stored: no iterator for those.
+		this.walk = next.isEmpty() ? null : next.values().iterator();
+		return null;
+	}
+
+}
