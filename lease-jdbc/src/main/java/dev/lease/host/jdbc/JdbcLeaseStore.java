@@ -146,10 +146,11 @@ class JdbcLeaseStore {
 		});
 	}
 
-	// The key's row, unlocked, read together with the clock, or null when it has none.
-	KeyRow.@Nullable Read readKeyAndNow(LeaseKey key) {
+	// The key's row, unlocked, read together with the clock, or null when it has none:
+	// one statement, so it needs no transaction of its own.
+	private KeyRow.@Nullable Read readKeyAndNow(LeaseKey key) {
 		byte[] keyBytes = key.bytes();
-		return this.calls.transaction("read the remaining term", key,
+		return this.calls.statement("read the remaining term", key,
 				(tx) -> tx.queryRow(this.statements.selectKeyAndNow, KeyRow.ROW_AND_NOW, keyBytes));
 	}
 

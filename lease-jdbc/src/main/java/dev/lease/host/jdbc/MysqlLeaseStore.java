@@ -18,16 +18,14 @@ package dev.lease.host.jdbc;
 
 import java.util.OptionalLong;
 
-import org.jspecify.annotations.Nullable;
-
 import dev.lease.LeaseKey;
 
 /**
  * The store on MySQL and MariaDB, which takes the common cases in one round trip each, in
- * auto-commit: a take of a free key with nobody queued (whether or not the key has a
- * row), a release with nobody queued and a read of the remaining term with nobody queued.
- * Each reads the clock once the key's row is locked; everything else is the transaction
- * of {@link JdbcLeaseStore}.
+ * auto-commit: a take of a free key with nobody queued (whether or not the key has a row)
+ * and a release with nobody queued, each reading the clock once the key's row is locked;
+ * everything else is the transaction of {@link JdbcLeaseStore}, and a read of the
+ * remaining term is one statement on every database.
  *
  * @author Lease contributors
  */
@@ -65,13 +63,6 @@ final class MysqlLeaseStore extends JdbcLeaseStore {
 		byte[] keyBytes = key.bytes();
 		return this.calls.statement("release", key,
 				(tx) -> tx.update(this.statements.mysqlReleaseInOneStatement, keyBytes, holderBytes)) == 1;
-	}
-
-	@Override
-	KeyRow.@Nullable Read readKeyAndNow(LeaseKey key) {
-		byte[] keyBytes = key.bytes();
-		return this.calls.statement("read the remaining term", key,
-				(tx) -> tx.queryRow(this.statements.selectKeyAndNow, KeyRow.ROW_AND_NOW, keyBytes));
 	}
 
 }
