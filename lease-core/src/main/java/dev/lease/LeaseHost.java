@@ -147,6 +147,19 @@ public interface LeaseHost {
 	Optional<Lease> grant(LeaseKey key);
 
 	/**
+	 * The same host, asked without holding the caller's thread: the five questions with
+	 * the same answers, each returning a future at once. A host that can wait without a
+	 * thread (on its store's asynchronous client and wake-ups) returns its own; this
+	 * default answers on threads of their own ({@link AsyncLeaseHost#onThreads}). A
+	 * decorator returns a view that decorates the host's own.
+	 * @return the non-blocking view of this host
+	 * @since 0.2.0
+	 */
+	default AsyncLeaseHost async() {
+		return AsyncLeaseHost.onThreads(this);
+	}
+
+	/**
 	 * List up to {@code limit} of the grants that stand, following pages from the first:
 	 * the answer of {@link #grants(String, int)} pass by pass, stopped at the limit, each
 	 * key once.
