@@ -39,9 +39,9 @@ import dev.lease.host.Wakeups;
  * reads never learns that the network dropped it (a NAT or firewall idle timeout), so one
  * the database has said nothing on for {@link #SILENCE_MILLIS} is sent a query, and a
  * read that waits longer than {@link #ANSWER_MILLIS} fails it: a silent connection is
- * given up within 2.5 s of the database's last word. When it fails, every waiter is woken
- * to ask once and waiters fall back to their own bounded polling; it is re-opened after a
- * backoff that doubles up to a bound, and every waiter asks once again when it listens
+ * given up within 2.5 s of the database's last word. When it fails, each key's delegate
+ * is woken to poll, with a short bounded backoff, until it is back; it is re-opened after
+ * a backoff that doubles up to a bound, and every waiter asks once when it listens again
  * (DESIGN §4).
  *
  * @author Lease contributors
@@ -138,12 +138,14 @@ final class PostgresNotificationListener {
 				failure = ex;
 			}
 			if (this.listening) {
-				// It listened: this failure is a new one, told and re-opened soon.
-				// Whatever
-				// was sent since the database's last word is lost: every waiter asks, and
-				// the key's delegate polls from now on.
+				// It listened: this failure is a new one, told and re-opened soon. What
+				// was sent since the database's last word is lost: each key's delegate
+				// polls from now on, and wakes whom the committed handoffs name. Not
+				// every waiter asking at once: a failed poll costs nothing, a failed
+				// question fails its take, and the pool may hold connections broken by
+				// the same fault.
 				this.listening = false;
-				this.wakeups.wakeAll();
+				this.wakeups.wakeDelegates();
 				backoff = FIRST_RECONNECT_MILLIS;
 				warned = false;
 			}
