@@ -16,6 +16,7 @@
 
 package dev.lease.tck.redis;
 
+import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,11 +28,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import redis.clients.jedis.Jedis;
 
@@ -54,69 +54,68 @@ import static org.awaitility.Awaitility.await;
  *
  * @author Lease contributors
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RedisClusterReshardIntegrationTests {
 
 	private static final String PREFIX = "reshard:";
 
-	private RedisTestCluster cluster;
-
-	@BeforeAll
-	void startCluster() {
-		this.cluster = new RedisTestCluster();
+	static List<Arguments> servers() {
+		List<Arguments> servers = new ArrayList<>();
+		for (File binary : RedisTestCluster.binaries()) {
+			servers.add(Arguments.of(binary, "Lettuce"));
+			servers.add(Arguments.of(binary, "Jedis"));
+		}
+		return servers;
 	}
 
-	@AfterAll
-	void stopCluster() {
-		this.cluster.close();
+	@ParameterizedTest(name = "{1} on {0}")
+	@MethodSource("servers")
+	@DisplayName("Non-goal 3, Operation 4: through a reshard of the key's slot, waiters are granted in arrival order, none is unavailable before its bound, and the migration completes")
+	void reshardKeepsArrivalOrder(File binary, String client) throws Exception {
+		try (RedisTestCluster cluster = new RedisTestCluster(binary)) {
+			reshardKeepsArrivalOrder(cluster,
+					"Lettuce".equals(client) ? RedisTestCluster::lettuce : RedisTestCluster::jedis);
+		}
 	}
 
-	@Test
-	@DisplayName("Non-goal 3, Operation 4: through a reshard of the key's slot (Lettuce), waiters are granted in arrival order, none is unavailable before its bound, and the migration completes")
-	void lettuceReshardKeepsArrivalOrder() throws Exception {
-		reshardKeepsArrivalOrder(RedisTestCluster::lettuce);
-	}
-
-	@Test
-	@DisplayName("Non-goal 3, Operation 4: through a reshard of the key's slot (Jedis), waiters are granted in arrival order, none is unavailable before its bound, and the migration completes")
-	void jedisReshardKeepsArrivalOrder() throws Exception {
-		reshardKeepsArrivalOrder(RedisTestCluster::jedis);
-	}
-
-	private void reshardKeepsArrivalOrder(Function<RedisTestCluster, RedisConnectionFactory> client) throws Exception {
-		try (RedisLeaseHost host = RedisLeaseHost.builder(client.apply(this.cluster)).keyPrefix(PREFIX).build()) {
+	private void reshardKeepsArrivalOrder(RedisTestCluster cluster,
+			Function<RedisTestCluster, RedisConnectionFactory> client) throws Exception {
+		try (RedisLeaseHost host = RedisLeaseHost.builder(client.apply(cluster)).keyPrefix(PREFIX).build()) {
 			LeaseKey key = LeaseKey.of("reshard-" + UUID.randomUUID());
 			String redisKey = PREFIX + "{" + Base64.getUrlEncoder().withoutPadding().encodeToString(key.bytes()) + "}";
-			int slot = this.cluster.slotOf(redisKey);
-			int from = this.cluster.ownerOf(slot);
-			int to = this.cluster.ports().stream().filter((port) -> port != from).findFirst().orElseThrow();
+			int slot = cluster.slotOf(redisKey);
+			int from = cluster.ownerOf(slot);
+			int to = cluster.ports().stream().filter((port) -> port != from).findFirst().orElseThrow();
 			LeaseHolder holder = LeaseHolder.of("holder-" + UUID.randomUUID());
 			assertThat(host.tryTake(key, holder, Duration.ofSeconds(15))).isInstanceOf(Taken.class);
 
 			List<String> taken = new CopyOnWriteArrayList<>();
 			List<String> others = new CopyOnWriteArrayList<>();
+			List<String> granted = new CopyOnWriteArrayList<>();
 			CountDownLatch migrated = new CountDownLatch(1);
 			List<Thread> threads = new ArrayList<>();
 			for (String waiter : List.of("first", "second")) {
-				threads.add(waiter(host, key, waiter, taken, others, migrated));
+				threads.add(waiter(host, key, waiter, taken, granted, others, migrated));
 				await().atMost(Duration.ofSeconds(10)).until(() -> queued(from, redisKey) == threads.size());
 			}
 
 			List<String> migrationErrors = new ArrayList<>();
-			this.cluster.startMigration(slot, from, to);
-			migrate(from, to, migrationErrors, redisKey);
+			cluster.startMigration(slot, from, to);
+			migrate(cluster, from, to, migrationErrors, redisKey);
 			// The slot is between two masters: the lease's key moved, its queue did not.
-			threads.add(waiter(host, key, "third", taken, others, migrated));
+			threads.add(waiter(host, key, "third", taken, granted, others, migrated));
+			long releaseStart = System.nanoTime();
 			Thread release = start("release", () -> {
 				if (!(host.release(key, holder) instanceof Released)) {
 					others.add("release: not held");
 				}
+				granted.add("release answered " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - releaseStart)
+						+ " ms after it began");
 			});
 			Thread.sleep(500);
-			migrate(from, to, migrationErrors, redisKey + ":q", redisKey + ":w");
-			migrate(from, to, migrationErrors, redisKey + ":h");
+			migrate(cluster, from, to, migrationErrors, redisKey + ":q", redisKey + ":w");
+			migrate(cluster, from, to, migrationErrors, redisKey + ":h");
 			try {
-				this.cluster.finishMigration(slot, from, to);
+				cluster.finishMigration(slot, from, to);
 			}
 			catch (RuntimeException ex) {
 				migrationErrors.add("SETSLOT NODE: " + ex.getMessage());
@@ -126,13 +125,14 @@ class RedisClusterReshardIntegrationTests {
 			for (Thread thread : threads) {
 				thread.join(TimeUnit.SECONDS.toMillis(30));
 			}
+			System.out.println("Reshard on Redis " + cluster.version() + ": " + granted);
 			assertSoftly((softly) -> {
 				softly.assertThat(taken)
 					.as("waiters in the order they were granted")
 					.containsExactly("first", "second", "third");
 				softly.assertThat(others).as("answers other than Taken").isEmpty();
 				softly.assertThat(migrationErrors).as("migration errors").isEmpty();
-				softly.assertThat(this.cluster.keysInSlot(from, slot)).as("keys left on the source").isZero();
+				softly.assertThat(cluster.keysInSlot(from, slot)).as("keys left on the source").isZero();
 			});
 		}
 	}
@@ -140,7 +140,7 @@ class RedisClusterReshardIntegrationTests {
 	// A waiter that takes the key, and on being granted holds it until the migration is
 	// over, then releases it.
 	private static Thread waiter(RedisLeaseHost host, LeaseKey key, String name, List<String> taken,
-			List<String> others, CountDownLatch migrated) {
+			List<String> granted, List<String> others, CountDownLatch migrated) {
 		return start("waiter-" + name, () -> {
 			LeaseHolder holder = LeaseHolder.of(name + "-" + UUID.randomUUID());
 			long start = System.nanoTime();
@@ -152,6 +152,8 @@ class RedisClusterReshardIntegrationTests {
 					return;
 				}
 				taken.add(name);
+				granted.add(name + " granted " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)
+						+ " ms after its take began");
 				migrated.await(30, TimeUnit.SECONDS);
 				host.release(key, holder);
 			}
@@ -167,9 +169,9 @@ class RedisClusterReshardIntegrationTests {
 		return thread;
 	}
 
-	private void migrate(int from, int to, List<String> errors, String... keys) {
+	private static void migrate(RedisTestCluster cluster, int from, int to, List<String> errors, String... keys) {
 		try {
-			this.cluster.migrate(from, to, keys);
+			cluster.migrate(from, to, keys);
 		}
 		catch (RuntimeException ex) {
 			errors.add("MIGRATE " + String.join(" ", keys) + ": " + ex.getMessage());

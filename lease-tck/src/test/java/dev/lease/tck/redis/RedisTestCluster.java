@@ -57,9 +57,13 @@ final class RedisTestCluster implements AutoCloseable {
 	private final Path directory;
 
 	RedisTestCluster() {
+		this(RedisTestServer.binary());
+	}
+
+	// binary: a redis-server executable of a version to test on.
+	RedisTestCluster(File binary) {
 		try {
 			this.directory = Files.createTempDirectory("lease-redis-cluster");
-			File binary = RedisTestServer.binary();
 			for (int i = 0; i < 3; i++) {
 				int port = RedisTestServer.freePort();
 				Path dir = Files.createDirectories(this.directory.resolve(Integer.toString(port)));
@@ -92,6 +96,35 @@ final class RedisTestCluster implements AutoCloseable {
 		catch (IOException ex) {
 			close();
 			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/**
+	 * Return the redis-server binaries to test a cluster on: the embedded artifact's, and
+	 * the machine's own ({@code redis-server} on the path) where it has one.
+	 * @return the executables
+	 */
+	static List<File> binaries() {
+		List<File> binaries = new ArrayList<>(List.of(RedisTestServer.binary()));
+		String path = System.getenv("PATH");
+		for (String dir : (path != null) ? path.split(File.pathSeparator) : new String[0]) {
+			File candidate = new File(dir, "redis-server");
+			if (candidate.canExecute()) {
+				binaries.add(candidate);
+				break;
+			}
+		}
+		return binaries;
+	}
+
+	String version() {
+		try (Jedis jedis = new Jedis("127.0.0.1", this.ports.get(0))) {
+			for (String line : jedis.info("server").split("\r?\n")) {
+				if (line.startsWith("redis_version:")) {
+					return line.substring("redis_version:".length());
+				}
+			}
+			return "unknown";
 		}
 	}
 
