@@ -28,6 +28,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -43,7 +44,6 @@ import dev.lease.Taken;
 import dev.lease.host.redis.RedisLeaseHost;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.SoftAssertions.assertSoftly;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -126,7 +126,7 @@ class RedisClusterReshardIntegrationTests {
 				thread.join(TimeUnit.SECONDS.toMillis(30));
 			}
 			System.out.println("Reshard on Redis " + cluster.version() + ": " + granted);
-			assertSoftly((softly) -> {
+			SoftAssertions.assertSoftly((softly) -> {
 				softly.assertThat(taken)
 					.as("waiters in the order they were granted")
 					.containsExactly("first", "second", "third");
