@@ -47,7 +47,8 @@ final class JdbcLeaseSweeper {
 	private static final long CALLER_SWEEP_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
 	// How long past its bound a grant handed to a waiter is kept, at the least, for a
-	// waiter that stalled (Operation 2: it did get the key): the one window of every host.
+	// waiter that stalled (Operation 2: it did get the key): the one window of every
+	// host.
 	private static final long HANDED_GRACE_MICROS = KeyModel.HANDED_KEPT_MICROS;
 
 	private static final int KEYS_PER_SWEEP = 16;
