@@ -1,11 +1,12 @@
 -- The one state model of DESIGN section 4, written once for Redis.
 --
--- KEYS[1] is the lease's Redis key and KEYS[2..4] its waiters' structures below (its ':q',
--- ':w' and ':h'), all declared: on a cluster whose slot is being moved, Redis then answers
--- TRYAGAIN (which the host retries) while the four are split between two masters, instead
--- of running the script where the key is and its queue is not. ARGV[1] names the
--- operation, ARGV[2..] are its arguments. Every instant is read here from Redis TIME, in microseconds, and never
--- goes back for a key: the latest reading is stored with the key's state.
+-- KEYS[1] is the lease's Redis key and KEYS[2..4] its waiters' structures below (its
+-- ':q', ':w' and ':h'), all declared: on a cluster whose slot is being moved, Redis then
+-- answers TRYAGAIN (which the host retries) while the four are split between two
+-- masters, instead of running the script where the key is and its queue is not.
+-- ARGV[1] names the operation, ARGV[2..] are its arguments. Every instant is read here
+-- from Redis TIME, in microseconds, and never goes back for a key: the latest reading is
+-- stored with the key's state.
 --
 -- Every stored value of the key begins with a tag: the marker byte 0xC1, 'L', the format
 -- version, and the form. 0xC1 is the one byte MessagePack never uses and no UTF-8 text,
@@ -26,8 +27,8 @@
 --                  the grant is kept for the waiter to ask
 -- A grant handed to a waiter is kept for it until it asks, even past its instant (a
 -- stalled waiter, or one whose message was lost and who asks only at its bound): until
--- the later of its instant and the waiter's bound is KEPT (KeyModel's window), or the grant's
--- duration if longer, in the past. Kept grants whose time passed are removed two at a
+-- the later of its instant and the waiter's bound is KEPT (KeyModel's window), or the
+-- grant's duration if longer, in the past. Kept grants whose time passed are removed two at a
 -- time by later calls. A key whose grant is absent or passed and that has no waiters is
 -- deleted; PEXPIRE is garbage collection only, the same on all four keys, set past
 -- every grant the stored state can still produce (gc: only ever raised).
@@ -169,7 +170,8 @@ end
 local QUEUE = KEYS[2]
 local ENTRIES = KEYS[3]
 local HANDED = KEYS[4]
--- The host's one channel: the key prefix (which has no '{') and 'handoff'.
+-- The host's one channel: the key prefix (which has no '{') and 'handoff'. Not a key of
+-- the slot: a cluster delivers a PUBLISH to the subscribers of every node.
 local CHANNEL = string.sub(key, 1, (string.find(key, '{', 1, true) or 1) - 1) .. 'handoff'
 
 -- The waiters' structures must be ours: of their type, and empty when the key has none.
