@@ -57,6 +57,15 @@ import dev.lease.host.TakeAnswer.Refused;
  */
 public final class KeyModel {
 
+	/**
+	 * How long, at the least, a store keeps a grant {@linkplain #handed() handed} to a
+	 * waiter for it to ask, past the later of the grant's instant and the waiter's bound
+	 * (a waiter that stalled, or whose message was lost and asks only at its bound, still
+	 * learns it was granted, Operation 2): one minute, in microseconds. A store may keep
+	 * it longer, never shorter.
+	 */
+	public static final long HANDED_KEPT_MICROS = 60_000_000L;
+
 	private static final WaiterQueue NO_WAITERS = WaiterQueue.of(List.of());
 
 	private final LeaseKey key;

@@ -28,6 +28,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.lease.LeaseKey;
+import dev.lease.host.KeyModel;
 
 /**
  * Garbage collection: rows of passed grants with nobody queued, grants handed to waiters
@@ -46,8 +47,9 @@ final class JdbcLeaseSweeper {
 	private static final long CALLER_SWEEP_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
 	// How long past its bound a grant handed to a waiter is kept, at the least, for a
-	// waiter that stalled (Operation 2: it did get the key).
-	private static final long HANDED_GRACE_MICROS = TimeUnit.MINUTES.toMicros(1);
+	// waiter that stalled (Operation 2: it did get the key): the one window of every
+	// host.
+	private static final long HANDED_GRACE_MICROS = KeyModel.HANDED_KEPT_MICROS;
 
 	private static final int KEYS_PER_SWEEP = 16;
 

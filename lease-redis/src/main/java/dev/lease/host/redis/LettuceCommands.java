@@ -98,7 +98,7 @@ final class LettuceCommands {
 		RedisClusterAsyncCommands<byte[], byte[]> commands = commands(connection);
 		List<RedisFuture<List<Object>>> answers = new ArrayList<>();
 		for (byte[] key : keys) {
-			answers.add(commands.evalsha(sha, ScriptOutputType.MULTI, new byte[][] { key }, arg));
+			answers.add(commands.evalsha(sha, ScriptOutputType.MULTI, RedisLeaseScript.keys(key), arg));
 		}
 		RedisFuture<List<byte[]>> time = commands.time();
 		List<List<Object>> answered = new ArrayList<>();

@@ -45,9 +45,10 @@ import dev.lease.host.redis.RedisScriptAnswer.Standing;
  * A page of a Redis host's standing grants: one SCAN step with MATCH on the prefix, then
  * the script's read-only {@code grant} question for every key of the page, sent together
  * (Lettuce's asynchronous commands, or a Jedis pipeline) and followed by one
- * {@code TIME}, the page's reading. A grant is listed if it stands at that reading. On a
- * cluster, where Spring's SCAN of a node cannot start from a cursor, a page reads its
- * node's whole SCAN and lists the first keys after the cursor's in key order.
+ * {@code TIME}, the page's reading, each question with every key the script touches. A
+ * grant is listed if it stands at that reading. On a cluster, where Spring's SCAN of a
+ * node cannot start from a cursor, a page reads its node's whole SCAN and lists the first
+ * keys after the cursor's in key order.
  *
  * @author Lease contributors
  */
@@ -178,18 +179,21 @@ final class RedisGrantReads {
 	// The grant question of every key and then TIME, sent before any answer is awaited;
 	// after NOSCRIPT (a restarted or flushed server) the script is loaded and the whole
 	// batch asked again.
+	// The batch is asked again, read-only as it is, while a key's slot moves.
 	private Reads read(RedisConnection connection, Map<LeaseKey, byte[]> page) {
 		List<byte[]> redisKeys = new ArrayList<>(page.values());
-		try {
-			return readOnce(connection, redisKeys);
-		}
-		catch (RuntimeException ex) {
-			if (!RedisLeaseScript.isNoScript(ex)) {
-				throw ex;
+		return RedisMigrations.retry(this.script.shortRetryNanos(), () -> {
+			try {
+				return readOnce(connection, redisKeys);
 			}
-			this.script.load(connection);
-			return readOnce(connection, redisKeys);
-		}
+			catch (RuntimeException ex) {
+				if (!RedisLeaseScript.isNoScript(ex)) {
+					throw ex;
+				}
+				this.script.load(connection);
+				return readOnce(connection, redisKeys);
+			}
+		});
 	}
 
 	private Reads readOnce(RedisConnection connection, List<byte[]> redisKeys) {
@@ -201,14 +205,16 @@ final class RedisGrantReads {
 			// Jedis pipelines no cluster commands: a question a key.
 			List<List<Object>> answers = new ArrayList<>();
 			for (byte[] redisKey : redisKeys) {
-				answers.add(this.script.run(connection, redisKey, GRANT));
+				answers.add(this.script.run(connection, redisKey, 0, GRANT));
 			}
 			Long time = connection.serverCommands().time(TimeUnit.MICROSECONDS);
 			return new Reads(answers, (time != null) ? time : 0);
 		}
 		connection.openPipeline();
 		for (byte[] redisKey : redisKeys) {
-			connection.scriptingCommands().evalSha(this.script.sha(), ReturnType.MULTI, 1, redisKey, GRANT);
+			byte[][] keys = RedisLeaseScript.keys(redisKey);
+			connection.scriptingCommands()
+				.evalSha(this.script.sha(), ReturnType.MULTI, keys.length, RedisLeaseScript.keysAndArgs(keys, GRANT));
 		}
 		// Spring's Jedis pipeline refuses TIME itself, not a script that reads it.
 		connection.scriptingCommands().eval(TIME, ReturnType.MULTI, 0);

@@ -18,19 +18,31 @@ package dev.lease.host.redis;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.util.ClassUtils;
 
+import dev.lease.host.KeyModel;
+
 /**
  * The one Lua script that holds the state model ({@code lease.lua} beside this class),
  * called by its SHA and sent whole only when the server answers {@code NOSCRIPT}. Its
  * answers are read by {@link RedisScriptAnswer}, which documents them.
+ * <p>
+ * The script is called with every key it touches declared: the lease's key and its
+ * waiters' structures ({@link #keys(byte[])}), one hash slot by the key's hash tag. While
+ * that slot moves between two cluster masters, Redis refuses the call with
+ * {@code TRYAGAIN} rather than run it where only part of the key's state is, and the call
+ * is asked again within a window ({@link RedisMigrations}). The handed-grant keep window
+ * is {@link KeyModel#HANDED_KEPT_MICROS}, written into the script's text here.
  *
  * @author Lease contributors
  */
@@ -39,6 +51,14 @@ final class RedisLeaseScript {
 	// The latest version in the tags stored values begin with (lease.lua): a plain grant
 	// keeps the tag of version 1, a key with waiters is of version 2.
 	static final int FORMAT_VERSION = 2;
+
+	static final String KEPT_PLACEHOLDER = "${HANDED_KEPT_MICROS}";
+
+	// How long a call that is not a waiter's is asked again while its slot moves: a
+	// slot's migration takes a few MIGRATE batches.
+	private static final long SHORT_RETRY_MILLIS = 5_000;
+
+	private static final byte[][] SUFFIXES = { ascii(":q"), ascii(":w"), ascii(":h") };
 
 	private final byte[] source;
 
@@ -56,7 +76,8 @@ final class RedisLeaseScript {
 			if (in == null) {
 				throw new IllegalStateException("lease.lua is missing beside " + RedisLeaseScript.class.getName());
 			}
-			this.source = in.readAllBytes();
+			this.source = substitute(new String(in.readAllBytes(), StandardCharsets.UTF_8))
+				.getBytes(StandardCharsets.UTF_8);
 			this.sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(this.source));
 		}
 		catch (IOException | NoSuchAlgorithmException ex) {
@@ -64,8 +85,43 @@ final class RedisLeaseScript {
 		}
 	}
 
+	// The script's constants that Java defines, written into its text.
+	static String substitute(String text) {
+		if (!text.contains(KEPT_PLACEHOLDER)) {
+			throw new IllegalStateException("lease.lua lacks " + KEPT_PLACEHOLDER);
+		}
+		return text.replace(KEPT_PLACEHOLDER, Long.toString(KeyModel.HANDED_KEPT_MICROS));
+	}
+
+	// The keys the script touches, in the order it reads them as KEYS[1..4].
+	static byte[][] keys(byte[] key) {
+		byte[][] keys = new byte[SUFFIXES.length + 1][];
+		keys[0] = key;
+		for (int i = 0; i < SUFFIXES.length; i++) {
+			keys[i + 1] = Arrays.copyOf(key, key.length + SUFFIXES[i].length);
+			System.arraycopy(SUFFIXES[i], 0, keys[i + 1], key.length, SUFFIXES[i].length);
+		}
+		return keys;
+	}
+
 	String sha() {
 		return this.sha;
+	}
+
+	byte[] source() {
+		return this.source.clone();
+	}
+
+	// The window of a waiter's question (a take, ask or settle), which the server judges
+	// against the waiter's bound whenever it runs: the command timeout, the longest a
+	// caller already waits for one answer.
+	long waiterRetryNanos() {
+		return TimeUnit.MILLISECONDS.toNanos(this.timeoutMillis);
+	}
+
+	// The window of the other calls.
+	long shortRetryNanos() {
+		return TimeUnit.MILLISECONDS.toNanos(Math.min(SHORT_RETRY_MILLIS, this.timeoutMillis));
 	}
 
 	// Load once at start; best effort, since some clients cannot send SCRIPT LOAD to a
@@ -79,26 +135,19 @@ final class RedisLeaseScript {
 		}
 	}
 
+	List<Object> run(RedisConnection connection, byte[] key, byte[]... args) {
+		return run(connection, key, shortRetryNanos(), args);
+	}
+
 	// One round trip: EVALSHA; only after NOSCRIPT (a restarted or flushed server) is the
 	// whole script sent, which also caches it again. Through Lettuce an interrupt does
 	// not end the wait for the answer (see LettuceCommands); through Jedis the socket
 	// read is not interruptible, and an interrupt while waiting for a pooled connection
-	// fails before anything is sent.
-	List<Object> run(RedisConnection connection, byte[] key, byte[]... args) {
-		boolean lettuce = this.lettucePresent && LettuceCommands.handles(connection);
-		byte[][] keys = { key };
-		List<Object> answer;
-		try {
-			answer = lettuce ? LettuceCommands.evalSha(connection, this.sha, keys, args, this.timeoutMillis)
-					: connection.scriptingCommands().evalSha(this.sha, ReturnType.MULTI, 1, keysAndArgs(key, args));
-		}
-		catch (RuntimeException ex) {
-			if (!isNoScript(ex)) {
-				throw ex;
-			}
-			answer = lettuce ? LettuceCommands.eval(connection, this.source, keys, args, this.timeoutMillis)
-					: connection.scriptingCommands().eval(this.source, ReturnType.MULTI, 1, keysAndArgs(key, args));
-		}
+	// fails before anything is sent. A refusal while the slot moves is asked again for
+	// up to retryNanos.
+	List<Object> run(RedisConnection connection, byte[] key, long retryNanos, byte[]... args) {
+		byte[][] keys = keys(key);
+		List<Object> answer = RedisMigrations.retry(retryNanos, () -> runOnce(connection, keys, args));
 		if (answer == null || answer.isEmpty()) {
 			throw new IllegalStateException("lease.lua answered nothing");
 		}
@@ -106,11 +155,32 @@ final class RedisLeaseScript {
 		return answer;
 	}
 
-	private static byte[][] keysAndArgs(byte[] key, byte[][] args) {
-		byte[][] keysAndArgs = new byte[args.length + 1][];
-		keysAndArgs[0] = key;
-		System.arraycopy(args, 0, keysAndArgs, 1, args.length);
+	private List<Object> runOnce(RedisConnection connection, byte[][] keys, byte[][] args) {
+		boolean lettuce = this.lettucePresent && LettuceCommands.handles(connection);
+		try {
+			return lettuce ? LettuceCommands.evalSha(connection, this.sha, keys, args, this.timeoutMillis)
+					: connection.scriptingCommands()
+						.evalSha(this.sha, ReturnType.MULTI, keys.length, keysAndArgs(keys, args));
+		}
+		catch (RuntimeException ex) {
+			if (!isNoScript(ex)) {
+				throw ex;
+			}
+			return lettuce ? LettuceCommands.eval(connection, this.source, keys, args, this.timeoutMillis)
+					: connection.scriptingCommands()
+						.eval(this.source, ReturnType.MULTI, keys.length, keysAndArgs(keys, args));
+		}
+	}
+
+	static byte[][] keysAndArgs(byte[][] keys, byte[]... args) {
+		byte[][] keysAndArgs = new byte[keys.length + args.length][];
+		System.arraycopy(keys, 0, keysAndArgs, 0, keys.length);
+		System.arraycopy(args, 0, keysAndArgs, keys.length, args.length);
 		return keysAndArgs;
+	}
+
+	private static byte[] ascii(String text) {
+		return text.getBytes(StandardCharsets.US_ASCII);
 	}
 
 	static boolean isNoScript(Throwable ex) {

@@ -151,7 +151,8 @@ final class RedisLeaseStore {
 	// "Withdraw me, or tell me I was granted": at the bound; or at an interrupt, where a
 	// grant handed at that moment is given back.
 	WaiterAnswer settle(byte[] redisKey, byte[] ticket, boolean interrupted) {
-		return RedisScriptAnswer.waiter(run("take", redisKey, SETTLE, ticket, interrupted ? YES : NO, this.channel));
+		return RedisScriptAnswer.waiter(this.calls.call("take", false, (connection) -> this.script.run(connection,
+				redisKey, this.script.waiterRetryNanos(), SETTLE, ticket, interrupted ? YES : NO, this.channel)));
 	}
 
 	Optional<Duration> remaining(byte[] redisKey, LeaseHolder holder) {
@@ -196,7 +197,7 @@ final class RedisLeaseStore {
 		}
 		Object acknowledged = call("wait", (connection) -> {
 			if (ticket != null) {
-				this.script.run(connection, redisKey, SETTLE, ticket, NO, this.channel);
+				this.script.run(connection, redisKey, this.script.waiterRetryNanos(), SETTLE, ticket, NO, this.channel);
 			}
 			long timeout = Math.max(1, this.replicaTimeout.toMillis());
 			return (lettucePresent && LettuceCommands.handles(connection))
@@ -218,9 +219,11 @@ final class RedisLeaseStore {
 		return call(operation, (connection) -> this.script.run(connection, redisKey, args));
 	}
 
-	// A question a waiter may drop at an interrupt that comes before it is sent.
+	// A question a waiter may drop at an interrupt that comes before it is sent; asked
+	// again while the key's slot moves for as long as a waiter's question may be.
 	private List<Object> runOrGiveUp(String operation, byte[] redisKey, byte[]... args) {
-		return this.calls.call(operation, true, (connection) -> this.script.run(connection, redisKey, args));
+		return this.calls.call(operation, true,
+				(connection) -> this.script.run(connection, redisKey, this.script.waiterRetryNanos(), args));
 	}
 
 	private <T> T call(String operation, Function<RedisConnection, T> action) {

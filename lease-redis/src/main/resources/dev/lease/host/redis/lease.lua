@@ -1,8 +1,12 @@
 -- The one state model of DESIGN section 4, written once for Redis.
 --
--- KEYS[1] is the lease's Redis key; ARGV[1] names the operation, ARGV[2..] are its
--- arguments. Every instant is read here from Redis TIME, in microseconds, and never
--- goes back for a key: the latest reading is stored with the key's state.
+-- KEYS[1] is the lease's Redis key and KEYS[2..4] its waiters' structures below (its
+-- ':q', ':w' and ':h'), all declared: on a cluster whose slot is being moved, Redis then
+-- answers TRYAGAIN (which the host retries) while the four are split between two
+-- masters, instead of running the script where the key is and its queue is not.
+-- ARGV[1] names the operation, ARGV[2..] are its arguments. Every instant is read here
+-- from Redis TIME, in microseconds, and never goes back for a key: the latest reading is
+-- stored with the key's state.
 --
 -- Every stored value of the key begins with a tag: the marker byte 0xC1, 'L', the format
 -- version, and the form. 0xC1 is the one byte MessagePack never uses and no UTF-8 text,
@@ -15,16 +19,16 @@
 --             .. ticket the standing grant was handed to (or nothing) .. holder
 -- and each waiter is an entry of its own, in three structures of the key's hash slot
 -- (the same {...} hash tag), so that every step touches a constant number of entries:
---   KEYS[1]..':q'  sorted set: waiting tickets, scored by arrival (FIFO)
---   KEYS[1]..':w'  hash: 't'..ticket -> struct.pack('>i8i8i8i8', arrival, duration,
+--   KEYS[2] = KEYS[1]..':q'  sorted set: waiting tickets, scored by arrival (FIFO)
+--   KEYS[3] = KEYS[1]..':w'  hash: 't'..ticket -> struct.pack('>i8i8i8i8', arrival, duration,
 --                  bound, expiresAt or 0 while waiting) .. holder;
 --                  'h'..holder -> the ticket it waits under (reentrancy)
---   KEYS[1]..':h'  sorted set: tickets handed a grant, scored by the instant until which
+--   KEYS[4] = KEYS[1]..':h'  sorted set: tickets handed a grant, scored by the instant until which
 --                  the grant is kept for the waiter to ask
 -- A grant handed to a waiter is kept for it until it asks, even past its instant (a
 -- stalled waiter, or one whose message was lost and who asks only at its bound): until
--- the later of its instant and the waiter's bound is KEPT (a minute), or the grant's
--- duration if longer, in the past. Kept grants whose time passed are removed two at a
+-- the later of its instant and the waiter's bound is KEPT (KeyModel's window), or the
+-- grant's duration if longer, in the past. Kept grants whose time passed are removed two at a
 -- time by later calls. A key whose grant is absent or passed and that has no waiters is
 -- deleted; PEXPIRE is garbage collection only, the same on all four keys, set past
 -- every grant the stored state can still produce (gc: only ever raised).
@@ -39,6 +43,9 @@ if redis.replicate_commands then
 end
 
 local key = KEYS[1]
+if #KEYS ~= 4 or KEYS[2] ~= key .. ':q' or KEYS[3] ~= key .. ':w' or KEYS[4] ~= key .. ':h' then
+	return redis.error_reply('lease.lua takes the key and its :q, :w and :h as KEYS[1..4]')
+end
 local op = ARGV[1]
 local time = redis.call('TIME')
 local clock = tonumber(time[1]) * 1000000 + tonumber(time[2])
@@ -49,8 +56,9 @@ local TAG_QUEUE = '\193L\2W'
 -- plain form lies no further than this from its latest reading.
 local LONGEST = 3153600000000000
 -- How long a handed grant is kept at least, past the later of its instant and its
--- waiter's bound, for the waiter to ask (one minute, in microseconds).
-local KEPT = 60000000
+-- waiter's bound, for the waiter to ask, in microseconds: KeyModel.HANDED_KEPT_MICROS,
+-- written in by RedisLeaseScript when it loads this text.
+local KEPT = ${HANDED_KEPT_MICROS}
 
 -- GET on a hash, a list or any other type is an error: answer what it is, touch nothing.
 local raw = redis.pcall('GET', key)
@@ -159,10 +167,11 @@ if plain then
 	end
 end
 
-local QUEUE = key .. ':q'
-local ENTRIES = key .. ':w'
-local HANDED = key .. ':h'
--- The host's one channel: the key prefix (which has no '{') and 'handoff'.
+local QUEUE = KEYS[2]
+local ENTRIES = KEYS[3]
+local HANDED = KEYS[4]
+-- The host's one channel: the key prefix (which has no '{') and 'handoff'. Not a key of
+-- the slot: a cluster delivers a PUBLISH to the subscribers of every node.
 local CHANNEL = string.sub(key, 1, (string.find(key, '{', 1, true) or 1) - 1) .. 'handoff'
 
 -- The waiters' structures must be ours: of their type, and empty when the key has none.

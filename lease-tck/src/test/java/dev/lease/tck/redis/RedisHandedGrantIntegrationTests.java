@@ -36,6 +36,7 @@ import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
 import dev.lease.Released;
 import dev.lease.Taken;
+import dev.lease.host.KeyModel;
 import dev.lease.host.redis.RedisLeaseHost;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -57,7 +58,7 @@ class RedisHandedGrantIntegrationTests {
 
 	// How long a handed grant is kept at least past the later of its instant and the
 	// waiter's bound, in milliseconds (DESIGN §4, the same rule as the JDBC host's).
-	private static final long KEPT_MILLIS = 60_000;
+	private static final long KEPT_MILLIS = KeyModel.HANDED_KEPT_MICROS / 1000;
 
 	private static final byte[] SCRIPT = script();
 
@@ -153,13 +154,18 @@ class RedisHandedGrantIntegrationTests {
 	}
 
 	private static List<Object> script(byte[] redisKey, String... args) {
-		byte[][] keysAndArgs = new byte[args.length + 1][];
-		keysAndArgs[0] = redisKey;
+		// the script's keys: the lease's key and its waiters' structures
+		String key = new String(redisKey, StandardCharsets.US_ASCII);
+		List<String> keys = List.of(key, key + ":q", key + ":w", key + ":h");
+		byte[][] keysAndArgs = new byte[keys.size() + args.length][];
+		for (int i = 0; i < keys.size(); i++) {
+			keysAndArgs[i] = keys.get(i).getBytes(StandardCharsets.US_ASCII);
+		}
 		for (int i = 0; i < args.length; i++) {
-			keysAndArgs[i + 1] = args[i].getBytes(StandardCharsets.UTF_8);
+			keysAndArgs[keys.size() + i] = args[i].getBytes(StandardCharsets.UTF_8);
 		}
 		try (RedisConnection connection = factory.getConnection()) {
-			return connection.scriptingCommands().eval(SCRIPT, ReturnType.MULTI, 1, keysAndArgs);
+			return connection.scriptingCommands().eval(SCRIPT, ReturnType.MULTI, keys.size(), keysAndArgs);
 		}
 	}
 
@@ -177,7 +183,10 @@ class RedisHandedGrantIntegrationTests {
 	private static byte[] script() {
 		try (InputStream in = RedisLeaseHost.class.getResourceAsStream("lease.lua")) {
 			assertThat(in).as("lease.lua beside RedisLeaseHost").isNotNull();
-			return in.readAllBytes();
+			// the keep window RedisLeaseScript writes in when it loads the script
+			return new String(in.readAllBytes(), StandardCharsets.UTF_8)
+				.replace("${HANDED_KEPT_MICROS}", Long.toString(KeyModel.HANDED_KEPT_MICROS))
+				.getBytes(StandardCharsets.UTF_8);
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException(ex);

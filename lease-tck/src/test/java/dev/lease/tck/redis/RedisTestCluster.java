@@ -19,6 +19,7 @@ package dev.lease.tck.redis;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,6 +33,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Protocol;
 
 import static org.awaitility.Awaitility.await;
 
@@ -55,9 +57,13 @@ final class RedisTestCluster implements AutoCloseable {
 	private final Path directory;
 
 	RedisTestCluster() {
+		this(RedisTestServer.binary());
+	}
+
+	// binary: a redis-server executable of a version to test on.
+	RedisTestCluster(File binary) {
 		try {
 			this.directory = Files.createTempDirectory("lease-redis-cluster");
-			File binary = RedisTestServer.binary();
 			for (int i = 0; i < 3; i++) {
 				int port = RedisTestServer.freePort();
 				Path dir = Files.createDirectories(this.directory.resolve(Integer.toString(port)));
@@ -93,6 +99,35 @@ final class RedisTestCluster implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Return the redis-server binaries to test a cluster on: the embedded artifact's, and
+	 * the machine's own ({@code redis-server} on the path) where it has one.
+	 * @return the executables
+	 */
+	static List<File> binaries() {
+		List<File> binaries = new ArrayList<>(List.of(RedisTestServer.binary()));
+		String path = System.getenv("PATH");
+		for (String dir : (path != null) ? path.split(File.pathSeparator) : new String[0]) {
+			File candidate = new File(dir, "redis-server");
+			if (candidate.canExecute()) {
+				binaries.add(candidate);
+				break;
+			}
+		}
+		return binaries;
+	}
+
+	String version() {
+		try (Jedis jedis = new Jedis("127.0.0.1", this.ports.get(0))) {
+			for (String line : jedis.info("server").split("\r?\n")) {
+				if (line.startsWith("redis_version:")) {
+					return line.substring("redis_version:".length());
+				}
+			}
+			return "unknown";
+		}
+	}
+
 	private static boolean ping(int port) {
 		try (Jedis jedis = new Jedis("127.0.0.1", port)) {
 			return "PONG".equals(jedis.ping());
@@ -113,6 +148,74 @@ final class RedisTestCluster implements AutoCloseable {
 	long keysOn(int port) {
 		try (Jedis jedis = new Jedis("127.0.0.1", port)) {
 			return jedis.dbSize();
+		}
+	}
+
+	int slotOf(String redisKey) {
+		try (Jedis jedis = new Jedis("127.0.0.1", this.ports.get(0))) {
+			return (int) jedis.clusterKeySlot(redisKey);
+		}
+	}
+
+	// The port of the master serving the slot, as the first node sees it.
+	int ownerOf(int slot) {
+		try (Jedis jedis = new Jedis("127.0.0.1", this.ports.get(0))) {
+			for (String line : jedis.clusterNodes().split("\n")) {
+				String[] fields = line.trim().split(" ");
+				for (int i = 8; i < fields.length; i++) {
+					String[] range = fields[i].split("-");
+					if (!range[0].startsWith("[") && Integer.parseInt(range[0]) <= slot
+							&& slot <= Integer.parseInt(range[range.length - 1])) {
+						return Integer
+							.parseInt(fields[1].substring(fields[1].indexOf(':') + 1, fields[1].indexOf('@')));
+					}
+				}
+			}
+		}
+		throw new IllegalStateException("No master serves slot " + slot);
+	}
+
+	String idOf(int port) {
+		try (Jedis jedis = new Jedis("127.0.0.1", port)) {
+			return jedis.clusterMyId();
+		}
+	}
+
+	// The first steps of a reshard of one slot: the target imports it, the source
+	// migrates it.
+	void startMigration(int slot, int from, int to) {
+		try (Jedis target = new Jedis("127.0.0.1", to); Jedis source = new Jedis("127.0.0.1", from)) {
+			target.clusterSetSlotImporting(slot, idOf(from));
+			source.clusterSetSlotMigrating(slot, idOf(to));
+		}
+	}
+
+	// One MIGRATE batch from one master to another; throws Redis's error (BUSYKEY, for a
+	// key that exists on the target).
+	String migrate(int from, int to, String... keys) {
+		List<String> args = new ArrayList<>(List.of("127.0.0.1", Integer.toString(to), "", "0", "5000", "KEYS"));
+		args.addAll(List.of(keys));
+		try (Jedis source = new Jedis("127.0.0.1", from)) {
+			Object reply = source.sendCommand(Protocol.Command.MIGRATE, args.toArray(String[]::new));
+			return (reply instanceof byte[] bytes) ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(reply);
+		}
+	}
+
+	// The last step: every master is told the slot's new owner, the target first.
+	void finishMigration(int slot, int from, int to) {
+		List<Integer> order = new ArrayList<>(List.of(to, from));
+		this.ports.stream().filter((port) -> !order.contains(port)).forEach(order::add);
+		String target = idOf(to);
+		for (int port : order) {
+			try (Jedis jedis = new Jedis("127.0.0.1", port)) {
+				jedis.clusterSetSlotNode(slot, target);
+			}
+		}
+	}
+
+	long keysInSlot(int port, int slot) {
+		try (Jedis jedis = new Jedis("127.0.0.1", port)) {
+			return jedis.clusterCountKeysInSlot(slot);
 		}
 	}
 
