@@ -71,6 +71,8 @@ final class JdbcLeaseStatements {
 
 	final String mysqlClockProbe;
 
+	final String mysqlLastInsertId;
+
 	final String selectQueuePage;
 
 	final String selectQueuePageAndNow;
@@ -206,6 +208,9 @@ final class JdbcLeaseStatements {
 		// it is unless the server was started with --sysdate-is-now: a positive time
 		// after a pause.
 		this.mysqlClockProbe = "SELECT SLEEP(0.002), TIMESTAMPDIFF(MICROSECOND, NOW(6), SYSDATE(6))";
+		// MySQL and MariaDB only: the one-statement take's answer as the session keeps
+		// it, for when the server sent none with the update count.
+		this.mysqlLastInsertId = "SELECT LAST_INSERT_ID()";
 	}
 
 	// MySQL and MariaDB read UTC_TIMESTAMP(6) once, at the statement's start, which a
