@@ -177,11 +177,19 @@ final class JdbcLeaseStatements {
 				SELECT WAITER_ID, HOLDER, DURATION_MICROS, BOUND, ARRIVAL FROM %PREFIX%WAITERS
 				WHERE LEASE_KEY = ? AND HOLDER = ? AND GRANTED_EXPIRES_AT IS NULL ORDER BY ARRIVAL""", dialect,
 				tablePrefix);
-		// The grants handed to a key's waiters and not yet taken up: the poller of a key
-		// wakes the ones waiting in this JVM.
+		// The grants handed to a key's waiters and not yet taken up, and the waiter at
+		// the
+		// head of its queue with the standing grant's instant: the poller of a key wakes
+		// the ones waiting in this JVM, and tells the head when to ask, though the grant
+		// changed hands on another host and no notification said so. The key as the
+		// first three parameters.
 		this.selectHandedWaiters = sql("""
-				SELECT WAITER_ID, GRANTED_EXPIRES_AT FROM %PREFIX%WAITERS
-				WHERE LEASE_KEY = ? AND GRANTED_EXPIRES_AT IS NOT NULL""", dialect, tablePrefix);
+				SELECT 0 AS IS_NEXT, WAITER_ID, GRANTED_EXPIRES_AT FROM %PREFIX%WAITERS
+				WHERE LEASE_KEY = ? AND GRANTED_EXPIRES_AT IS NOT NULL
+				UNION ALL
+				SELECT 1, H.WAITER_ID, K.EXPIRES_AT FROM %PREFIX%KEYS K, (SELECT WAITER_ID FROM %PREFIX%WAITERS
+				WHERE LEASE_KEY = ? AND GRANTED_EXPIRES_AT IS NULL ORDER BY ARRIVAL LIMIT 1) H
+				WHERE K.LEASE_KEY = ? AND K.HOLDER IS NOT NULL""", dialect, tablePrefix);
 		// MySQL and MariaDB only: take a free key with nobody queued, in one statement.
 		// The first row only makes sure the key's row exists (an empty row grants
 		// nothing), so the second always meets it, locked by this statement, and decides

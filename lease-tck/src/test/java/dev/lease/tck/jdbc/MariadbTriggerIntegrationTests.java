@@ -199,6 +199,8 @@ class MariadbTriggerIntegrationTests {
 						failures.add("two grants to " + holder);
 					}
 				});
+		System.out.printf("Grants written %d, answered Taken %d, calls failed or answered wrongly %d%n", written.size(),
+				answered.size(), failures.size());
 		assertThat(failures).as("calls that failed or answered wrongly").isEmpty();
 		assertThat(answered).as("grants answered Taken").hasSizeGreaterThan(RACERS);
 		Map<String, Long> neverAnswered = new HashMap<>(written);
