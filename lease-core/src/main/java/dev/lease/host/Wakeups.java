@@ -135,6 +135,15 @@ public final class Wakeups<K, W> {
 	}
 
 	/**
+	 * Wake the delegate of every key without making it ask, such as when the host's
+	 * notifications stopped, so that it finds out on its own schedule (polling, where the
+	 * host polls) what they would have said. The other waiters sleep on.
+	 */
+	public void wakeDelegates() {
+		this.waiting.values().forEach(Waiters::wakeDelegate);
+	}
+
+	/**
 	 * Return whether a waiter of the key waits in this JVM: then the key's queue is most
 	 * likely not empty.
 	 * @param key the key
@@ -172,6 +181,15 @@ public final class Wakeups<K, W> {
 
 		synchronized List<Signal<W>> all() {
 			return new ArrayList<>(this.byName.values());
+		}
+
+		synchronized void wakeDelegate() {
+			for (Signal<W> signal : this.byName.values()) {
+				if (signal.delegate) {
+					signal.wake();
+					return;
+				}
+			}
 		}
 
 		// Whether no waiter is left; a delegate leaving hands its part to the next.

@@ -100,6 +100,25 @@ class WakeupsTests {
 	}
 
 	@Test
+	@DisplayName("DESIGN §4 Waking: when notifications stop, each key's delegate is woken without being made to ask; the others sleep on")
+	void wakeDelegatesWakesOnlyTheDelegates() throws InterruptedException {
+		Wakeups.Signal<Long> first = this.wakeups.register(this.key, 1L);
+		Wakeups.Signal<Long> second = this.wakeups.register(this.key, 2L);
+		Wakeups.Signal<Long> elsewhere = this.wakeups.register(LeaseKey.of("other"), 3L);
+		this.wakeups.wakeDelegates();
+		long started = System.nanoTime();
+		first.await(LONG_WAIT);
+		elsewhere.await(LONG_WAIT);
+		assertThat(System.nanoTime() - started).isLessThan(LONG_WAIT / 2);
+		assertThat(first.takeAskNow()).isFalse();
+		assertThat(elsewhere.takeAskNow()).isFalse();
+		started = System.nanoTime();
+		second.await(TimeUnit.MILLISECONDS.toNanos(20));
+		assertThat(System.nanoTime() - started).as("the waiter that is no delegate sleeps on")
+			.isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(20));
+	}
+
+	@Test
 	@DisplayName("Issue 16: the waiter next in line learns when the standing grant ends; an answer 'not next' forgets only a passed instant")
 	void nextInLineLearnsWhenTheStandingGrantEnds() {
 		Wakeups.Signal<Long> head = this.wakeups.register(this.key, 1L);

@@ -19,7 +19,6 @@ package dev.lease.host.jdbc;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -51,9 +50,6 @@ import dev.lease.host.Wakeups;
  * @author Lease contributors
  */
 class JdbcLeaseStore {
-
-	// PostgreSQL refuses a NOTIFY payload of 8000 bytes or more.
-	private static final int NOTIFY_PAYLOAD_MAXIMUM = 7999;
 
 	final JdbcLeaseCalls calls;
 
@@ -347,27 +343,23 @@ class JdbcLeaseStore {
 
 	// Note the grants handed to waiters and the waiter left next in line, to wake this
 	// host's waiters after the commit, and answer the payload of the NOTIFY that wakes
-	// the other hosts' waiters, or null: "<hex key>[ <waiter id>:<expiresAt>]...[ <next
-	// waiter id>@<standing expiresAt>]".
+	// the other hosts' waiters, or null.
 	final @Nullable String handoffs(Transaction tx, KeyModel state) {
 		if (state.handed().isEmpty() && state.dropped().isEmpty()) {
 			return null;
 		}
 		List<Wakeups.Handoff<Long>> handoffs = new ArrayList<>();
-		String key = HexFormat.of().formatHex(state.key().bytes());
-		StringBuilder payload = new StringBuilder(key);
 		for (KeyModel.Handoff handoff : state.handed()) {
-			long waiterId = handoff.waiter().id();
-			handoffs.add(new Wakeups.Handoff<>(waiterId, Micros.toInstant(handoff.expiresAt())));
-			payload.append(' ').append(waiterId).append(':').append(handoff.expiresAt());
+			handoffs.add(new Wakeups.Handoff<>(handoff.waiter().id(), Micros.toInstant(handoff.expiresAt())));
 		}
 		tx.handoffs = handoffs;
 		// The head may have changed: it asks when the standing grant ends, since a
 		// handoff by expiry is written by nobody.
-		QueuedWaiter next = state.head();
-		if (next != null && state.holder() != null) {
-			tx.nextInLine = new Wakeups.Handoff<>(next.id(), Micros.toInstant(state.expiresAt()));
-			payload.append(' ').append(next.id()).append('@').append(state.expiresAt());
+		QueuedWaiter head = state.head();
+		Wakeups.Handoff<Long> next = null;
+		if (head != null && state.holder() != null) {
+			next = new Wakeups.Handoff<>(head.id(), Micros.toInstant(state.expiresAt()));
+			tx.nextInLine = next;
 		}
 		else if (handoffs.isEmpty()) {
 			return null;
@@ -376,9 +368,8 @@ class JdbcLeaseStore {
 			return null;
 		}
 		// Delivered only once this transaction commits: the waiter it names may answer
-		// Taken from it without asking. Past NOTIFY's size limit the key alone wakes the
-		// waiters, and they ask.
-		return (payload.length() <= NOTIFY_PAYLOAD_MAXIMUM) ? payload.toString() : key;
+		// Taken from it without asking.
+		return new NotifyPayload(state.key(), handoffs, next).encode();
 	}
 
 	final String channel() {

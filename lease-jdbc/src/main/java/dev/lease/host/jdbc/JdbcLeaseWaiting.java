@@ -93,11 +93,9 @@ final class JdbcLeaseWaiting {
 	TakeResult take(LeaseKey key, LeaseHolder holder, long durationMicros) throws InterruptedException {
 		PostgresNotificationListener listener = this.listener;
 		if (listener != null) {
-			if (listener.start()) {
-				// Only the take that starts the listener waits for it, briefly; until it
-				// listens, waiters poll.
-				listener.awaitFirstListen(1000);
-			}
+			// Not waited for, so that takes are queued in the order they come: until it
+			// listens, waiters poll, and they all ask once when it does.
+			listener.start();
 		}
 		// Registered under the id we will have in the queue before asking a question
 		// whose answer we may sleep on: a wake-up that names us is never missed.

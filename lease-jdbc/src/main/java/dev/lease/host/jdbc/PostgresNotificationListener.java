@@ -20,10 +20,7 @@ import java.lang.reflect.Method;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
@@ -31,7 +28,6 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.lease.LeaseKey;
-import dev.lease.host.Micros;
 import dev.lease.host.Wakeups;
 
 /**
@@ -39,9 +35,14 @@ import dev.lease.host.Wakeups;
  * that runs {@code LISTEN} on the host's channel and wakes the waiters of each key named
  * by a notification. The driver's API is reached by reflection so that the PostgreSQL
  * driver stays a run-time choice of the application. The connection is opened outside the
- * application's pool where it can be ({@link ListenConnections}). When it fails, it is
- * re-opened after a backoff that doubles up to a bound, and waiters fall back to their
- * own bounded polling until it is back (DESIGN §4).
+ * application's pool where it can be ({@link ListenConnections}). A connection that only
+ * reads never learns that the network dropped it (a NAT or firewall idle timeout), so one
+ * the database has said nothing on for {@link #SILENCE_MILLIS} is sent a query, and a
+ * read that waits longer than {@link #ANSWER_MILLIS} fails it: a silent connection is
+ * given up within 2.5 s of the database's last word. When it fails, each key's delegate
+ * is woken to poll, with a short bounded backoff, until it is back; it is re-opened after
+ * a backoff that doubles up to a bound, and every waiter asks once when it listens again
+ * (DESIGN §4).
  *
  * @author Lease contributors
  */
@@ -50,6 +51,16 @@ final class PostgresNotificationListener {
 	private static final Log logger = LogFactory.getLog(PostgresNotificationListener.class);
 
 	private static final int POLL_MILLIS = 500;
+
+	/**
+	 * How long the database may say nothing on the connection before it is sent a query.
+	 */
+	static final int SILENCE_MILLIS = 1000;
+
+	/**
+	 * How long any read on the connection may wait for the database.
+	 */
+	static final int ANSWER_MILLIS = 1500;
 
 	// Not sooner: re-listening wakes every waiter, and a waiter that asks at once may
 	// meet
@@ -69,8 +80,6 @@ final class PostgresNotificationListener {
 
 	private final String deleteWaiter;
 
-	private final CountDownLatch firstListen = new CountDownLatch(1);
-
 	private volatile boolean listening;
 
 	private volatile boolean running = true;
@@ -86,20 +95,14 @@ final class PostgresNotificationListener {
 		this.deleteWaiter = deleteWaiter;
 	}
 
-	// Start listening unless already started; answers whether this call started it.
-	synchronized boolean start() {
+	// Start listening unless already started.
+	synchronized void start() {
 		if (this.thread == null && this.running) {
 			Thread listener = new Thread(this::run, "lease-jdbc-listener-" + this.channel);
 			listener.setDaemon(true);
 			this.thread = listener;
 			listener.start();
-			return true;
 		}
-		return false;
-	}
-
-	void awaitFirstListen(long millis) throws InterruptedException {
-		this.firstListen.await(millis, TimeUnit.MILLISECONDS);
 	}
 
 	boolean isListening() {
@@ -135,8 +138,14 @@ final class PostgresNotificationListener {
 				failure = ex;
 			}
 			if (this.listening) {
-				// It listened: this failure is a new one, told and re-opened soon.
+				// It listened: this failure is a new one, told and re-opened soon. What
+				// was sent since the database's last word is lost: each key's delegate
+				// polls from now on, and wakes whom the committed handoffs name. Not
+				// every waiter asking at once: a failed poll costs nothing, a failed
+				// question fails its take, and the pool may hold connections broken by
+				// the same fault.
 				this.listening = false;
+				this.wakeups.wakeDelegates();
 				backoff = FIRST_RECONNECT_MILLIS;
 				warned = false;
 			}
@@ -165,6 +174,7 @@ final class PostgresNotificationListener {
 		if (!connection.getAutoCommit()) {
 			connection.setAutoCommit(true);
 		}
+		connection.setNetworkTimeout(Runnable::run, ANSWER_MILLIS);
 		ClassLoader classLoader = connection.getClass().getClassLoader();
 		Class<?> pgConnectionType = Class.forName("org.postgresql.PGConnection", false,
 				(classLoader != null) ? classLoader : getClass().getClassLoader());
@@ -174,13 +184,17 @@ final class PostgresNotificationListener {
 			statement.execute("LISTEN " + this.channel);
 		}
 		this.listening = true;
-		this.firstListen.countDown();
 		// Anything sent while nobody listened is lost: every waiter asks again.
 		this.wakeups.wakeAll();
+		long heard = System.nanoTime();
 		Method getParameter = null;
 		while (this.running) {
-			Object[] notifications = (Object[]) getNotifications.invoke(pgConnection, POLL_MILLIS);
-			if (notifications != null) {
+			long silent = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - heard);
+			// Never zero, which would wait for ever.
+			int wait = (int) Math.max(1, Math.min(POLL_MILLIS, SILENCE_MILLIS - silent));
+			Object[] notifications = (Object[]) getNotifications.invoke(pgConnection, wait);
+			if (notifications != null && notifications.length > 0) {
+				heard = System.nanoTime();
 				for (Object notification : notifications) {
 					if (getParameter == null) {
 						getParameter = Class
@@ -197,56 +211,36 @@ final class PostgresNotificationListener {
 						delete.executeUpdate();
 					});
 				}
+				heard = System.nanoTime();
+			}
+			if (System.nanoTime() - heard >= TimeUnit.MILLISECONDS.toNanos(SILENCE_MILLIS)) {
+				// Answered within ANSWER_MILLIS, or the connection fails.
+				try (Statement check = connection.createStatement()) {
+					check.execute("SELECT 1");
+				}
+				heard = System.nanoTime();
 			}
 		}
 	}
 
-	// "<hex key>[ <waiter id>:<expiresAt>]...[ <waiter id>@<standing expiresAt>]": only
-	// the waiters named wake, the ones handed the key to take their grant without asking,
-	// the one next in line to ask when the standing grant ends. A payload that names
-	// nobody, or not of our making, wakes every waiter of its key once, and each asks.
-	private void wake(@Nullable String payload) {
-		if (payload == null || payload.isEmpty()) {
+	// Only the waiters named wake, the ones handed the key to take their grant without
+	// asking, the one next in line to ask when the standing grant ends; a payload that
+	// names nobody wakes every waiter of its key once, and each asks.
+	private void wake(@Nullable String text) {
+		NotifyPayload payload = NotifyPayload.decode(text);
+		if (payload == null) {
 			return;
 		}
-		String[] parts = payload.split(" ");
-		LeaseKey key;
-		try {
-			key = LeaseKey.of(HexFormat.of().parseHex(parts[0]));
-		}
-		catch (RuntimeException ex) {
+		if (payload.namesNobody()) {
+			this.wakeups.wake(payload.key(), List.of());
 			return;
 		}
-		List<Wakeups.Handoff<Long>> handoffs = new ArrayList<>();
-		Wakeups.Handoff<Long> next = null;
-		try {
-			for (int i = 1; i < parts.length; i++) {
-				int colon = parts[i].indexOf(':');
-				int at = parts[i].indexOf('@');
-				int split = (colon >= 0) ? colon : at;
-				Wakeups.Handoff<Long> named = new Wakeups.Handoff<>(Long.parseLong(parts[i].substring(0, split)),
-						Micros.toInstant(Long.parseLong(parts[i].substring(split + 1))));
-				if (colon >= 0) {
-					handoffs.add(named);
-				}
-				else {
-					next = named;
-				}
-			}
+		if (!payload.handed().isEmpty()) {
+			this.wakeups.wake(payload.key(), payload.handed());
 		}
-		catch (RuntimeException ex) {
-			handoffs.clear();
-			next = null;
-		}
-		if (handoffs.isEmpty() && next == null) {
-			this.wakeups.wake(key, List.of());
-			return;
-		}
-		if (!handoffs.isEmpty()) {
-			this.wakeups.wake(key, handoffs);
-		}
+		Wakeups.Handoff<Long> next = payload.next();
 		if (next != null) {
-			this.wakeups.nextInLine(key, next.waiter(), next.expiresAt());
+			this.wakeups.nextInLine(payload.key(), next.waiter(), next.expiresAt());
 		}
 	}
 

@@ -30,10 +30,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A TCP proxy on the loopback interface between a host and its server, which a test can
- * make slow, cut, or refuse connections through. Traffic goes only to the target given,
- * on this machine.
+ * make slow, cut, refuse connections through, slow to connect, or turn into a black hole.
+ * Traffic goes only to the target given, on this machine.
  *
  * @author Lease contributors
  */
@@ -48,6 +50,13 @@ public final class TcpProxy implements AutoCloseable {
 	private volatile boolean refusing;
 
 	private volatile long latencyNanos;
+
+	private volatile long connectDelayNanos;
+
+	// Sockets that lost traffic to the black hole: their streams are broken for good.
+	private final Set<Socket> swallowed = ConcurrentHashMap.newKeySet();
+
+	private volatile boolean blackhole;
 
 	private TcpProxy(InetSocketAddress target) throws IOException {
 		this.target = target;
@@ -84,6 +93,25 @@ public final class TcpProxy implements AutoCloseable {
 	}
 
 	/**
+	 * Hold each new connection this long before connecting it to the server, as a slow
+	 * network or an overloaded server would: the client's connect completes, its first
+	 * reply is late.
+	 * @param delay the delay, zero for none
+	 */
+	public void connectDelay(Duration delay) {
+		this.connectDelayNanos = delay.toNanos();
+	}
+
+	/**
+	 * Drop every byte in both directions, silently, until {@link #restore()}: open
+	 * connections stay open and new ones are accepted, but nothing crosses, as when a NAT
+	 * or firewall forgets a connection after an idle timeout. Neither side is told.
+	 */
+	public void blackhole() {
+		this.blackhole = true;
+	}
+
+	/**
 	 * Cut every open connection, as a network failure would.
 	 */
 	public void cut() {
@@ -102,11 +130,22 @@ public final class TcpProxy implements AutoCloseable {
 	}
 
 	/**
-	 * Accept new connections again and remove any latency.
+	 * Accept new connections again and remove any latency and connect delay. Ending a
+	 * black hole cuts the connections it swallowed traffic of, as their streams are
+	 * broken, and lets new ones through.
 	 */
 	public void restore() {
 		this.refusing = false;
 		this.latencyNanos = 0;
+		this.connectDelayNanos = 0;
+		if (this.blackhole) {
+			this.blackhole = false;
+			for (Socket socket : this.swallowed) {
+				closeQuietly(socket);
+				this.sockets.remove(socket);
+			}
+			this.swallowed.clear();
+		}
 	}
 
 	/**
@@ -137,36 +176,81 @@ public final class TcpProxy implements AutoCloseable {
 	public void close() {
 		closeQuietly(this.server);
 		cut();
+		this.swallowed.forEach(TcpProxy::closeQuietly);
 	}
 
 	private void accept() {
 		while (!this.server.isClosed()) {
+			Socket client;
 			try {
-				Socket client = this.server.accept();
-				if (this.refusing) {
-					closeQuietly(client);
-					continue;
-				}
-				Socket upstream = new Socket(this.target.getAddress(), this.target.getPort());
-				this.sockets.add(client);
-				this.sockets.add(upstream);
-				pump(client, upstream);
-				pump(upstream, client);
+				client = this.server.accept();
 			}
 			catch (IOException ex) {
-				// The server socket closed, or the target refused: the client sees a
-				// closed
-				// connection, which is the fault being simulated.
+				// The server socket closed.
+				continue;
+			}
+			if (this.refusing) {
+				closeQuietly(client);
+				continue;
+			}
+			if (this.blackhole) {
+				// Accepted, and never answered.
+				this.sockets.add(client);
+				this.swallowed.add(client);
+				pump(client, null);
+				continue;
+			}
+			long delay = this.connectDelayNanos;
+			if (delay > 0) {
+				Thread connecting = new Thread(() -> {
+					try {
+						TimeUnit.NANOSECONDS.sleep(delay);
+						connect(client);
+					}
+					catch (InterruptedException ex) {
+						closeQuietly(client);
+					}
+				}, "tcp-proxy-connect");
+				connecting.setDaemon(true);
+				connecting.start();
+			}
+			else {
+				connect(client);
 			}
 		}
 	}
 
-	private void pump(Socket from, Socket to) {
+	private void connect(Socket client) {
+		try {
+			Socket upstream = new Socket(this.target.getAddress(), this.target.getPort());
+			this.sockets.add(client);
+			this.sockets.add(upstream);
+			pump(client, upstream);
+			pump(upstream, client);
+		}
+		catch (IOException ex) {
+			// The target refused: the client sees a closed connection, which is the fault
+			// being simulated.
+			closeQuietly(client);
+		}
+	}
+
+	// Copy from one socket to the other (to none: drop), dropping what is read while
+	// the proxy is a black hole.
+	private void pump(Socket from, @Nullable Socket to) {
 		Thread pump = new Thread(() -> {
 			byte[] buffer = new byte[16 * 1024];
-			try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+			try (InputStream in = from.getInputStream();
+					OutputStream out = (to != null) ? to.getOutputStream() : OutputStream.nullOutputStream()) {
 				int read;
 				while ((read = in.read(buffer)) != -1) {
+					if (this.blackhole || to == null) {
+						this.swallowed.add(from);
+						if (to != null) {
+							this.swallowed.add(to);
+						}
+						continue;
+					}
 					long latency = this.latencyNanos;
 					if (latency > 0) {
 						Thread.sleep(latency / 1_000_000, (int) (latency % 1_000_000));
@@ -180,9 +264,13 @@ public final class TcpProxy implements AutoCloseable {
 			}
 			finally {
 				closeQuietly(from);
-				closeQuietly(to);
 				this.sockets.remove(from);
-				this.sockets.remove(to);
+				this.swallowed.remove(from);
+				if (to != null) {
+					closeQuietly(to);
+					this.sockets.remove(to);
+					this.swallowed.remove(to);
+				}
 			}
 		}, "tcp-proxy-pump");
 		pump.setDaemon(true);

@@ -1,0 +1,87 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.host.jdbc;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import dev.lease.LeaseKey;
+import dev.lease.host.Micros;
+import dev.lease.host.Wakeups.Handoff;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link NotifyPayload}, the wake-up sent with PostgreSQL {@code NOTIFY}.
+ *
+ * @author Lease contributors
+ */
+class NotifyPayloadTests {
+
+	private static final LeaseKey KEY = LeaseKey.of("orders/42 \u00e9");
+
+	@Test
+	@DisplayName("DESIGN §4 Waking: a payload naming handed waiters and the next in line reads back as written")
+	void payloadNamingWaitersRoundTrips() {
+		NotifyPayload payload = new NotifyPayload(KEY,
+				List.of(handoff(-7L, 1_764_000_000_123_456L), handoff(Long.MAX_VALUE, 1_764_000_001_000_001L)),
+				handoff(Long.MIN_VALUE, 1_764_000_002_000_000L));
+		assertThat(NotifyPayload.decode(payload.encode())).isEqualTo(payload);
+	}
+
+	@Test
+	@DisplayName("DESIGN §4 Waking: a payload with only handed waiters, or only the next in line, reads back as written")
+	void payloadWithOneSideRoundTrips() {
+		NotifyPayload handed = new NotifyPayload(KEY, List.of(handoff(3L, 5L)), null);
+		NotifyPayload next = new NotifyPayload(KEY, List.of(), handoff(4L, 6L));
+		assertThat(NotifyPayload.decode(handed.encode())).isEqualTo(handed);
+		assertThat(NotifyPayload.decode(next.encode())).isEqualTo(next);
+	}
+
+	@Test
+	@DisplayName("DESIGN §4 Waking: a payload past NOTIFY's size limit is sent as its key alone, and wakes every waiter of the key")
+	void payloadPastTheLimitNamesNobody() {
+		List<Handoff<Long>> handed = new ArrayList<>();
+		for (long id = 0; id < 1000; id++) {
+			handed.add(handoff(Long.MAX_VALUE - id, 1_764_000_000_000_000L + id));
+		}
+		String text = new NotifyPayload(KEY, handed, null).encode();
+		assertThat(text.length()).isLessThanOrEqualTo(NotifyPayload.MAXIMUM_LENGTH);
+		NotifyPayload read = NotifyPayload.decode(text);
+		assertThat(read).isEqualTo(new NotifyPayload(KEY, List.of(), null));
+		assertThat(read.namesNobody()).isTrue();
+	}
+
+	@Test
+	@DisplayName("DESIGN §4 Waking: a payload not of our making names no key, or only its key")
+	void foreignPayloadWakesNobodyByName() {
+		assertThat(NotifyPayload.decode(null)).isNull();
+		assertThat(NotifyPayload.decode("")).isNull();
+		assertThat(NotifyPayload.decode("not hex")).isNull();
+		String key = new NotifyPayload(KEY, List.of(), null).encode();
+		assertThat(NotifyPayload.decode(key + " 12:x 13@14")).isEqualTo(new NotifyPayload(KEY, List.of(), null));
+		assertThat(NotifyPayload.decode(key + " garbage")).isEqualTo(new NotifyPayload(KEY, List.of(), null));
+	}
+
+	private static Handoff<Long> handoff(long waiter, long expiresAtMicros) {
+		return new Handoff<>(waiter, Micros.toInstant(expiresAtMicros));
+	}
+
+}
