@@ -17,7 +17,6 @@
 package dev.lease.tck.jdbc;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,11 +45,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import dev.lease.Held;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
-import dev.lease.Released;
 import dev.lease.ReentrantTakeException;
+import dev.lease.Released;
 import dev.lease.TakeResult;
 import dev.lease.Taken;
-import dev.lease.TryTakeResult;
 import dev.lease.host.jdbc.JdbcLeaseHost;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -263,7 +261,7 @@ class MariadbTriggerIntegrationTests {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new UncheckedIOException(new IOException(ex));
+			throw new IllegalStateException(ex);
 		}
 	}
 
