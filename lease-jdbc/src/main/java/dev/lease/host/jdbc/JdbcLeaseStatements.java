@@ -195,8 +195,10 @@ final class JdbcLeaseStatements {
 		// nothing), so the second always meets it, locked by this statement, and decides
 		// on the conflict path, where the clock is read after the lock. LAST_INSERT_ID
 		// carries the decision from the first assignment to the others, whatever the
-		// SQL mode's order of assignment, and to the client: 0 while undecided (reset in
-		// the first row's values), 1 when the key is not free, else the grant's instant.
+		// SQL mode's order of assignment, and to the client (with the update count, or,
+		// when a trigger keeps the server from sending it, read back from the session):
+		// 0 while undecided (reset in the first row's values), 1 when the key is not
+		// free, else the grant's instant.
 		// Assignments after the first read no column that an earlier one assigns.
 		this.mysqlTakeInOneStatement = mysql("""
 				INSERT INTO %PREFIX%KEYS (LEASE_KEY, LATEST, QUEUED, ARRIVALS)
