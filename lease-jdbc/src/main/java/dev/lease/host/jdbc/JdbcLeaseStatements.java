@@ -71,6 +71,8 @@ final class JdbcLeaseStatements {
 
 	final String mysqlClockProbe;
 
+	final String mysqlLastInsertId;
+
 	final String selectQueuePage;
 
 	final String selectQueuePageAndNow;
@@ -175,18 +177,28 @@ final class JdbcLeaseStatements {
 				SELECT WAITER_ID, HOLDER, DURATION_MICROS, BOUND, ARRIVAL FROM %PREFIX%WAITERS
 				WHERE LEASE_KEY = ? AND HOLDER = ? AND GRANTED_EXPIRES_AT IS NULL ORDER BY ARRIVAL""", dialect,
 				tablePrefix);
-		// The grants handed to a key's waiters and not yet taken up: the poller of a key
-		// wakes the ones waiting in this JVM.
+		// The grants handed to a key's waiters and not yet taken up, and the waiter at
+		// the
+		// head of its queue with the standing grant's instant: the poller of a key wakes
+		// the ones waiting in this JVM, and tells the head when to ask, though the grant
+		// changed hands on another host and no notification said so. The key as the
+		// first three parameters.
 		this.selectHandedWaiters = sql("""
-				SELECT WAITER_ID, GRANTED_EXPIRES_AT FROM %PREFIX%WAITERS
-				WHERE LEASE_KEY = ? AND GRANTED_EXPIRES_AT IS NOT NULL""", dialect, tablePrefix);
+				SELECT 0 AS IS_NEXT, WAITER_ID, GRANTED_EXPIRES_AT FROM %PREFIX%WAITERS
+				WHERE LEASE_KEY = ? AND GRANTED_EXPIRES_AT IS NOT NULL
+				UNION ALL
+				SELECT 1, H.WAITER_ID, K.EXPIRES_AT FROM %PREFIX%KEYS K, (SELECT WAITER_ID FROM %PREFIX%WAITERS
+				WHERE LEASE_KEY = ? AND GRANTED_EXPIRES_AT IS NULL ORDER BY ARRIVAL LIMIT 1) H
+				WHERE K.LEASE_KEY = ? AND K.HOLDER IS NOT NULL""", dialect, tablePrefix);
 		// MySQL and MariaDB only: take a free key with nobody queued, in one statement.
 		// The first row only makes sure the key's row exists (an empty row grants
 		// nothing), so the second always meets it, locked by this statement, and decides
 		// on the conflict path, where the clock is read after the lock. LAST_INSERT_ID
 		// carries the decision from the first assignment to the others, whatever the
-		// SQL mode's order of assignment, and to the client: 0 while undecided (reset in
-		// the first row's values), 1 when the key is not free, else the grant's instant.
+		// SQL mode's order of assignment, and to the client (with the update count, or,
+		// when a trigger keeps the server from sending it, read back from the session):
+		// 0 while undecided (reset in the first row's values), 1 when the key is not
+		// free, else the grant's instant.
 		// Assignments after the first read no column that an earlier one assigns.
 		this.mysqlTakeInOneStatement = mysql("""
 				INSERT INTO %PREFIX%KEYS (LEASE_KEY, LATEST, QUEUED, ARRIVALS)
@@ -206,6 +218,9 @@ final class JdbcLeaseStatements {
 		// it is unless the server was started with --sysdate-is-now: a positive time
 		// after a pause.
 		this.mysqlClockProbe = "SELECT SLEEP(0.002), TIMESTAMPDIFF(MICROSECOND, NOW(6), SYSDATE(6))";
+		// MySQL and MariaDB only: the one-statement take's answer as the session keeps
+		// it, for when the server sent none with the update count.
+		this.mysqlLastInsertId = "SELECT LAST_INSERT_ID()";
 	}
 
 	// MySQL and MariaDB read UTC_TIMESTAMP(6) once, at the statement's start, which a

@@ -292,11 +292,12 @@ class JdbcLeaseStore {
 		return new StoredQueue(tx, this.statements, keyBytes, queued);
 	}
 
-	// The grants handed to the key's waiters and not yet taken up, to wake the waiters
-	// of this JVM they name.
-	final List<Wakeups.Handoff<Long>> handedWaiters(LeaseKey key) {
-		return this.calls.statement("ask after a key's waiters", key,
-				(tx) -> tx.queryRows(this.statements.selectHandedWaiters, 0, KeyRow.HANDOFF, (Object) key.bytes()));
+	// The grants handed to the key's waiters and not yet taken up, and the head of its
+	// queue with the standing grant's end, to wake the waiters of this JVM they name.
+	final List<KeyRow.Polled> poll(LeaseKey key) {
+		byte[] keyBytes = key.bytes();
+		return this.calls.statement("ask after a key's waiters", key, (tx) -> tx
+			.queryRows(this.statements.selectHandedWaiters, 0, KeyRow.POLLED, keyBytes, keyBytes, keyBytes));
 	}
 
 	private boolean insertKeyIfAbsent(Transaction tx, byte[] keyBytes) {

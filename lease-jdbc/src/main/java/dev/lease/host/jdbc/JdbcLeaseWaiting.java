@@ -18,6 +18,7 @@ package dev.lease.host.jdbc;
 
 import java.security.SecureRandom;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
@@ -48,7 +49,8 @@ import dev.lease.host.Withdrawals;
  * the standing grant ends, as the waiter next in line. Of this JVM's waiters of a key,
  * only the delegate re-asks on its own, for lost messages and for handoffs by expiry; and
  * without notifications it is the key's one poller, which polls the grants handed to the
- * key's waiters with a short bounded backoff and wakes the ones named. Every other waiter
+ * key's waiters with a short bounded backoff and wakes the ones named, and tells the head
+ * of the queue when the standing grant ends, wherever it was handed. Every other waiter
  * sleeps to its bound unless a wake-up names it.
  *
  * @author Lease contributors
@@ -151,6 +153,10 @@ final class JdbcLeaseWaiting {
 		private long backoff = FIRST_BACKOFF_MICROS;
 
 		private boolean delegate;
+
+		// The head of the queue and the standing grant's end, as this poller last told
+		// them.
+		private Wakeups.@Nullable Handoff<Long> nextInLine;
 
 		Waiter(LeaseKey key, LeaseHolder holder, long durationMicros, Wakeups.Signal<Long> signal) {
 			this.key = key;
@@ -259,20 +265,33 @@ final class JdbcLeaseWaiting {
 			return listener == null || !listener.isListening();
 		}
 
-		// The key's one poller in this JVM: wake the waiters the committed handoffs name.
-		// A failed poll costs latency only; the waiter's own questions report failures.
+		// The key's one poller in this JVM: wake the waiters the committed handoffs name,
+		// and tell the head of the queue when the standing grant ends, since a grant
+		// handed on another host is announced to nobody here. A failed poll costs latency
+		// only; the waiter's own questions report failures.
 		private void poll(long now) throws InterruptedException {
 			this.polled = now;
-			List<Wakeups.Handoff<Long>> handed;
+			List<KeyRow.Polled> rows;
 			try {
-				handed = JdbcLeaseWaiting.this.interrupts
-					.givingUp(() -> JdbcLeaseWaiting.this.store.handedWaiters(this.key));
+				rows = JdbcLeaseWaiting.this.interrupts.givingUp(() -> JdbcLeaseWaiting.this.store.poll(this.key));
 			}
 			catch (StoreInterrupts.GaveUp ex) {
 				throw giveUp(new InterruptedException(ex.getMessage()));
 			}
 			catch (LeaseHostException ex) {
-				handed = List.of();
+				rows = List.of();
+			}
+			List<Wakeups.Handoff<Long>> handed = new ArrayList<>(rows.size());
+			for (KeyRow.Polled row : rows) {
+				if (!row.nextInLine()) {
+					handed.add(row.handoff());
+				}
+				else if (!row.handoff().equals(this.nextInLine)) {
+					// Told once per change, so that the head is not woken at every poll.
+					this.nextInLine = row.handoff();
+					JdbcLeaseWaiting.this.wakeups.nextInLine(this.key, row.handoff().waiter(),
+							row.handoff().expiresAt());
+				}
 			}
 			// Rows of grants already taken up, here or elsewhere, wake nobody.
 			if (!handed.isEmpty() && JdbcLeaseWaiting.this.wakeups.wake(this.key, handed) > 0) {

@@ -69,9 +69,12 @@ record KeyRow(byte @Nullable [] holder, long expiresAt, long latest, int queued,
 	static final RowMapper<WaiterRow> WAITER_ROW = (resultSet, rowNumber) -> new WaiterRow(number(resultSet, 1),
 			optionalNumber(resultSet, 2));
 
-	/** A grant handed to a waiter: WAITER_ID, GRANTED_EXPIRES_AT. */
-	static final RowMapper<Wakeups.Handoff<Long>> HANDOFF = (resultSet,
-			rowNumber) -> new Wakeups.Handoff<>(number(resultSet, 1), Micros.toInstant(number(resultSet, 2)));
+	/**
+	 * What a key's poller learns, from the columns IS_NEXT, WAITER_ID and an instant: a
+	 * grant handed to a waiter, or the head of the queue and the standing grant's end.
+	 */
+	static final RowMapper<Polled> POLLED = (resultSet, rowNumber) -> new Polled(number(resultSet, 1) == 1,
+			new Wakeups.Handoff<>(number(resultSet, 2), Micros.toInstant(number(resultSet, 3))));
 
 	/** A number that is never null, such as a grant's instant. */
 	static final RowMapper<Long> NUMBER = (resultSet, rowNumber) -> number(resultSet, 1);
@@ -159,6 +162,17 @@ record KeyRow(byte @Nullable [] holder, long expiresAt, long latest, int queued,
 	 * @param granted the instant of the grant handed to it, if any
 	 */
 	record WaiterRow(long bound, OptionalLong granted) {
+
+	}
+
+	/**
+	 * One row of a key's poll.
+	 *
+	 * @param nextInLine whether the row names the waiter at the head of the queue and the
+	 * standing grant's instant, rather than a grant handed to a waiter
+	 * @param handoff the waiter and the instant
+	 */
+	record Polled(boolean nextInLine, Wakeups.Handoff<Long> handoff) {
 
 	}
 

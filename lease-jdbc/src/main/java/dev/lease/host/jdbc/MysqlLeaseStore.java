@@ -25,7 +25,9 @@ import dev.lease.LeaseKey;
  * auto-commit: a take of a free key with nobody queued (whether or not the key has a row)
  * and a release with nobody queued, each reading the clock once the key's row is locked;
  * everything else is the transaction of {@link JdbcLeaseStore}, and a read of the
- * remaining term is one statement on every database.
+ * remaining term is one statement on every database. The take's answer travels as
+ * {@code LAST_INSERT_ID}; when a trigger on the table keeps the server from sending it,
+ * it is read in a second statement on the same connection.
  *
  * @author Lease contributors
  */
@@ -52,9 +54,19 @@ final class MysqlLeaseStore extends JdbcLeaseStore {
 	@Override
 	OptionalLong takeFreeKey(String what, LeaseKey key, long durationMicros, byte[] holderBytes) {
 		byte[] keyBytes = key.bytes();
-		OptionalLong answer = this.calls.statement(what, key,
-				(tx) -> tx.updateAnsweringKey(this.statements.mysqlTakeInOneStatement, keyBytes, keyBytes,
-						durationMicros, holderBytes, durationMicros));
+		OptionalLong answer = this.calls.statement(what, key, (tx) -> {
+			OptionalLong sent = tx.updateAnsweringKey(this.statements.mysqlTakeInOneStatement, keyBytes, keyBytes,
+					durationMicros, holderBytes, durationMicros);
+			if (sent.isPresent()) {
+				return sent;
+			}
+			// The statement always leaves an answer of 1 or more, but a trigger on the
+			// table (as online schema change tools add) keeps the server from sending it:
+			// the session still holds it, since a trigger's own changes to
+			// LAST_INSERT_ID are undone when it ends.
+			Long kept = tx.queryRow(this.statements.mysqlLastInsertId, (resultSet, rowNumber) -> resultSet.getLong(1));
+			return (kept != null) ? OptionalLong.of(kept) : OptionalLong.empty();
+		});
 		return (answer.isPresent() && answer.getAsLong() > NOT_FREE) ? answer : OptionalLong.empty();
 	}
 
