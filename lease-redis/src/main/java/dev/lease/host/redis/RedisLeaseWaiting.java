@@ -121,7 +121,7 @@ final class RedisLeaseWaiting {
 			}
 			long now = System.nanoTime();
 			boolean atBound = now > boundAt;
-			if (!atBound && now < signal.askAt() && !(signal.delegate() && now >= reaskAt)) {
+			if (!signal.takeAskNow() && !atBound && now < signal.askAt() && !(signal.delegate() && now >= reaskAt)) {
 				// woken to sleep to another instant: next in line, or made the delegate
 				continue;
 			}

@@ -29,8 +29,10 @@ import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.SubscriptionListener;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+import org.springframework.util.backoff.ExponentialBackOff;
 
 import dev.lease.LeaseHostException;
 
@@ -44,9 +46,11 @@ import dev.lease.LeaseHostException;
  *
  * @author Lease contributors
  */
-final class RedisWakeups implements MessageListener, AutoCloseable {
+final class RedisWakeups implements MessageListener, SubscriptionListener, AutoCloseable {
 
 	private static final long SUBSCRIBE_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+	private static final long RECOVERY_FIRST_MILLIS = 50;
 
 	private final ConcurrentHashMap<String, Waiters> waiting = new ConcurrentHashMap<>();
 
@@ -67,6 +71,9 @@ final class RedisWakeups implements MessageListener, AutoCloseable {
 			thread.start();
 		});
 		this.container.setTaskExecutor(Runnable::run);
+		// A blocking client's subscription that fails is made again by the container:
+		// soon, since every handoff published meanwhile waits for it.
+		this.container.setRecoveryBackoff(recoveryBackoff());
 		this.container.addMessageListener(this, new ChannelTopic(channel));
 		this.container.afterPropertiesSet();
 		this.container.start();
@@ -91,6 +98,21 @@ final class RedisWakeups implements MessageListener, AutoCloseable {
 		close();
 		throw new LeaseHostException("The Redis subscription on channel '"
 				+ new String(channel, StandardCharsets.US_ASCII) + "' was not established");
+	}
+
+	private static ExponentialBackOff recoveryBackoff() {
+		ExponentialBackOff backoff = new ExponentialBackOff(RECOVERY_FIRST_MILLIS, 2);
+		backoff.setMaxInterval(RedisMessageListenerContainer.DEFAULT_RECOVERY_INTERVAL);
+		return backoff;
+	}
+
+	// Subscribed: at start, and again after the subscription's connection was lost
+	// (Lettuce
+	// re-subscribes on its own, the container does for Jedis). Any handoff published
+	// meanwhile was lost: every waiter asks once.
+	@Override
+	public void onChannelSubscribed(byte[] channel, long count) {
+		this.waiting.values().forEach(Waiters::askNow);
 	}
 
 	@Override
@@ -180,6 +202,10 @@ final class RedisWakeups implements MessageListener, AutoCloseable {
 			}
 		}
 
+		synchronized void askNow() {
+			this.byTicket.values().forEach(Signal::askNow);
+		}
+
 		synchronized @Nullable Signal get(String ticket) {
 			return this.byTicket.get(ticket);
 		}
@@ -215,6 +241,8 @@ final class RedisWakeups implements MessageListener, AutoCloseable {
 
 		private volatile boolean delegate;
 
+		private volatile boolean askNow;
+
 		Signal(String ticket) {
 			this.ticket = ticket;
 		}
@@ -222,6 +250,18 @@ final class RedisWakeups implements MessageListener, AutoCloseable {
 		void signal(Handed handed) {
 			this.handed = handed;
 			this.semaphore.release();
+		}
+
+		void askNow() {
+			this.askNow = true;
+			this.semaphore.release();
+		}
+
+		// Whether a wake-up that named nobody asked this waiter to ask; forgets it.
+		boolean takeAskNow() {
+			boolean ask = this.askNow;
+			this.askNow = false;
+			return ask;
 		}
 
 		// Next in line: ask when the standing grant ends, in standingMicros from now.
