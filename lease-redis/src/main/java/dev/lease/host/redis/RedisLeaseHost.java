@@ -17,6 +17,7 @@
 package dev.lease.host.redis;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -39,6 +40,7 @@ import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.TryTakeResult;
 import dev.lease.host.HostArguments;
+import dev.lease.host.Wakeups;
 import dev.lease.host.redis.RedisScriptAnswer.Granted;
 import dev.lease.host.redis.RedisScriptAnswer.TryTakeAnswer;
 
@@ -87,6 +89,9 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 
 	private final RedisLeaseStore store;
 
+	// This JVM's waiters, by Redis key and ticket.
+	private final Wakeups<String, String> wakeups = new Wakeups<>();
+
 	private final ReentrantLock starting = new ReentrantLock();
 
 	// Null until the host has started: loaded its script, read the server's durability
@@ -134,15 +139,16 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 				throw new LeaseHostException("The Redis lease host is closed");
 			}
 			this.store.start();
-			RedisWakeups wakeups;
+			RedisHandoffSubscription subscription;
 			try {
-				wakeups = new RedisWakeups(this.connectionFactory, this.keyPrefix + "handoff");
+				subscription = new RedisHandoffSubscription(this.connectionFactory, this.keyPrefix + "handoff",
+						this.wakeups);
 			}
 			catch (RuntimeException ex) {
 				throw (ex instanceof LeaseHostException) ? ex
 						: new LeaseHostException("Could not subscribe to Redis for handoffs", ex);
 			}
-			current = new Started(wakeups, new RedisLeaseWaiting(this.store, wakeups));
+			current = new Started(subscription, new RedisLeaseWaiting(this.store, this.wakeups));
 			this.started = current;
 			return current;
 		}
@@ -261,7 +267,7 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 			this.closed = true;
 			Started current = this.started;
 			if (current != null) {
-				current.wakeups().close();
+				current.subscription().close();
 			}
 		}
 		finally {
@@ -270,15 +276,12 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 	}
 
 	// A release made here handed the key on: this JVM's waiter it went to answers at
-	// once. Before the start no waiter of this JVM can be waiting.
-	private void handedOn(String redisKey, RedisWakeups.Handed handed) {
-		Started current = this.started;
-		if (current != null) {
-			current.wakeups().wake(redisKey, handed);
-		}
+	// once.
+	private void handedOn(String redisKey, Wakeups.Handoff<String> handed) {
+		this.wakeups.wake(redisKey, List.of(handed));
 	}
 
-	private record Started(RedisWakeups wakeups, RedisLeaseWaiting waiting) {
+	private record Started(RedisHandoffSubscription subscription, RedisLeaseWaiting waiting) {
 
 	}
 

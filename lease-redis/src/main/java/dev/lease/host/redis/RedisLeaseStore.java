@@ -34,6 +34,7 @@ import dev.lease.Lease;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHostException;
 import dev.lease.LeaseKey;
+import dev.lease.host.Wakeups;
 import dev.lease.host.redis.RedisScriptAnswer.ReleaseAnswer;
 import dev.lease.host.redis.RedisScriptAnswer.Released;
 import dev.lease.host.redis.RedisScriptAnswer.Standing;
@@ -93,13 +94,13 @@ final class RedisLeaseStore {
 
 	private final RedisCalls calls;
 
-	private final BiConsumer<String, RedisWakeups.Handed> handedOn;
+	private final BiConsumer<String, Wakeups.Handoff<String>> handedOn;
 
 	// handedOn: told when a release made here handed the key to a waiter, so that one of
 	// this JVM's waiters need not wait for the channel's message.
 	RedisLeaseStore(RedisConnectionFactory connectionFactory, String keyPrefix, int replicasToAck,
 			Duration replicaTimeout, RedisDurabilityMonitor durability,
-			BiConsumer<String, RedisWakeups.Handed> handedOn) {
+			BiConsumer<String, Wakeups.Handoff<String>> handedOn) {
 		this.keys = new RedisKeyCodec(keyPrefix);
 		this.channel = ascii(keyPrefix + "handoff");
 		this.replicasToAck = replicasToAck;
