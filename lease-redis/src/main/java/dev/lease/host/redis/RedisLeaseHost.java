@@ -22,9 +22,9 @@ import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.jspecify.annotations.Nullable;
-import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
+import dev.lease.AsyncLeaseHost;
 import dev.lease.GrantsPage;
 import dev.lease.Held;
 import dev.lease.Lease;
@@ -100,13 +100,17 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 
 	private volatile boolean closed;
 
+	private final AsyncLeaseHost async;
+
 	private RedisLeaseHost(Builder builder) {
 		this.keyPrefix = builder.keyPrefix;
 		this.connectionFactory = builder.connectionFactory;
 		this.durability = new RedisDurabilityMonitor(builder.connectionFactory, this.keyPrefix, builder.requireDurable,
 				builder.durabilityCheckInterval);
 		this.store = new RedisLeaseStore(builder.connectionFactory, this.keyPrefix, builder.replicasToAck,
-				builder.replicaTimeout, this.durability, this::handedOn);
+				builder.replicaTimeout, this.durability,
+				(redisKey, handed) -> this.wakeups.wake(redisKey, List.of(handed)));
+		this.async = LettuceAsyncLeaseHost.orOnThreads(this, builder.replicasToAck, this.store, this.wakeups);
 		try {
 			start();
 		}
@@ -114,7 +118,7 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 			// A server that answered and refused (not durable where that is required, a
 			// setting it cannot serve) fails the build. One that could not be reached is
 			// read later: the host is built, and its calls fail until Redis answers.
-			if (!unreachable(ex)) {
+			if (!RedisLeaseStore.unreachable(ex)) {
 				throw ex;
 			}
 			this.durability.unreachable(ex);
@@ -157,13 +161,6 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 		}
 	}
 
-	// Whether the failure is Redis not answering, rather than an answer refused: the
-	// store's calls wrap every failure to reach the server, and only those, with the
-	// client's exception as the cause.
-	private static boolean unreachable(LeaseHostException ex) {
-		return ex.getCause() instanceof DataAccessException;
-	}
-
 	/**
 	 * Start building a host on the given connection factory.
 	 * @param connectionFactory the Redis connection factory, started
@@ -193,10 +190,21 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 
 	@Override
 	public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
+		return beforeTake(key, holder, duration).waiting().take(key, holder, duration);
+	}
+
+	// What a take checks before it asks anything, blocking or not.
+	Started beforeTake(LeaseKey key, LeaseHolder holder, Duration duration) {
 		ARGUMENTS.requireTake(key, holder, duration);
 		Started started = start();
 		this.durability.requireDurable();
-		return started.waiting().take(key, holder, duration);
+		return started;
+	}
+
+	// A waiting take holds no thread through Lettuce: see LettuceAsyncLeaseHost.
+	@Override
+	public AsyncLeaseHost async() {
+		return this.async;
 	}
 
 	@Override
@@ -265,6 +273,9 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 		this.starting.lock();
 		try {
 			this.closed = true;
+			if (this.async instanceof LettuceAsyncLeaseHost lettuce) {
+				lettuce.close();
+			}
 			Started current = this.started;
 			if (current != null) {
 				current.subscription().close();
@@ -275,13 +286,7 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 		}
 	}
 
-	// A release made here handed the key on: this JVM's waiter it went to answers at
-	// once.
-	private void handedOn(String redisKey, Wakeups.Handoff<String> handed) {
-		this.wakeups.wake(redisKey, List.of(handed));
-	}
-
-	private record Started(RedisHandoffSubscription subscription, RedisLeaseWaiting waiting) {
+	record Started(RedisHandoffSubscription subscription, RedisLeaseWaiting waiting) {
 
 	}
 

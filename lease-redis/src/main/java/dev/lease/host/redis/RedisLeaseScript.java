@@ -68,6 +68,11 @@ final class RedisLeaseScript {
 		return this.sha;
 	}
 
+	// The whole script, for a caller that sends it itself after NOSCRIPT.
+	byte[] source() {
+		return this.source;
+	}
+
 	// Load once at start; best effort, since some clients cannot send SCRIPT LOAD to a
 	// cluster: the first call then falls back to EVAL, which caches the script too.
 	void load(RedisConnection connection) {

@@ -185,11 +185,11 @@ final class RedisLeaseWaiting {
 		return Instant.ofEpochSecond(0, nanoTime);
 	}
 
-	private static long nanoTime(Instant onTimer) {
+	static long nanoTime(Instant onTimer) {
 		return onTimer.getEpochSecond() * 1_000_000_000L + onTimer.getNano();
 	}
 
-	private static byte[] ticket() {
+	static byte[] ticket() {
 		byte[] bytes = new byte[12];
 		random.nextBytes(bytes);
 		return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes).getBytes(StandardCharsets.US_ASCII);
