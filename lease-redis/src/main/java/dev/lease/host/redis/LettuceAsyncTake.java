@@ -39,6 +39,7 @@ import dev.lease.host.Wakeups;
 import dev.lease.host.Withdrawals;
 import dev.lease.host.redis.RedisScriptAnswer.Granted;
 import dev.lease.host.redis.RedisScriptAnswer.Queued;
+import dev.lease.host.redis.RedisScriptAnswer.Released;
 import dev.lease.host.redis.RedisScriptAnswer.TakeAnswer;
 import dev.lease.host.redis.RedisScriptAnswer.WaiterAnswer;
 
@@ -305,8 +306,15 @@ final class LettuceAsyncTake {
 			});
 	}
 
+	// Give back a grant; this JVM's waiter it goes to wakes at once, as at any release
+	// made here.
 	private void release() {
-		this.host.run("release", this.redisKey, this.host.store().releaseArguments(this.holder));
+		this.host.run("release", this.redisKey, this.host.store().releaseArguments(this.holder))
+			.thenAccept((answered) -> {
+				if (RedisScriptAnswer.release(answered) instanceof Released released && released.handedOn() != null) {
+					this.host.wakeups().wake(this.wakeKey, List.of(released.handedOn()));
+				}
+			});
 	}
 
 	private void sleepUntil(long wakeAt) {
