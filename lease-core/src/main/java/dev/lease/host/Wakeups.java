@@ -226,6 +226,8 @@ public final class Wakeups<K, W> {
 
 		private volatile boolean delegate;
 
+		private volatile @Nullable Runnable onWake;
+
 		private Signal(W waiter) {
 			this.waiter = waiter;
 		}
@@ -257,6 +259,23 @@ public final class Wakeups<K, W> {
 			if (this.permit.availablePermits() == 0) {
 				this.permit.release();
 			}
+			Runnable onWake = this.onWake;
+			if (onWake != null) {
+				onWake.run();
+			}
+		}
+
+		/**
+		 * Be called at every wake-up, instead of sleeping in {@link #await(long)}: a
+		 * waiter that holds no thread re-reads its signal ({@link #handed()},
+		 * {@link #takeAskNow()}, {@link #delegate()}, {@link #standingExpiresAt()}) when
+		 * called. The call runs on the thread that wakes the waiter (a subscription, an
+		 * I/O thread, a releasing caller), so it must not block; a wake-up before it is
+		 * set is kept in the signal, to be read at once.
+		 * @param onWake the call, or {@code null} for none
+		 */
+		public void onWake(@Nullable Runnable onWake) {
+			this.onWake = onWake;
 		}
 
 		/**

@@ -19,6 +19,7 @@ package dev.lease.host;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -62,6 +63,29 @@ class WakeupsTests {
 		long started = System.nanoTime();
 		signal.await(TimeUnit.MILLISECONDS.toNanos(20));
 		assertThat(System.nanoTime() - started).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(20));
+	}
+
+	@Test
+	@DisplayName("DESIGN §4 Waking: a waiter that holds no thread is called at each wake-up that reaches it, and no more once it leaves")
+	void onWakeIsCalledAtEachWakeUpOfItsWaiter() {
+		Wakeups.Signal<Long> named = this.wakeups.register(this.key, 7L);
+		Wakeups.Signal<Long> other = this.wakeups.register(this.key, 8L);
+		AtomicInteger namedCalls = new AtomicInteger();
+		AtomicInteger otherCalls = new AtomicInteger();
+		named.onWake(namedCalls::incrementAndGet);
+		other.onWake(otherCalls::incrementAndGet);
+		this.wakeups.wake(this.key, List.of(new Wakeups.Handoff<>(7L, Instant.parse("2026-03-01T12:00:00Z"))));
+		assertThat(namedCalls).hasValue(1);
+		assertThat(otherCalls).hasValue(0);
+		this.wakeups.wakeAll();
+		assertThat(namedCalls).hasValue(2);
+		assertThat(otherCalls).hasValue(1);
+		named.onWake(null);
+		this.wakeups.unregister(this.key, named);
+		assertThat(otherCalls).as("made the delegate when the first waiter left").hasValue(2);
+		assertThat(other.delegate()).isTrue();
+		this.wakeups.wakeAll();
+		assertThat(namedCalls).hasValue(2);
 	}
 
 	@Test

@@ -19,6 +19,7 @@ package dev.lease.host.redis;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -79,6 +80,39 @@ final class LettuceCommands {
 	static List<Object> eval(RedisConnection connection, byte[] script, byte[][] keys, byte[][] args,
 			long timeoutMillis) {
 		return await(commands(connection).eval(script, ScriptOutputType.MULTI, keys, args), timeoutMillis);
+	}
+
+	// The script through the asynchronous API, its answer awaited by nobody: the future
+	// completes on Lettuce's I/O thread. The connection (Spring's handle on the shared
+	// native connection, or one of its own) is held until the answer is in.
+	static CompletableFuture<List<Object>> evalShaAsync(RedisConnectionFactory connectionFactory,
+			RedisLeaseScript script, byte[] key, byte[][] args, long timeoutMillis) {
+		RedisConnection connection;
+		try {
+			connection = connectionFactory.getConnection();
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+		RedisClusterAsyncCommands<byte[], byte[]> commands = commands(connection);
+		byte[][] keys = RedisLeaseScript.keys(key);
+		CompletableFuture<List<Object>> answer = commands
+			.<List<Object>>evalsha(script.sha(), ScriptOutputType.MULTI, keys, args)
+			.toCompletableFuture()
+			.exceptionallyCompose((ex) -> RedisLeaseScript.isNoScript(ex)
+					? commands.<List<Object>>eval(script.source(), ScriptOutputType.MULTI, keys, args)
+						.toCompletableFuture()
+					: CompletableFuture.failedFuture(ex))
+			.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
+			.thenApply((answered) -> {
+				if (answered == null || answered.isEmpty()) {
+					throw new IllegalStateException("lease.lua answered nothing");
+				}
+				RedisScriptAnswer.requireLeaseState(key, answered);
+				return answered;
+			});
+		answer.whenComplete((answered, failure) -> connection.close());
+		return answer;
 	}
 
 	// One SCAN step from the given cursor.

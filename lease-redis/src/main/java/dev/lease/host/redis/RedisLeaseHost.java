@@ -17,13 +17,14 @@
 package dev.lease.host.redis;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.jspecify.annotations.Nullable;
-import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
+import dev.lease.AsyncLeaseHost;
 import dev.lease.GrantsPage;
 import dev.lease.Held;
 import dev.lease.Lease;
@@ -39,6 +40,7 @@ import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.TryTakeResult;
 import dev.lease.host.HostArguments;
+import dev.lease.host.Wakeups;
 import dev.lease.host.redis.RedisScriptAnswer.Granted;
 import dev.lease.host.redis.RedisScriptAnswer.TryTakeAnswer;
 
@@ -87,6 +89,9 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 
 	private final RedisLeaseStore store;
 
+	// This JVM's waiters, by Redis key and ticket.
+	private final Wakeups<String, String> wakeups = new Wakeups<>();
+
 	private final ReentrantLock starting = new ReentrantLock();
 
 	// Null until the host has started: loaded its script, read the server's durability
@@ -95,13 +100,17 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 
 	private volatile boolean closed;
 
+	private final AsyncLeaseHost async;
+
 	private RedisLeaseHost(Builder builder) {
 		this.keyPrefix = builder.keyPrefix;
 		this.connectionFactory = builder.connectionFactory;
 		this.durability = new RedisDurabilityMonitor(builder.connectionFactory, this.keyPrefix, builder.requireDurable,
 				builder.durabilityCheckInterval);
 		this.store = new RedisLeaseStore(builder.connectionFactory, this.keyPrefix, builder.replicasToAck,
-				builder.replicaTimeout, this.durability, this::handedOn);
+				builder.replicaTimeout, this.durability,
+				(redisKey, handed) -> this.wakeups.wake(redisKey, List.of(handed)));
+		this.async = LettuceAsyncLeaseHost.orOnThreads(this, builder.replicasToAck, this.store, this.wakeups);
 		try {
 			start();
 		}
@@ -109,7 +118,7 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 			// A server that answered and refused (not durable where that is required, a
 			// setting it cannot serve) fails the build. One that could not be reached is
 			// read later: the host is built, and its calls fail until Redis answers.
-			if (!unreachable(ex)) {
+			if (!RedisLeaseStore.unreachable(ex)) {
 				throw ex;
 			}
 			this.durability.unreachable(ex);
@@ -134,28 +143,22 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 				throw new LeaseHostException("The Redis lease host is closed");
 			}
 			this.store.start();
-			RedisWakeups wakeups;
+			RedisHandoffSubscription subscription;
 			try {
-				wakeups = new RedisWakeups(this.connectionFactory, this.keyPrefix + "handoff");
+				subscription = new RedisHandoffSubscription(this.connectionFactory, this.keyPrefix + "handoff",
+						this.wakeups);
 			}
 			catch (RuntimeException ex) {
 				throw (ex instanceof LeaseHostException) ? ex
 						: new LeaseHostException("Could not subscribe to Redis for handoffs", ex);
 			}
-			current = new Started(wakeups, new RedisLeaseWaiting(this.store, wakeups));
+			current = new Started(subscription, new RedisLeaseWaiting(this.store, this.wakeups));
 			this.started = current;
 			return current;
 		}
 		finally {
 			this.starting.unlock();
 		}
-	}
-
-	// Whether the failure is Redis not answering, rather than an answer refused: the
-	// store's calls wrap every failure to reach the server, and only those, with the
-	// client's exception as the cause.
-	private static boolean unreachable(LeaseHostException ex) {
-		return ex.getCause() instanceof DataAccessException;
 	}
 
 	/**
@@ -187,10 +190,21 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 
 	@Override
 	public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
+		return beforeTake(key, holder, duration).waiting().take(key, holder, duration);
+	}
+
+	// What a take checks before it asks anything, blocking or not.
+	Started beforeTake(LeaseKey key, LeaseHolder holder, Duration duration) {
 		ARGUMENTS.requireTake(key, holder, duration);
 		Started started = start();
 		this.durability.requireDurable();
-		return started.waiting().take(key, holder, duration);
+		return started;
+	}
+
+	// A waiting take holds no thread through Lettuce: see LettuceAsyncLeaseHost.
+	@Override
+	public AsyncLeaseHost async() {
+		return this.async;
 	}
 
 	@Override
@@ -259,9 +273,12 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 		this.starting.lock();
 		try {
 			this.closed = true;
+			if (this.async instanceof LettuceAsyncLeaseHost lettuce) {
+				lettuce.close();
+			}
 			Started current = this.started;
 			if (current != null) {
-				current.wakeups().close();
+				current.subscription().close();
 			}
 		}
 		finally {
@@ -269,16 +286,7 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 		}
 	}
 
-	// A release made here handed the key on: this JVM's waiter it went to answers at
-	// once. Before the start no waiter of this JVM can be waiting.
-	private void handedOn(String redisKey, RedisWakeups.Handed handed) {
-		Started current = this.started;
-		if (current != null) {
-			current.wakeups().wake(redisKey, handed);
-		}
-	}
-
-	private record Started(RedisWakeups wakeups, RedisLeaseWaiting waiting) {
+	record Started(RedisHandoffSubscription subscription, RedisLeaseWaiting waiting) {
 
 	}
 

@@ -108,6 +108,7 @@ final class RedisLeaseScript {
 		return this.sha;
 	}
 
+	// The whole script, for a caller that sends it itself after NOSCRIPT.
 	byte[] source() {
 		return this.source.clone();
 	}

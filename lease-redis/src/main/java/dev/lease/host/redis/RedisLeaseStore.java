@@ -24,6 +24,7 @@ import java.util.function.BiConsumer;
 import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -34,6 +35,7 @@ import dev.lease.Lease;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHostException;
 import dev.lease.LeaseKey;
+import dev.lease.host.Wakeups;
 import dev.lease.host.redis.RedisScriptAnswer.ReleaseAnswer;
 import dev.lease.host.redis.RedisScriptAnswer.Released;
 import dev.lease.host.redis.RedisScriptAnswer.Standing;
@@ -72,8 +74,10 @@ final class RedisLeaseStore {
 
 	private static final byte[] NO = ascii("0");
 
-	private static final boolean lettucePresent = ClassUtils.isPresent("io.lettuce.core.RedisClient",
+	static final boolean lettucePresent = ClassUtils.isPresent("io.lettuce.core.RedisClient",
 			RedisLeaseStore.class.getClassLoader());
+
+	private final RedisConnectionFactory connectionFactory;
 
 	private final RedisKeyCodec keys;
 
@@ -93,13 +97,14 @@ final class RedisLeaseStore {
 
 	private final RedisCalls calls;
 
-	private final BiConsumer<String, RedisWakeups.Handed> handedOn;
+	private final BiConsumer<String, Wakeups.Handoff<String>> handedOn;
 
 	// handedOn: told when a release made here handed the key to a waiter, so that one of
 	// this JVM's waiters need not wait for the channel's message.
 	RedisLeaseStore(RedisConnectionFactory connectionFactory, String keyPrefix, int replicasToAck,
 			Duration replicaTimeout, RedisDurabilityMonitor durability,
-			BiConsumer<String, RedisWakeups.Handed> handedOn) {
+			BiConsumer<String, Wakeups.Handoff<String>> handedOn) {
+		this.connectionFactory = connectionFactory;
 		this.keys = new RedisKeyCodec(keyPrefix);
 		this.channel = ascii(keyPrefix + "handoff");
 		this.replicasToAck = replicasToAck;
@@ -112,6 +117,13 @@ final class RedisLeaseStore {
 		this.durability = durability;
 		this.calls = new RedisCalls(connectionFactory, durability::disturbed);
 		this.handedOn = handedOn;
+	}
+
+	// Whether the failure is Redis not answering, rather than an answer refused: the
+	// store's calls wrap every failure to reach the server, and only those, with the
+	// client's exception as the cause.
+	static boolean unreachable(LeaseHostException ex) {
+		return ex.getCause() instanceof DataAccessException;
 	}
 
 	// Load the script and read the server's durability for the first time.
@@ -170,6 +182,51 @@ final class RedisLeaseStore {
 			this.handedOn.accept(new String(redisKey, StandardCharsets.US_ASCII), released.handedOn());
 		}
 		return true;
+	}
+
+	// The script's questions for a caller that sends them itself (LettuceAsyncTakes):
+	// the same arguments as the blocking calls above.
+	RedisConnectionFactory connectionFactory() {
+		return this.connectionFactory;
+	}
+
+	RedisLeaseScript script() {
+		return this.script;
+	}
+
+	long commandTimeoutMillis() {
+		return this.commandTimeoutMillis;
+	}
+
+	static byte[][] takeArguments(LeaseHolder holder, Duration duration, byte[] ticket) {
+		return new byte[][] { TAKE, holder.bytes(), micros(duration), ticket };
+	}
+
+	byte[][] askArguments(byte[] ticket) {
+		return new byte[][] { ASK, ticket, NO, this.channel };
+	}
+
+	byte[][] settleArguments(byte[] ticket, boolean interrupted) {
+		return new byte[][] { SETTLE, ticket, interrupted ? YES : NO, this.channel };
+	}
+
+	byte[][] releaseArguments(LeaseHolder holder) {
+		return new byte[][] { RELEASE, holder.bytes(), this.channel };
+	}
+
+	// Whether a grant must pass confirm() on a thread: the server was found not durable
+	// (the grant is given back), or replicas must acknowledge it.
+	boolean confirmBlocks() {
+		return this.replicasToAck > 0 || this.durability.refuses();
+	}
+
+	// A call that could not reach Redis, as the blocking calls report it.
+	LeaseHostException failed(String operation, Throwable failure) {
+		if (failure instanceof LeaseHostException ex) {
+			return ex;
+		}
+		this.durability.disturbed();
+		return new LeaseHostException("Redis failed to answer " + operation, failure);
 	}
 
 	GrantsPage grants(@Nullable RedisGrantsCursor cursor, int limit) {

@@ -19,7 +19,9 @@ package dev.lease.host.redis;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
+import java.util.List;
 
 import dev.lease.Lease;
 import dev.lease.LeaseHolder;
@@ -29,12 +31,12 @@ import dev.lease.ReentrantTakeException;
 import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.Unavailable;
+import dev.lease.host.Wakeups;
 import dev.lease.host.Withdrawals;
 import dev.lease.host.redis.RedisScriptAnswer.Granted;
 import dev.lease.host.redis.RedisScriptAnswer.Queued;
 import dev.lease.host.redis.RedisScriptAnswer.TakeAnswer;
 import dev.lease.host.redis.RedisScriptAnswer.WaiterAnswer;
-import dev.lease.host.redis.RedisWakeups.Signal;
 
 /**
  * The waiting protocol of a {@link RedisLeaseHost}'s take (DESIGN §4): a waiter queued at
@@ -46,6 +48,12 @@ import dev.lease.host.redis.RedisWakeups.Signal;
  * half its own duration, so that a lost message costs latency, and asking costs the same
  * at any number of waiters. An interrupt withdraws it at once, a grant handed to it at
  * that moment given back, and throws {@link InterruptedException}.
+ * <p>
+ * Waiters register with the host kit's {@link Wakeups}, by Redis key and ticket. Redis
+ * answers terms from its own now rather than instants, so the standing grant's end that a
+ * waiter next in line keeps ({@link Wakeups.Signal#standingExpiresAt()}) is an instant on
+ * this JVM's {@link System#nanoTime() timer} ({@link #onTimer(long)}), set from the
+ * answer or message that told it.
  *
  * @author Lease contributors
  */
@@ -53,11 +61,14 @@ final class RedisLeaseWaiting {
 
 	private static final SecureRandom random = new SecureRandom();
 
+	// Asked this long after an instant, so as not to ask before Redis has passed it.
+	private static final long LATE_NANOS = 1000;
+
 	private final RedisLeaseStore store;
 
-	private final RedisWakeups wakeups;
+	private final Wakeups<String, String> wakeups;
 
-	RedisLeaseWaiting(RedisLeaseStore store, RedisWakeups wakeups) {
+	RedisLeaseWaiting(RedisLeaseStore store, Wakeups<String, String> wakeups) {
 		this.store = store;
 		this.wakeups = wakeups;
 	}
@@ -66,8 +77,8 @@ final class RedisLeaseWaiting {
 		byte[] redisKey = this.store.redisKey(key);
 		String wakeKey = new String(redisKey, StandardCharsets.US_ASCII);
 		byte[] ticket = ticket();
-		// Subscribed before asking: a handoff published after we are queued wakes us.
-		Signal signal = this.wakeups.register(wakeKey, new String(ticket, StandardCharsets.US_ASCII));
+		// Registered before asking: a handoff published after we are queued wakes us.
+		Wakeups.Signal<String> signal = this.wakeups.register(wakeKey, new String(ticket, StandardCharsets.US_ASCII));
 		try {
 			TakeAnswer answer;
 			try {
@@ -92,36 +103,35 @@ final class RedisLeaseWaiting {
 	}
 
 	private TakeResult await(LeaseKey key, LeaseHolder holder, Duration duration, byte[] redisKey, byte[] ticket,
-			Signal signal, Queued first) throws InterruptedException {
+			Wakeups.Signal<String> signal, Queued first) throws InterruptedException {
 		String wakeKey = new String(redisKey, StandardCharsets.US_ASCII);
 		long halfDuration = Math.max(1, duration.toNanos() / 2000);
 		long asked = System.nanoTime();
 		Queued queued = first;
-		signal.answered(queued.next(), queued.standingRemaining());
+		answered(signal, queued, asked);
 		while (true) {
 			// Sleep to just past our bound, or to the standing grant's end when next in
 			// line, or (the delegate) to the re-ask; the server judges, not this clock.
 			long boundAt = asked + queued.toBound() * 1000;
 			long reaskAt = asked + Math.min(queued.standingRemaining(), halfDuration) * 1000;
-			long wakeAt = Math.min(boundAt + 1000, signal.askAt());
+			long wakeAt = Math.min(boundAt + LATE_NANOS, nextAskAt(signal));
 			if (signal.delegate()) {
 				wakeAt = Math.min(wakeAt, reaskAt);
 			}
 			try {
-				signal.await((wakeAt - System.nanoTime()) / 1000);
+				signal.await(wakeAt - System.nanoTime());
 			}
 			catch (InterruptedException ex) {
 				throw Withdrawals.giveUp(ex, boundAt, () -> this.store.settle(redisKey, ticket, true));
 			}
-			long handed = signal.handed();
-			if (handed >= 0) {
+			Instant handed = signal.handed();
+			if (handed != null) {
 				// The host published that it handed the key to us: no need to ask.
-				return new Taken(this.store.confirm(redisKey, new Lease(key, holder, RedisScriptAnswer.instant(handed)),
-						ticket));
+				return new Taken(this.store.confirm(redisKey, new Lease(key, holder, handed), ticket));
 			}
 			long now = System.nanoTime();
 			boolean atBound = now > boundAt;
-			if (!atBound && now < signal.askAt() && !(signal.delegate() && now >= reaskAt)) {
+			if (!signal.takeAskNow() && !atBound && now < nextAskAt(signal) && !(signal.delegate() && now >= reaskAt)) {
 				// woken to sleep to another instant: next in line, or made the delegate
 				continue;
 			}
@@ -145,15 +155,41 @@ final class RedisLeaseWaiting {
 			}
 			asked = now;
 			queued = again;
-			signal.answered(queued.next(), queued.standingRemaining());
+			answered(signal, queued, now);
 			if (queued.handed() != null) {
 				// another waiter here may have missed its message
-				this.wakeups.wake(wakeKey, queued.handed());
+				this.wakeups.wake(wakeKey, List.of(queued.handed()));
 			}
 		}
 	}
 
-	private static byte[] ticket() {
+	// Note where the answer says the waiter stands, on this JVM's timer.
+	private static void answered(Wakeups.Signal<String> signal, Queued queued, long nanoTime) {
+		signal.answered(queued.next(), onTimer(nanoTime + Math.max(0, queued.standingRemaining()) * 1000),
+				onTimer(nanoTime));
+	}
+
+	// The System.nanoTime() at which this waiter, next in line, asks; or never.
+	private static long nextAskAt(Wakeups.Signal<String> signal) {
+		Instant ends = signal.standingExpiresAt();
+		return (ends != null) ? nanoTime(ends) + LATE_NANOS : Long.MAX_VALUE;
+	}
+
+	/**
+	 * Return a {@link System#nanoTime()} reading as an instant on this JVM's timer, the
+	 * clock of the standing grant's end a waiter keeps.
+	 * @param nanoTime the reading
+	 * @return the instant
+	 */
+	static Instant onTimer(long nanoTime) {
+		return Instant.ofEpochSecond(0, nanoTime);
+	}
+
+	static long nanoTime(Instant onTimer) {
+		return onTimer.getEpochSecond() * 1_000_000_000L + onTimer.getNano();
+	}
+
+	static byte[] ticket() {
 		byte[] bytes = new byte[12];
 		random.nextBytes(bytes);
 		return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes).getBytes(StandardCharsets.US_ASCII);

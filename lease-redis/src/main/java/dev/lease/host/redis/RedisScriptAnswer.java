@@ -24,6 +24,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 import dev.lease.LeaseHostException;
+import dev.lease.host.Wakeups;
 
 /**
  * An answer of {@code lease.lua}, read once, by the one decoder of the script's answers.
@@ -103,9 +104,9 @@ import dev.lease.LeaseHostException;
  * <td>published on {@code <prefix>handoff} by any operation that hands the key on or
  * withdraws the waiter next in line (the channel argument of {@code ask}, {@code settle}
  * and {@code release} is the same channel, kept for compatibility)</td>
- * <td>{@code <redisKey> <ticket> <expiresAt> <nextTicket> <standingRemaining>}</td>
- * <td>{@link RedisWakeups}: wakes the waiter the key was handed to ({@code -}: none) and
- * tells the waiter next in line ({@code -}: none) when the standing grant ends</td>
+ * <td>a {@link RedisHandoffMessage}, whose Javadoc states its format</td>
+ * <td>{@link RedisHandoffSubscription}: wakes the waiter the key was handed to and tells
+ * the waiter next in line when the standing grant ends</td>
  * </tr>
  * <tr>
  * <td>{@code 0}</td>
@@ -169,9 +170,7 @@ sealed interface RedisScriptAnswer {
 	// 0 timeToBound standingRemaining [next [handedTicket handedExpiresAt]]
 	private static Queued queued(List<Object> answer) {
 		boolean next = answer.size() > 3 && number(answer, 3) == 1;
-		RedisWakeups.Handed handed = (answer.size() > 5)
-				? new RedisWakeups.Handed(new String(bytes(answer, 4), StandardCharsets.US_ASCII), number(answer, 5))
-				: null;
+		Wakeups.Handoff<String> handed = (answer.size() > 5) ? handoff(answer, 4) : null;
 		return new Queued(number(answer, 1), number(answer, 2), next, handed);
 	}
 
@@ -185,11 +184,16 @@ sealed interface RedisScriptAnswer {
 
 	static ReleaseAnswer release(List<Object> answer) {
 		return switch (code(answer)) {
-			case 1 -> new Released((answer.size() == 3) ? new RedisWakeups.Handed(
-					new String(bytes(answer, 1), StandardCharsets.US_ASCII), number(answer, 2)) : null);
+			case 1 -> new Released((answer.size() == 3) ? handoff(answer, 1) : null);
 			case 0 -> new NotHeld();
 			default -> throw unexpected(answer);
 		};
+	}
+
+	// A ticket and its grant's instant: a waiter handed the key.
+	private static Wakeups.Handoff<String> handoff(List<Object> answer, int index) {
+		return new Wakeups.Handoff<>(new String(bytes(answer, index), StandardCharsets.US_ASCII),
+				instant(number(answer, index + 1)));
 	}
 
 	static @Nullable Standing grant(List<Object> answer) {
@@ -318,7 +322,7 @@ sealed interface RedisScriptAnswer {
 	 * asker's host to wake it should its message have been lost)
 	 */
 	record Queued(long toBound, long standingRemaining, boolean next,
-			RedisWakeups.@Nullable Handed handed) implements TakeAnswer, WaiterAnswer {
+			Wakeups.@Nullable Handoff<String> handed) implements TakeAnswer, WaiterAnswer {
 
 	}
 
@@ -334,7 +338,7 @@ sealed interface RedisScriptAnswer {
 	 *
 	 * @param handedOn the waiter the key was handed to in the same step, if any
 	 */
-	record Released(RedisWakeups.@Nullable Handed handedOn) implements ReleaseAnswer {
+	record Released(Wakeups.@Nullable Handoff<String> handedOn) implements ReleaseAnswer {
 
 	}
 

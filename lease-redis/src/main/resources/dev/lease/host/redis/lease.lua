@@ -225,10 +225,10 @@ local function dequeue(e)
 	end
 end
 
--- Tell the waiters, through the host's one channel: "<key> <ticket> <expiresAt> <head>
--- <remaining>", the ticket the key was handed to ('-' for none) and its grant's instant,
--- and the waiter now next in line ('-' for none) with the standing grant's remaining term,
--- at which it must ask to derive a handoff by expiry.
+-- Tell the waiters, through the host's one channel: the ticket the key was handed to and
+-- its grant's instant, and the waiter now next in line with the standing grant's remaining
+-- term, at which it must ask to derive a handoff by expiry. The message's format is stated
+-- once, in the Javadoc of RedisHandoffMessage, its one decoder: change both together.
 local function publish(ticket, granted)
 	local next_ticket = head() or '-'
 	local remaining = holder and (expires - now) or 0

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import dev.lease.LeaseHostException;
+import dev.lease.host.Wakeups;
 import dev.lease.host.redis.RedisScriptAnswer.Gone;
 import dev.lease.host.redis.RedisScriptAnswer.Granted;
 import dev.lease.host.redis.RedisScriptAnswer.Held;
@@ -71,7 +72,7 @@ class RedisScriptAnswerTests {
 		assertThat(RedisScriptAnswer.waiter(List.of(1L, 7L))).isEqualTo(new Granted(7L));
 		assertThat(RedisScriptAnswer.waiter(List.of(0L, 30L, 20L, 0L))).isEqualTo(new Queued(30L, 20L, false, null));
 		assertThat(RedisScriptAnswer.waiter(List.of(0L, 30L, 20L, 0L, "t1".getBytes(StandardCharsets.US_ASCII), 9L)))
-			.isEqualTo(new Queued(30L, 20L, false, new RedisWakeups.Handed("t1", 9L)));
+			.isEqualTo(new Queued(30L, 20L, false, new Wakeups.Handoff<>("t1", RedisScriptAnswer.instant(9L))));
 		assertThat(RedisScriptAnswer.waiter(List.of(2L))).isEqualTo(new Gone());
 	}
 
@@ -82,7 +83,7 @@ class RedisScriptAnswerTests {
 		assertThat(RedisScriptAnswer.remaining(List.of(0L))).isNull();
 		assertThat(RedisScriptAnswer.release(List.of(1L))).isEqualTo(new Released(null));
 		assertThat(RedisScriptAnswer.release(List.of(1L, "t1".getBytes(StandardCharsets.US_ASCII), 9L)))
-			.isEqualTo(new Released(new RedisWakeups.Handed("t1", 9L)));
+			.isEqualTo(new Released(new Wakeups.Handoff<>("t1", RedisScriptAnswer.instant(9L))));
 		assertThat(RedisScriptAnswer.release(List.of(0L))).isEqualTo(new NotHeld());
 		Standing standing = RedisScriptAnswer.grant(List.of(1L, "h".getBytes(StandardCharsets.US_ASCII), 9L));
 		assertThat(standing).isNotNull();

@@ -1,0 +1,150 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.host.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+import org.springframework.data.redis.connection.Message;
+import org.springframework.data.redis.connection.MessageListener;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.SubscriptionListener;
+import org.springframework.data.redis.listener.ChannelTopic;
+import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+import org.springframework.util.backoff.ExponentialBackOff;
+
+import dev.lease.LeaseHostException;
+import dev.lease.host.Wakeups;
+
+/**
+ * The one pub/sub subscription of a host, which wakes its waiters ({@link Wakeups}, by
+ * Redis key and ticket): the script publishes a {@link RedisHandoffMessage} whenever it
+ * hands a key to a waiter or the waiter next in line changes, and only the two waiters it
+ * names wake. A lost message costs latency only: one waiter per key in this JVM, its
+ * delegate, also re-asks on its own and wakes the waiters its answer names. Once the
+ * subscription is made again after its connection was lost, every waiter asks once, since
+ * whatever was published meanwhile is lost.
+ *
+ * @author Lease contributors
+ */
+final class RedisHandoffSubscription implements MessageListener, SubscriptionListener, AutoCloseable {
+
+	private static final long SUBSCRIBE_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+	private static final long RECOVERY_FIRST_MILLIS = 50;
+
+	private final Wakeups<String, String> wakeups;
+
+	private final RedisMessageListenerContainer container;
+
+	private final String probe = "probe:" + UUID.randomUUID();
+
+	private final Semaphore probed = new Semaphore(0);
+
+	RedisHandoffSubscription(RedisConnectionFactory connectionFactory, String channel,
+			Wakeups<String, String> wakeups) {
+		this.wakeups = wakeups;
+		this.container = new RedisMessageListenerContainer();
+		this.container.setConnectionFactory(connectionFactory);
+		// A blocking client (Jedis) holds a thread for the subscription; signalling is
+		// cheap, so it runs on that thread.
+		this.container.setSubscriptionExecutor((task) -> {
+			Thread thread = new Thread(task, "lease-redis-subscription");
+			thread.setDaemon(true);
+			thread.start();
+		});
+		this.container.setTaskExecutor(Runnable::run);
+		// A blocking client's subscription that fails is made again by the container:
+		// soon, since every handoff published meanwhile waits for it.
+		this.container.setRecoveryBackoff(recoveryBackoff());
+		this.container.addMessageListener(this, new ChannelTopic(channel));
+		this.container.afterPropertiesSet();
+		this.container.start();
+		awaitSubscribed(connectionFactory, channel.getBytes(StandardCharsets.US_ASCII));
+	}
+
+	private static ExponentialBackOff recoveryBackoff() {
+		ExponentialBackOff backoff = new ExponentialBackOff(RECOVERY_FIRST_MILLIS, 2);
+		backoff.setMaxInterval(RedisMessageListenerContainer.DEFAULT_RECOVERY_INTERVAL);
+		return backoff;
+	}
+
+	// A waiter subscribes before it asks a question whose answer it will sleep on: make
+	// sure the subscription stands before the host answers anything.
+	private void awaitSubscribed(RedisConnectionFactory connectionFactory, byte[] channel) {
+		long deadline = System.nanoTime() + SUBSCRIBE_TIMEOUT_NANOS;
+		try (RedisConnection connection = connectionFactory.getConnection()) {
+			while (System.nanoTime() < deadline) {
+				connection.publish(channel, this.probe.getBytes(StandardCharsets.US_ASCII));
+				if (this.probed.tryAcquire(50, TimeUnit.MILLISECONDS)) {
+					return;
+				}
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		close();
+		throw new LeaseHostException("The Redis subscription on channel '"
+				+ new String(channel, StandardCharsets.US_ASCII) + "' was not established");
+	}
+
+	// Subscribed: at start, and again after the subscription's connection was lost
+	// (Lettuce subscribes again on its own, the container does for Jedis).
+	@Override
+	public void onChannelSubscribed(byte[] channel, long count) {
+		this.wakeups.wakeAll();
+	}
+
+	@Override
+	public void onMessage(Message message, byte[] pattern) {
+		String body = new String(message.getBody(), StandardCharsets.US_ASCII);
+		if (body.equals(this.probe)) {
+			this.probed.release();
+			return;
+		}
+		RedisHandoffMessage handoff = RedisHandoffMessage.parse(body);
+		if (handoff == null) {
+			// Not of our format: every waiter of the key the message starts with asks.
+			this.wakeups.wake(body.split(" ", 2)[0], List.of());
+			return;
+		}
+		Wakeups.Handoff<String> handed = handoff.handoff();
+		if (handed != null) {
+			this.wakeups.wake(handoff.redisKey(), List.of(handed));
+		}
+		if (handoff.nextTicket() != null) {
+			this.wakeups.nextInLine(handoff.redisKey(), handoff.nextTicket(),
+					RedisLeaseWaiting.onTimer(System.nanoTime() + Math.max(0, handoff.standingRemaining()) * 1000));
+		}
+	}
+
+	@Override
+	public void close() {
+		try {
+			this.container.destroy();
+		}
+		catch (Exception ex) {
+			throw new LeaseHostException("Could not stop the Redis subscription", ex);
+		}
+	}
+
+}
