@@ -60,7 +60,7 @@ final class WithdrawalConnection {
 
 	private long lastUsed;
 
-	private boolean closed;
+	private volatile boolean closed;
 
 	private WithdrawalConnection(ListenConnections source) {
 		this.source = source;
@@ -113,16 +113,17 @@ final class WithdrawalConnection {
 		}
 	}
 
-	// Closed now, or by the withdrawal that holds it; after this, each withdrawal
-	// opens one for itself and closes it.
+	// Closed now, or by the withdrawal that holds it, which close does not wait for;
+	// after this, each withdrawal opens one for itself and closes it.
 	void close() {
-		this.turns.lock();
-		try {
-			this.closed = true;
-			discard();
-		}
-		finally {
-			this.turns.unlock();
+		this.closed = true;
+		if (this.turns.tryLock()) {
+			try {
+				discard();
+			}
+			finally {
+				this.turns.unlock();
+			}
 		}
 	}
 
