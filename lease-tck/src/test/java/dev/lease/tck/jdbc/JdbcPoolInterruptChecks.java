@@ -219,6 +219,36 @@ abstract class JdbcPoolInterruptChecks {
 	}
 
 	@Test
+	@DisplayName("DESIGN §4 interruption, Operation 2: where takes clean up, a waiter interrupted while every pool connection stays busy throws InterruptedException within 2 s, its clean-up left to a later question")
+	void waiterInterruptedWhileEveryConnectionIsBusyWhereTakesCleanUpReturnsPromptly() throws Exception {
+		try (JdbcLeaseHost cleaningUp = JdbcLeaseHost.builder(this.pool).cleanupInterval(Duration.ZERO).build()) {
+			LeaseKey key = LeaseKey.of("jdbc-interrupt-cleanup:" + UUID.randomUUID());
+			LeaseHolder holder = LeaseHolder.of("holder:" + UUID.randomUUID());
+			assertThat(cleaningUp.tryTake(key, holder, LONG)).isInstanceOf(Taken.class);
+			Waiter waiter = new Waiter(cleaningUp, key, "cleaning-up", LONG);
+			await().atMost(Duration.ofSeconds(30)).until(() -> queued(List.of(key)) == 1);
+			takeEveryConnection();
+			// Past the second after which a take cleans up again.
+			TimeUnit.MILLISECONDS.sleep(1500);
+			waiter.interruptAndJoin(BUSY);
+			releaseHostages();
+			waiter.thread.join(TimeUnit.SECONDS.toMillis(60));
+			int left = queued(List.of(key));
+			SoftAssertions.assertSoftly((softly) -> {
+				softly.assertThat(waiter.outcome.get())
+					.as("the waiter's outcome")
+					.isInstanceOf(InterruptedException.class);
+				softly.assertThat(waiter.tookToReturn())
+					.as("the waiter's time from its interrupt to its return")
+					.isLessThanOrEqualTo(PROMPT);
+				softly.assertThat(left).as("the interrupted waiter's row").isZero();
+			});
+			assertThat(cleaningUp.release(key, holder)).isInstanceOf(Released.class);
+			assertThat(cleaningUp.grant(key)).isEmpty();
+		}
+	}
+
+	@Test
 	@DisplayName("DESIGN §4 interruption, Operation 2: a waiter handed the key by another host's release, interrupted while every pool connection stays busy, throws InterruptedException within 2 s and the grant is given back")
 	void waiterHandedTheKeyAndInterruptedWhileEveryConnectionIsBusyGivesItBack() throws Exception {
 		// Without notifications the waiter learns of its grant only by asking, which the
