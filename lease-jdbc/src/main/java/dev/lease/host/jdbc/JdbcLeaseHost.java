@@ -218,12 +218,10 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 	public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
 		long durationMicros = Micros.of(ARGUMENTS.requireTake(key, holder, duration));
 		JdbcLeaseParts parts = parts();
-		try {
-			return parts.waiting.take(key, holder, durationMicros);
-		}
-		finally {
-			parts.sweeper.sweepNowAndThen();
-		}
+		// Not after an interrupt, which returns at once, nor after a failure.
+		TakeResult answer = parts.waiting.take(key, holder, durationMicros);
+		parts.sweeper.sweepNowAndThen();
+		return answer;
 	}
 
 	@Override
