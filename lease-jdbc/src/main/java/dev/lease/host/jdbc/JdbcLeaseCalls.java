@@ -56,6 +56,8 @@ import dev.lease.host.Wakeups;
  * The host's connections are bound under a data source of its own that only delegates to
  * the application's, so a call made inside the application's transaction on the same data
  * source never joins it: a grant does not roll back with the caller's work (Non-goal 6).
+ * A waiter's withdrawal runs on the host's {@link WithdrawalConnection}, outside the
+ * pool, where it has one.
  *
  * @author Lease contributors
  */
@@ -79,8 +81,10 @@ final class JdbcLeaseCalls {
 
 	private final Wakeups<LeaseKey, Long> wakeups;
 
+	private final @Nullable WithdrawalConnection withdrawals;
+
 	JdbcLeaseCalls(DataSource dataSource, JdbcLeaseDialect dialect, String selectNow, StoreInterrupts interrupts,
-			Wakeups<LeaseKey, Long> wakeups) {
+			Wakeups<LeaseKey, Long> wakeups, @Nullable WithdrawalConnection withdrawals) {
 		this.dataSource = dataSource;
 		this.own = new DelegatingDataSource(dataSource);
 		this.dialect = dialect;
@@ -99,6 +103,7 @@ final class JdbcLeaseCalls {
 		}
 		this.interrupts = interrupts;
 		this.wakeups = wakeups;
+		this.withdrawals = withdrawals;
 	}
 
 	// Whether a waiter of the key waits in this JVM.
@@ -107,17 +112,23 @@ final class JdbcLeaseCalls {
 	}
 
 	<T> T transaction(String what, @Nullable LeaseKey key, Transaction.Work<T> work) {
-		return run(what, key, false, work);
+		return run(what, key, Call.TRANSACTION, work);
 	}
 
 	<T> T statement(String what, @Nullable LeaseKey key, Transaction.Work<T> work) {
-		return run(what, key, true, work);
+		return run(what, key, Call.STATEMENT, work);
+	}
+
+	// A waiter's withdrawal, as one transaction: on the withdrawal connection, where the
+	// host has one, so that it never waits for a busy pool.
+	<T> T withdrawal(String what, LeaseKey key, Transaction.Work<T> work) {
+		return run(what, key, (this.withdrawals != null) ? Call.WITHDRAWAL : Call.TRANSACTION, work);
 	}
 
 	// A store call answers whatever interrupts arrive and leaves the flag set again
 	// (StoreInterrupts); it gives up only where allowed, and only before sending
 	// anything.
-	private <T> T run(String what, @Nullable LeaseKey key, boolean autoCommit, Transaction.Work<T> work) {
+	private <T> T run(String what, @Nullable LeaseKey key, Call call, Transaction.Work<T> work) {
 		boolean mayGiveUp = this.interrupts.mayGiveUp();
 		boolean interrupted = Thread.interrupted();
 		try {
@@ -126,7 +137,11 @@ final class JdbcLeaseCalls {
 				long started = System.nanoTime();
 				try {
 					Transaction tx = new Transaction(this.jdbc, this.selectNow);
-					T result = autoCommit ? inAutoCommit(() -> work.run(tx)) : inTransaction(() -> work.run(tx));
+					T result = switch (call) {
+						case TRANSACTION -> inTransaction(() -> work.run(tx));
+						case STATEMENT -> inAutoCommit(() -> work.run(tx));
+						case WITHDRAWAL -> onWithdrawalConnection(() -> work.run(tx));
+					};
 					if (!tx.handoffs.isEmpty() && key != null) {
 						this.wakeups.wake(key, tx.handoffs);
 					}
@@ -230,6 +245,24 @@ final class JdbcLeaseCalls {
 		}
 	}
 
+	// A transaction on the withdrawal connection, bound under the host's data source:
+	// the transaction manager begins it on the bound connection, and leaves it open.
+	private <T> T onWithdrawalConnection(Supplier<T> work) {
+		WithdrawalConnection withdrawals = this.withdrawals;
+		if (withdrawals == null) {
+			return inTransaction(work);
+		}
+		return withdrawals.use((connection) -> {
+			TransactionSynchronizationManager.bindResource(this.own, new ConnectionHolder(connection));
+			try {
+				return inTransaction(work);
+			}
+			finally {
+				TransactionSynchronizationManager.unbindResource(this.own);
+			}
+		});
+	}
+
 	private static void restoreAutoCommit(Connection connection) {
 		try {
 			connection.setAutoCommit(false);
@@ -253,6 +286,22 @@ final class JdbcLeaseCalls {
 	private static void pauseBeforeRetry(int attempt) {
 		long micros = ThreadLocalRandom.current().nextLong(100, 1_000L << Math.min(attempt, 6));
 		LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(micros));
+	}
+
+	/**
+	 * How a store call meets its connection.
+	 */
+	private enum Call {
+
+		/** One transaction on a pooled connection. */
+		TRANSACTION,
+
+		/** One auto-committed statement on a pooled connection. */
+		STATEMENT,
+
+		/** One transaction on the withdrawal connection. */
+		WITHDRAWAL
+
 	}
 
 }

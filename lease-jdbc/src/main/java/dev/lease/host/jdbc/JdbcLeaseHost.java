@@ -218,12 +218,10 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 	public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
 		long durationMicros = Micros.of(ARGUMENTS.requireTake(key, holder, duration));
 		JdbcLeaseParts parts = parts();
-		try {
-			return parts.waiting.take(key, holder, durationMicros);
-		}
-		finally {
-			parts.sweeper.sweepNowAndThen();
-		}
+		// Not after an interrupt, which returns at once, nor after a failure.
+		TakeResult answer = parts.waiting.take(key, holder, durationMicros);
+		parts.sweeper.sweepNowAndThen();
+		return answer;
 	}
 
 	@Override
@@ -350,11 +348,11 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 		}
 
 		/**
-		 * Open the one {@code LISTEN} connection of the host from the given data source,
-		 * one that pools nothing, such as Spring's {@code SimpleDriverDataSource} on the
-		 * same database. Without it, the settings of a Hikari pool configured with a JDBC
-		 * URL open it outside the pool, a data source that pools nothing opens it, and
-		 * any other pool lends it, with a warning.
+		 * Open the host's {@code LISTEN} connection, and the one a waiter that gives up
+		 * withdraws on without waiting for a busy pool, from this data source, one that
+		 * pools nothing. Without it, a Hikari pool's URL settings open them outside the
+		 * pool, an unpooled data source opens them, and any other pool lends them (the
+		 * {@code LISTEN} one with a warning).
 		 * @param listenDataSource the data source of the listening connection
 		 * @return this builder
 		 */

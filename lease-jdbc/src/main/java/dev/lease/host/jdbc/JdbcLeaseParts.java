@@ -48,9 +48,11 @@ final class JdbcLeaseParts {
 
 	final PickedUpWaiters pickedUp;
 
+	final @Nullable WithdrawalConnection withdrawals;
+
 	private JdbcLeaseParts(JdbcLeaseDialect dialect, JdbcLeaseStore store, JdbcGrantReads grantReads,
 			JdbcLeaseWaiting waiting, @Nullable PostgresNotificationListener listener, PickedUpWaiters pickedUp,
-			Duration cleanupInterval) {
+			@Nullable WithdrawalConnection withdrawals, Duration cleanupInterval) {
 		this.dialect = dialect;
 		this.store = store;
 		this.grantReads = grantReads;
@@ -58,6 +60,7 @@ final class JdbcLeaseParts {
 		this.sweeper = new JdbcLeaseSweeper(store, cleanupInterval);
 		this.listener = listener;
 		this.pickedUp = pickedUp;
+		this.withdrawals = withdrawals;
 	}
 
 	static JdbcLeaseParts of(DataSource dataSource, JdbcLeaseDialect dialect, String tablePrefix, boolean notifications,
@@ -71,17 +74,23 @@ final class JdbcLeaseParts {
 				? new PostgresNotificationListener(ListenConnections.of(dataSource, listenDataSource), channel, wakeups,
 						pickedUp, statements.deleteWaiter)
 				: null;
-		JdbcLeaseCalls calls = new JdbcLeaseCalls(dataSource, dialect, statements.selectNow, interrupts, wakeups);
+		WithdrawalConnection withdrawals = WithdrawalConnection.of(dataSource, listenDataSource);
+		JdbcLeaseCalls calls = new JdbcLeaseCalls(dataSource, dialect, statements.selectNow, interrupts, wakeups,
+				withdrawals);
 		JdbcLeaseStore store = JdbcLeaseStore.of(calls, statements, dialect, pickedUp, channel, listener != null);
 		JdbcLeaseWaiting waiting = new JdbcLeaseWaiting(store, wakeups, interrupts, pickedUp, listener);
 		JdbcGrantReads grantReads = new JdbcGrantReads(statements, store);
-		return new JdbcLeaseParts(dialect, store, grantReads, waiting, listener, pickedUp, cleanupInterval);
+		return new JdbcLeaseParts(dialect, store, grantReads, waiting, listener, pickedUp, withdrawals,
+				cleanupInterval);
 	}
 
 	// Stop the clean-up's schedule and the listening connection, if any; waiters still
-	// waiting fall back to polling.
+	// waiting fall back to polling, and withdraw on a connection opened for each.
 	void close() {
 		this.sweeper.close();
+		if (this.withdrawals != null) {
+			this.withdrawals.close();
+		}
 		if (this.listener != null) {
 			this.listener.stop();
 			if (!this.pickedUp.isEmpty()) {

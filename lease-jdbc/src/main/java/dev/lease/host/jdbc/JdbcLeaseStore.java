@@ -238,7 +238,7 @@ class JdbcLeaseStore {
 	// the waiter is released at once.
 	final TakeAnswer ask(LeaseKey key, LeaseHolder holder, Queued queued, boolean interrupted) {
 		long waiterId = queued.waiterId();
-		return this.calls.transaction(interrupted ? "withdraw a waiter" : "ask after a waiter", key, (tx) -> {
+		Transaction.Work<TakeAnswer> work = (tx) -> {
 			KeyModel state = lockAndLoad(tx, key);
 			KeyRow.WaiterRow mine = tx.queryRow(this.statements.selectWaiter, KeyRow.WAITER_ROW, waiterId);
 			OptionalLong handedBefore = (mine != null) ? mine.granted() : OptionalLong.empty();
@@ -262,7 +262,10 @@ class JdbcLeaseStore {
 				tx.update(this.statements.deleteWaiter, waiterId);
 			}
 			return answer;
-		});
+		};
+		// A waiter that gives up withdraws without waiting for a busy pool.
+		return interrupted ? this.calls.withdrawal("withdraw a waiter", key, work)
+				: this.calls.transaction("ask after a waiter", key, work);
 	}
 
 	// Resolve a key whose passed grant still has a queue behind it, and save it.

@@ -321,7 +321,9 @@ final class JdbcLeaseWaiting {
 		}
 
 		// An interrupted waiter withdraws at once, a grant handed to it meanwhile given
-		// back, and throws InterruptedException (DESIGN §4).
+		// back, and throws InterruptedException (DESIGN §4). It withdraws before it
+		// returns, so that no release can hand it the key afterwards, and on the
+		// withdrawal connection, so that a busy pool does not keep it waiting.
 		private InterruptedException giveUp(InterruptedException interrupt) {
 			Queued asking = this.queued;
 			return Withdrawals.giveUp(interrupt, boundNanoTime(),

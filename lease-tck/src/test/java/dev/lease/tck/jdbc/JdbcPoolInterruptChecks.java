@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
@@ -39,6 +40,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.lease.Lease;
 import dev.lease.LeaseHolder;
+import dev.lease.LeaseHost;
 import dev.lease.LeaseKey;
 import dev.lease.ReleaseResult;
 import dev.lease.Released;
@@ -68,6 +70,16 @@ abstract class JdbcPoolInterruptChecks {
 
 	private static final int ENTERING = 40;
 
+	// Set here so that a withdrawal waiting for the pool shows within a test's time.
+	private static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(10);
+
+	// Every connection is held this long after an interrupt, past the pool's timeout.
+	private static final Duration BUSY = Duration.ofSeconds(12);
+
+	// The bound an interrupted waiter returns within while every connection is busy:
+	// its withdrawal's own round trips, never the pool's connection timeout.
+	private static final Duration PROMPT = Duration.ofSeconds(2);
+
 	private HikariDataSource pool;
 
 	private HikariDataSource observer;
@@ -89,6 +101,7 @@ abstract class JdbcPoolInterruptChecks {
 		HikariConfig config = new HikariConfig();
 		config.setJdbcUrl(url);
 		config.setMaximumPoolSize(POOL);
+		config.setConnectionTimeout(CONNECTION_TIMEOUT.toMillis());
 		config.setPoolName("lease-test-interrupt-" + UUID.randomUUID().toString().substring(0, 8));
 		this.pool = JdbcTestServers.withSchema(new HikariDataSource(config), platform());
 		this.observer = JdbcTestServers.pool(url, platform());
@@ -119,12 +132,12 @@ abstract class JdbcPoolInterruptChecks {
 		LeaseKey key = keys.get(0);
 		List<Waiter> waiters = new ArrayList<>();
 		for (int i = 0; i < QUEUED; i++) {
-			waiters.add(new Waiter(keys.get(i), "queued-" + i));
+			waiters.add(new Waiter(this.host, keys.get(i), "queued-" + i, WAITER_TERM));
 		}
 		await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> queued(keys) == QUEUED);
 		takeEveryConnection();
 		for (int i = 0; i < ENTERING; i++) {
-			waiters.add(new Waiter(key, "entering-" + i));
+			waiters.add(new Waiter(this.host, key, "entering-" + i, WAITER_TERM));
 		}
 		// The queued ones ask where they stand within half their term and meet the
 		// empty pool too.
@@ -168,6 +181,111 @@ abstract class JdbcPoolInterruptChecks {
 			.isInstanceOf(Taken.class);
 	}
 
+	@Test
+	@DisplayName("DESIGN §4 interruption, Operation 2: waiters interrupted while every pool connection stays busy past the pool's timeout throw InterruptedException within 2 s and leave no waiter row and no grant")
+	void waitersInterruptedWhileEveryConnectionIsBusyReturnPromptly() throws Exception {
+		LeaseKey key = LeaseKey.of("jdbc-interrupt-busy:" + UUID.randomUUID());
+		LeaseHolder holder = LeaseHolder.of("holder:" + UUID.randomUUID());
+		assertThat(this.host.tryTake(key, holder, LONG)).isInstanceOf(Taken.class);
+		// Of a key's waiters in one JVM, the first polls without notifications and the
+		// second sleeps: one meets the empty pool asking, the other only withdrawing.
+		Waiter first = new Waiter(this.host, key, "first", LONG);
+		await().atMost(Duration.ofSeconds(30)).until(() -> queued(List.of(key)) == 1);
+		Waiter second = new Waiter(this.host, key, "second", LONG);
+		await().atMost(Duration.ofSeconds(30)).until(() -> queued(List.of(key)) == 2);
+		takeEveryConnection();
+		TimeUnit.MILLISECONDS.sleep(300);
+		second.interruptAndJoin(BUSY);
+		first.interruptAndJoin(BUSY);
+		releaseHostages();
+		first.thread.join(TimeUnit.SECONDS.toMillis(60));
+		second.thread.join(TimeUnit.SECONDS.toMillis(60));
+		int left = queued(List.of(key));
+		ReleaseResult released = this.host.release(key, holder);
+		Optional<Lease> standing = this.host.grant(key);
+		SoftAssertions.assertSoftly((softly) -> {
+			for (Waiter waiter : List.of(first, second)) {
+				softly.assertThat(waiter.outcome.get())
+					.as(waiter.name + "'s outcome")
+					.isInstanceOf(InterruptedException.class);
+				softly.assertThat(waiter.tookToReturn())
+					.as(waiter.name + "'s time from its interrupt to its return")
+					.isLessThanOrEqualTo(PROMPT);
+			}
+			softly.assertThat(left).as("waiter rows left behind by interrupted waiters").isZero();
+			softly.assertThat(released).as("the holder's release").isInstanceOf(Released.class);
+			softly.assertThat(standing).as("a grant handed on by the holder's release").isEmpty();
+		});
+	}
+
+	@Test
+	@DisplayName("DESIGN §4 interruption, Operation 2: where takes clean up, a waiter interrupted while every pool connection stays busy throws InterruptedException within 2 s, its clean-up left to a later question")
+	void waiterInterruptedWhileEveryConnectionIsBusyWhereTakesCleanUpReturnsPromptly() throws Exception {
+		try (JdbcLeaseHost cleaningUp = JdbcLeaseHost.builder(this.pool).cleanupInterval(Duration.ZERO).build()) {
+			LeaseKey key = LeaseKey.of("jdbc-interrupt-cleanup:" + UUID.randomUUID());
+			LeaseHolder holder = LeaseHolder.of("holder:" + UUID.randomUUID());
+			assertThat(cleaningUp.tryTake(key, holder, LONG)).isInstanceOf(Taken.class);
+			Waiter waiter = new Waiter(cleaningUp, key, "cleaning-up", LONG);
+			await().atMost(Duration.ofSeconds(30)).until(() -> queued(List.of(key)) == 1);
+			takeEveryConnection();
+			// Past the second after which a take cleans up again.
+			TimeUnit.MILLISECONDS.sleep(1500);
+			waiter.interruptAndJoin(BUSY);
+			releaseHostages();
+			waiter.thread.join(TimeUnit.SECONDS.toMillis(60));
+			int left = queued(List.of(key));
+			SoftAssertions.assertSoftly((softly) -> {
+				softly.assertThat(waiter.outcome.get())
+					.as("the waiter's outcome")
+					.isInstanceOf(InterruptedException.class);
+				softly.assertThat(waiter.tookToReturn())
+					.as("the waiter's time from its interrupt to its return")
+					.isLessThanOrEqualTo(PROMPT);
+				softly.assertThat(left).as("the interrupted waiter's row").isZero();
+			});
+			assertThat(cleaningUp.release(key, holder)).isInstanceOf(Released.class);
+			assertThat(cleaningUp.grant(key)).isEmpty();
+		}
+	}
+
+	@Test
+	@DisplayName("DESIGN §4 interruption, Operation 2: a waiter handed the key by another host's release, interrupted while every pool connection stays busy, throws InterruptedException within 2 s and the grant is given back")
+	void waiterHandedTheKeyAndInterruptedWhileEveryConnectionIsBusyGivesItBack() throws Exception {
+		// Without notifications the waiter learns of its grant only by asking, which the
+		// busy pool keeps it from; the release comes from a host with a pool of its own.
+		try (JdbcLeaseHost polling = JdbcLeaseHost.builder(this.pool).notifications(false).build();
+				JdbcLeaseHost elsewhere = new JdbcLeaseHost(this.observer)) {
+			LeaseKey key = LeaseKey.of("jdbc-interrupt-handed:" + UUID.randomUUID());
+			LeaseHolder holder = LeaseHolder.of("holder:" + UUID.randomUUID());
+			assertThat(elsewhere.tryTake(key, holder, LONG)).isInstanceOf(Taken.class);
+			Waiter waiter = new Waiter(polling, key, "handed", LONG);
+			await().atMost(Duration.ofSeconds(30)).until(() -> queued(List.of(key)) == 1);
+			takeEveryConnection();
+			await().atMost(Duration.ofSeconds(10))
+				.pollInterval(Duration.ofMillis(20))
+				.until(() -> this.pool.getHikariPoolMXBean().getThreadsAwaitingConnection() >= 1);
+			assertThat(elsewhere.release(key, holder)).isInstanceOf(Released.class);
+			assertThat(elsewhere.grant(key)).map(Lease::holder).hasValue(waiter.holder);
+			waiter.interruptAndJoin(BUSY);
+			releaseHostages();
+			waiter.thread.join(TimeUnit.SECONDS.toMillis(60));
+			int left = queued(List.of(key));
+			Optional<Lease> standing = elsewhere.grant(key);
+			SoftAssertions.assertSoftly((softly) -> {
+				softly.assertThat(waiter.outcome.get())
+					.as("the waiter's outcome")
+					.isInstanceOf(InterruptedException.class);
+				softly.assertThat(waiter.tookToReturn())
+					.as("the waiter's time from its interrupt to its return")
+					.isLessThanOrEqualTo(PROMPT);
+				softly.assertThat(left).as("the interrupted waiter's row").isZero();
+				softly.assertThat(standing).as("the grant handed to the interrupted waiter").isEmpty();
+			});
+			assertThat(elsewhere.tryTake(key, LeaseHolder.of("fresh:" + UUID.randomUUID()), LONG))
+				.isInstanceOf(Taken.class);
+		}
+	}
+
 	// Hold every connection the pool can lend: the waiters meet an empty pool.
 	private void takeEveryConnection() throws Exception {
 		while (this.hostages.size() < POOL) {
@@ -193,28 +311,52 @@ abstract class JdbcPoolInterruptChecks {
 	}
 
 	/**
-	 * A take on its own thread, and what it answered or threw.
+	 * A take on its own thread, what it answered or threw, and when.
 	 */
-	private final class Waiter {
+	private static final class Waiter {
 
 		final String name;
+
+		final LeaseHolder holder;
 
 		final AtomicReference<Object> outcome = new AtomicReference<>();
 
 		final Thread thread;
 
-		Waiter(LeaseKey key, String name) {
+		private volatile long interruptedAt;
+
+		private volatile boolean returned;
+
+		private volatile long returnedAt;
+
+		Waiter(LeaseHost host, LeaseKey key, String name, Duration term) {
 			this.name = name;
-			LeaseHolder holder = LeaseHolder.of(name + ":" + UUID.randomUUID());
+			this.holder = LeaseHolder.of(name + ":" + UUID.randomUUID());
 			this.thread = new Thread(() -> {
 				try {
-					this.outcome.set(JdbcPoolInterruptChecks.this.host.take(key, holder, WAITER_TERM));
+					this.outcome.set(host.take(key, this.holder, term));
 				}
 				catch (Throwable ex) {
 					this.outcome.set(ex);
 				}
+				finally {
+					this.returnedAt = System.nanoTime();
+					this.returned = true;
+				}
 			}, "lease-test-" + name);
 			this.thread.start();
+		}
+
+		void interruptAndJoin(Duration atMost) throws InterruptedException {
+			this.interruptedAt = System.nanoTime();
+			this.thread.interrupt();
+			this.thread.join(atMost.toMillis());
+		}
+
+		// From its interrupt to its return, or to now while it has not returned.
+		Duration tookToReturn() {
+			long end = this.returned ? this.returnedAt : System.nanoTime();
+			return Duration.ofNanos(end - this.interruptedAt);
 		}
 
 	}
