@@ -56,10 +56,11 @@ public class JdbcLeaseHostProperties extends DatabaseInitializationProperties {
 	private boolean checkSchema = true;
 
 	/**
-	 * JDBC URL of the one LISTEN connection, opened outside the application's pool. Not
-	 * needed with a Hikari pool configured with a JDBC URL, whose settings are used; with
-	 * another pool, when not set, the connection is borrowed from the pool for as long as
-	 * the host runs.
+	 * JDBC URL of the host's own connections, opened outside the application's pool: the
+	 * one LISTEN connection and the one interrupted waiters withdraw on. Not needed with a
+	 * Hikari pool configured with a JDBC URL, whose settings are used; with another pool,
+	 * when not set, the LISTEN connection is borrowed from the pool for as long as the host
+	 * runs and withdrawals borrow one each.
 	 */
 	private @Nullable String listenUrl;
 
