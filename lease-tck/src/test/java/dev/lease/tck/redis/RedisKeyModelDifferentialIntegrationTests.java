@@ -239,7 +239,7 @@ class RedisKeyModelDifferentialIntegrationTests {
 		catch (ReentrantTakeException ex) {
 			outcome = "reentrant";
 		}
-		String state = (model.holder() != null ? model.holder().toString() + " until " + model.expiresAt() : "free")
+		String state = ((model.holder() != null) ? model.holder().toString() + " until " + model.expiresAt() : "free")
 				+ ", latest " + model.latest() + ", arrivals " + model.arrivals() + ", " + model.queued()
 				+ " queued, head " + ((model.head() != null) ? model.head().id() : "none");
 		return new Result(outcome, state, model.isFree(now));
