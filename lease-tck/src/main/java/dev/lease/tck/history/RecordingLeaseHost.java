@@ -113,6 +113,8 @@ public final class RecordingLeaseHost implements LeaseHost {
 	 * @param key the key
 	 * @param holder the holder whose take is looked for
 	 * @param look reads the host's state and answers whether the holder waits for the key
+	 * within its bound: a stored waiter whose bound has passed may be one a returned take
+	 * left behind, and proves nothing
 	 * @return whether the take was seen queued
 	 */
 	public boolean observeQueued(LeaseKey key, LeaseHolder holder, BooleanSupplier look) {
