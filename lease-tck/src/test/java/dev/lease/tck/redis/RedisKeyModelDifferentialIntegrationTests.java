@@ -125,12 +125,16 @@ class RedisKeyModelDifferentialIntegrationTests {
 		this.keys.add(key);
 		int[] counts = new int[2];
 		List<String> differences = new ArrayList<>();
-		// x holds for 50 ms; h1 then h0 queue behind it, both bound by x's instant.
-		differences.add(step(key, "try", "x", 50_000, 0, false, counts));
-		differences.add(step(key, "take", "h1", 500_000, 1, false, counts));
-		differences.add(step(key, "take", "h0", 500_000, 2, false, counts));
-		// x's term passes: the key goes to h1 for 500 ms, and h0's bound passes.
-		pause(150);
+		// x holds for 2 s (the first step of a JVM may be slow); h1 then h0 queue behind
+		// it, both bound by x's instant.
+		differences.add(step(key, "try", "x", 2_000_000, 0, false, counts));
+		differences.add(step(key, "take", "h1", 10_000_000, 1, false, counts));
+		differences.add(step(key, "take", "h0", 10_000_000, 2, false, counts));
+		RedisLeaseState queued = RedisLeaseState.read(this.jedis, key);
+		assertThat(queued).as("x holding with two waiters behind it").isNotNull();
+		assertThat(queued.waiters()).as("waiters behind x").hasSize(2);
+		// x's term passes: the key goes to h1 for 10 s, and h0's bound passes.
+		pause(2300);
 		differences.add(step(key, "remaining", "h1", 0, 0, false, counts));
 		differences.add(step(key, "take", "h0", 500_000, 3, false, counts));
 		assertThat(differences.stream().filter((difference) -> difference != null))
