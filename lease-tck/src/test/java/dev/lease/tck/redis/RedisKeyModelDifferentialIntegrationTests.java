@@ -19,6 +19,7 @@ package dev.lease.tck.redis;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -28,6 +29,7 @@ import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongFunction;
+import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
@@ -87,7 +89,11 @@ class RedisKeyModelDifferentialIntegrationTests {
 			if (in == null) {
 				throw new IllegalStateException("lease.lua is missing");
 			}
-			this.script = in.readAllBytes();
+			// The keep window is written in as RedisLeaseScript does when it loads the
+			// text.
+			this.script = new String(in.readAllBytes(), StandardCharsets.UTF_8)
+				.replace("${HANDED_KEPT_MICROS}", Long.toString(KeyModel.HANDED_KEPT_MICROS))
+				.getBytes(StandardCharsets.UTF_8);
 		}
 	}
 
@@ -322,7 +328,8 @@ class RedisKeyModelDifferentialIntegrationTests {
 			default -> List.of(op, holder);
 		};
 		List<byte[]> argv = args.stream().map(RedisLeaseState::bytes).toList();
-		return (List<Object>) this.jedis.eval(this.script, List.of(RedisLeaseState.bytes(key)), argv);
+		List<byte[]> keys = Stream.of(key, key + ":q", key + ":w", key + ":h").map(RedisLeaseState::bytes).toList();
+		return (List<Object>) this.jedis.eval(this.script, keys, argv);
 	}
 
 	private long time() {
