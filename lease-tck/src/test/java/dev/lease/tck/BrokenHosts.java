@@ -19,8 +19,11 @@ package dev.lease.tck;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongUnaryOperator;
 
 import dev.lease.Held;
 import dev.lease.Lease;
@@ -28,6 +31,7 @@ import dev.lease.LeaseHolder;
 import dev.lease.LeaseHostException;
 import dev.lease.LeaseKey;
 import dev.lease.NotHeld;
+import dev.lease.ReentrantTakeException;
 import dev.lease.ReleaseResult;
 import dev.lease.TakeResult;
 import dev.lease.Taken;
@@ -169,6 +173,67 @@ final class BrokenHosts {
 				finally {
 					synchronized (stack) {
 						stack.remove(Thread.currentThread());
+					}
+				}
+			}
+
+		};
+	}
+
+	// Waiters queue in the host's own list and the key goes to the waiter of lowest rank,
+	// its arrival number mapped by the given rank: first in, first out for the identity,
+	// anything else breaks Non-goal 3. A waiting holder is refused a second take
+	// (Non-goal
+	// 1), so that only the order can be wrong.
+	static ForwardingLeaseHost servesInRankOrder(LongUnaryOperator rank) {
+		Map<LeaseKey, Map<LeaseHolder, Long>> queues = new ConcurrentHashMap<>();
+		AtomicLong arrivals = new AtomicLong();
+		return new ForwardingLeaseHost(new InMemoryLeaseHost()) {
+
+			@Override
+			public TryTakeResult tryTake(LeaseKey key, LeaseHolder holder, Duration duration) {
+				refuseWaiting(key, holder);
+				return this.delegate.tryTake(key, holder, duration);
+			}
+
+			@Override
+			public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
+				refuseWaiting(key, holder);
+				Map<LeaseHolder, Long> queue = queues.computeIfAbsent(key, (k) -> new HashMap<>());
+				synchronized (queue) {
+					queue.put(holder, rank.applyAsLong(arrivals.incrementAndGet()));
+				}
+				try {
+					while (true) {
+						boolean next;
+						synchronized (queue) {
+							next = queue.entrySet()
+								.stream()
+								.min(Map.Entry.comparingByValue())
+								.orElseThrow()
+								.getKey()
+								.equals(holder);
+						}
+						if (next && this.delegate.tryTake(key, holder, duration) instanceof Taken taken) {
+							return taken;
+						}
+						Thread.sleep(POLL_MILLIS);
+					}
+				}
+				finally {
+					synchronized (queue) {
+						queue.remove(holder);
+					}
+				}
+			}
+
+			private void refuseWaiting(LeaseKey key, LeaseHolder holder) {
+				Map<LeaseHolder, Long> queue = queues.get(key);
+				if (queue != null) {
+					synchronized (queue) {
+						if (queue.containsKey(holder)) {
+							throw new ReentrantTakeException(key, holder);
+						}
 					}
 				}
 			}

@@ -140,7 +140,14 @@ public record Event(Call call, LeaseKey key, LeaseHolder holder, @Nullable Durat
 		REMAINING,
 
 		/** {@code release}. */
-		RELEASE
+		RELEASE,
+
+		/**
+		 * Not a call: the holder's take on the key was seen queued on the host at some
+		 * moment between the event's two readings, as a test read it from the host's
+		 * state. It answers nothing and fails with nothing.
+		 */
+		QUEUED
 
 	}
 

@@ -39,6 +39,14 @@ import dev.lease.tck.history.Event.Call;
  * arrived; waiters are admitted in arrival order; held and reentrant refusals have a
  * cause.
  * <p>
+ * Arrival is judged on evidence, never on when a call was made: a call reaches the host
+ * at some moment between its start and the first answer that shows it there, and a loaded
+ * machine may delay it by any amount. A waiter arrived before another only when its own
+ * answer, a reentrant refusal to its holder, or a {@link Event.Call#QUEUED queued
+ * observation} of it was answered before the other's call started. The history of each
+ * holder is taken as complete: a refusal nothing else in it explains proves the holder's
+ * take was there.
+ * <p>
  * A call that failed with {@link dev.lease.LeaseHostException} has an unknown outcome: a
  * failed take may have granted (even after it returned, to a waiter the host had queued,
  * up to the waiter's bound) and a failed release may have ended its holder's grant. Such
@@ -75,8 +83,8 @@ public final class HistoryChecker {
 	 * @param skew the most the host's clock may differ from this JVM's
 	 * @param tolerance how much later than its bound a take may answer on a loaded
 	 * machine
-	 * @param arrivalSlack how much earlier one take must be called than another to count
-	 * as arriving first
+	 * @param arrivalSlack how much earlier than another's call a take must be proven to
+	 * have reached the host to count as arriving first; zero judges by the proof alone
 	 */
 	public HistoryChecker(Duration skew, Duration tolerance, Duration arrivalSlack) {
 		this(skew, tolerance, arrivalSlack, InterruptMode.UNKNOWN);
@@ -315,21 +323,13 @@ public final class HistoryChecker {
 			}
 		}
 
-		// Non-goal 3: of two waiters that were both granted, the one that arrived first
-		// goes first.
+		// Non-goal 3: a waiter proven to have reached the host before another call
+		// started is granted before it.
 		private void checkArrivalOrder() {
-			List<Event> waited = this.grants.stream()
-				.filter((g) -> g.call() == Call.TAKE
-						&& g.grantedAt().orElseThrow().isAfter(g.invokedAt().plus(HistoryChecker.this.skew)))
-				.toList();
-			for (Event first : waited) {
-				for (Event second : waited) {
-					if (first.invokedAt().plus(HistoryChecker.this.arrivalSlack).isBefore(second.invokedAt())
-							&& second.grantedAt().orElseThrow().isBefore(first.grantedAt().orElseThrow())) {
-						fail("Non-goal 3: a later waiter was admitted first: " + second + " before " + first);
-					}
-				}
-			}
+			new ArrivalOrder(this.events, HistoryChecker.this.interrupts, HistoryChecker.this.skew,
+					HistoryChecker.this.arrivalSlack, this::releasedBefore)
+				.violations(this.grants)
+				.forEach(this::fail);
 		}
 
 		// A grant of the asker provably stood from before the call to after its answer.

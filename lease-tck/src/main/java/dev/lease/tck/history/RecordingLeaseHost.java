@@ -21,6 +21,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.BooleanSupplier;
 
 import org.jspecify.annotations.Nullable;
 
@@ -102,6 +103,27 @@ public final class RecordingLeaseHost implements LeaseHost {
 	 */
 	public Instant now() {
 		return this.origin.plusNanos(System.nanoTime() - this.originNanos);
+	}
+
+	/**
+	 * Record a {@link Call#QUEUED queued observation} if the given look at the host's
+	 * state finds the holder's take on the key queued: proof for the
+	 * {@link HistoryChecker} that the take had reached the host by the time the look
+	 * ended, whenever it was called.
+	 * @param key the key
+	 * @param holder the holder whose take is looked for
+	 * @param look reads the host's state and answers whether the holder waits for the key
+	 * within its bound: a stored waiter whose bound has passed may be one a returned take
+	 * left behind, and proves nothing
+	 * @return whether the take was seen queued
+	 */
+	public boolean observeQueued(LeaseKey key, LeaseHolder holder, BooleanSupplier look) {
+		Instant from = now();
+		boolean queued = look.getAsBoolean();
+		if (queued) {
+			this.events.add(new Event(Call.QUEUED, key, holder, null, from, now(), null, null));
+		}
+		return queued;
 	}
 
 	@Override

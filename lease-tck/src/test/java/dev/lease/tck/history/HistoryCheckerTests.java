@@ -119,10 +119,13 @@ class HistoryCheckerTests {
 	}
 
 	@Test
-	@DisplayName("Non-goal 3: a later waiter admitted before an earlier one is caught")
+	@DisplayName("Non-goal 3: a later waiter admitted before one proven queued earlier is caught")
 	void outOfOrderAdmissionIsCaught() {
 		taken(Call.TRY_TAKE, A, 0, 1, 0);
 		taken(Call.TAKE, B, 100, 1002, 1001);
+		// B is refused a second take while it waits: its take had reached the host.
+		this.history
+			.add(new Event(Call.TRY_TAKE, KEY, B, TERM, at(150), at(151), null, new ReentrantTakeException(KEY, B)));
 		taken(Call.TAKE, C, 300, 1001, 1000);
 		answer(Call.RELEASE, C, 1000, 1000, new Released());
 		assertViolation("Non-goal 3");
