@@ -367,9 +367,15 @@ if op == 'try' or op == 'take' then
 	local waiting = redis.call('HGET', ENTRIES, 'h' .. caller)
 	if waiting then
 		local w = entry(waiting)
-		if w and w.granted == 0 and w.bound >= now then
-			persist()
-			return { -1 }
+		if w and w.granted == 0 then
+			if w.bound >= now then
+				persist()
+				return { -1 }
+			end
+			-- the holder's own waiter whose bound passed: replaced, as the model replaces it,
+			-- so that it stands ahead of nobody
+			dequeue(w)
+			redis.call('HDEL', ENTRIES, 't' .. waiting)
 		end
 	end
 	if op == 'try' then
