@@ -129,6 +129,7 @@ public final class LeasedMethodInterceptor implements MethodInterceptor {
 				operation.holdAtLeast(), operation.description());
 		return switch (operation.kind()) {
 			case MONO, FLUX -> ReactiveLeasedCalls.lease(this, operation, request, invocation);
+			case SUSPENDING -> SuspendingLeasedCalls.lease(this, operation, request, invocation);
 			case COMPLETION_STAGE -> stage(operation, request, invocation);
 			default -> {
 				LeaseOutcome<@Nullable Object> outcome = template().execute(request, operation.mode(),

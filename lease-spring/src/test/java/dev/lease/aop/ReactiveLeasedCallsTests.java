@@ -19,8 +19,11 @@ package dev.lease.aop;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -99,23 +102,26 @@ class ReactiveLeasedCallsTests {
 				failures.add(ex);
 			}
 		}
-		assertThat(values).as("subscriptions that got their value; %d failed, first %s", failures.size(),
-				failures.isEmpty() ? "none" : failures.get(0).getMessage())
+		assertThat(values)
+			.as("subscriptions that got their value; %d failed, first %s", failures.size(),
+					failures.isEmpty() ? "none" : failures.get(0).getMessage())
 			.hasSize(calls);
 		assertThat(work.mostAtOnce()).as("calls in flight at once").isEqualTo(1);
 		assertThat(work.started()).as("order of grants").containsExactlyElementsOf(this.host.arrivals());
 		assertThat(standingWhenHeard).as("calls whose grant still stood when the subscriber heard the value").isEmpty();
 	}
 
+	// The take reached the host and waits in its queue (a queued in-memory take waits
+	// with a timeout, for its bound), or has been answered.
 	private boolean arrives(int call) throws InterruptedException {
 		long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
-		while (this.host.arrivals().size() <= call) {
+		String holder = Integer.toString(call);
+		while (!this.host.queuedOrAnswered(holder)) {
 			if (System.nanoTime() - deadline > 0) {
 				return false;
 			}
 			Thread.sleep(1);
 		}
-		Thread.sleep(2);
 		return true;
 	}
 
@@ -150,8 +156,12 @@ class ReactiveLeasedCallsTests {
 				this.started.add(call);
 				int now = this.inFlight.incrementAndGet();
 				this.mostAtOnce.accumulateAndGet(now, Math::max);
-				return Mono.delay(Duration.ofMillis(20)).map((tick) -> Integer.parseInt(call));
-			}).doFinally((signal) -> this.inFlight.decrementAndGet());
+				// the work ends as it answers, before its Mono completes
+				return Mono.delay(Duration.ofMillis(20)).map((tick) -> {
+					this.inFlight.decrementAndGet();
+					return Integer.parseInt(call);
+				});
+			});
 		}
 
 		int mostAtOnce() {
@@ -164,10 +174,14 @@ class ReactiveLeasedCallsTests {
 
 	}
 
-	// Records each take as it reaches the host, by holder.
+	// Records each take as it reaches the host, by holder, with the thread it waits on.
 	static final class ArrivalsLeaseHost extends RecordingLeaseHost {
 
 		private final List<String> arrivals = new CopyOnWriteArrayList<>();
+
+		private final Map<String, Thread> takers = new ConcurrentHashMap<>();
+
+		private final Set<String> answered = ConcurrentHashMap.newKeySet();
 
 		ArrivalsLeaseHost(LeaseHost host) {
 			super(host);
@@ -175,12 +189,23 @@ class ReactiveLeasedCallsTests {
 
 		@Override
 		public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
+			this.takers.put(holder.asString(), Thread.currentThread());
 			this.arrivals.add(holder.asString());
-			return super.take(key, holder, duration);
+			try {
+				return super.take(key, holder, duration);
+			}
+			finally {
+				this.answered.add(holder.asString());
+			}
 		}
 
 		List<String> arrivals() {
 			return this.arrivals;
+		}
+
+		boolean queuedOrAnswered(String holder) {
+			Thread taker = this.takers.get(holder);
+			return this.answered.contains(holder) || (taker != null && taker.getState() == Thread.State.TIMED_WAITING);
 		}
 
 	}
