@@ -40,6 +40,7 @@ import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
 import dev.lease.LeaseKey;
 import dev.lease.TakeResult;
+import dev.lease.Taken;
 import dev.lease.annotation.Leased;
 import dev.lease.host.inmemory.InMemoryLeaseHost;
 import dev.lease.template.OnOverrun;
@@ -111,6 +112,25 @@ class ReactiveLeasedCallsTests {
 		assertThat(standingWhenHeard).as("calls whose grant still stood when the subscriber heard the value").isEmpty();
 	}
 
+	@Test
+	@DisplayName("Operation 1, 11: a leased CompletableFuture method on a held key returns at once, runs when the key is handed to it, and is released before its future completes")
+	void completionStageOnHeldKeyReturnsAtOnceAndRunsWhenTheKeyIsFree() throws Exception {
+		Work work = context().getBean(Work.class);
+		LeaseKey key = LeaseKey.of("cs-" + UUID.randomUUID());
+		LeaseHolder other = LeaseHolder.of("other");
+		assertThat(this.host.tryTake(key, other, Duration.ofSeconds(30))).isInstanceOf(Taken.class);
+		long started = System.nanoTime();
+		CompletableFuture<String> result = work.later(key.asString(), CompletableFuture.completedFuture("done"));
+		// the arrival term is 30 s: a take on the caller's thread would hold it that long
+		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+		assertThat(result).isNotDone();
+		assertThat(work.laterRuns()).hasValue(0);
+		this.host.release(key, other);
+		assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo("done");
+		assertThat(work.laterRuns()).hasValue(1);
+		assertThat(this.host.grant(key)).isEmpty();
+	}
+
 	// The take reached the host and waits in its queue (a queued in-memory take waits
 	// with a timeout, for its bound), or has been answered.
 	private boolean arrives(int call) throws InterruptedException {
@@ -150,6 +170,8 @@ class ReactiveLeasedCallsTests {
 
 		private final List<String> started = new CopyOnWriteArrayList<>();
 
+		private final AtomicInteger laterRuns = new AtomicInteger();
+
 		@Leased(key = "#key", holder = "#call", duration = "5s")
 		Mono<Integer> run(String key, String call) {
 			return Mono.defer(() -> {
@@ -162,6 +184,16 @@ class ReactiveLeasedCallsTests {
 					return Integer.parseInt(call);
 				});
 			});
+		}
+
+		@Leased(key = "#key", duration = "5s")
+		CompletableFuture<String> later(String key, CompletableFuture<String> work) {
+			this.laterRuns.incrementAndGet();
+			return work;
+		}
+
+		AtomicInteger laterRuns() {
+			return this.laterRuns;
 		}
 
 		int mostAtOnce() {
