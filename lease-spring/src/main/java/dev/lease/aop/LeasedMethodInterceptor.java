@@ -22,6 +22,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
@@ -65,6 +68,16 @@ import dev.lease.template.OnOverrun;
 public final class LeasedMethodInterceptor implements MethodInterceptor {
 
 	private static final Log logger = LogFactory.getLog(LeasedMethodInterceptor.class);
+
+	// Where a CompletionStage method runs when its take had to wait: never the thread
+	// that
+	// answered the take, which may be a host's I/O or wake-up thread that every other
+	// waiter needs (AsyncLeaseHost: a dependent stage that may block moves off it).
+	private static final ExecutorService BODIES = Executors.newCachedThreadPool((task) -> {
+		Thread thread = new Thread(task, "lease-leased-stage");
+		thread.setDaemon(true);
+		return thread;
+	});
 
 	private final Supplier<LeaseTemplate> templateSupplier;
 
@@ -143,8 +156,9 @@ public final class LeasedMethodInterceptor implements MethodInterceptor {
 	}
 
 	// Taken through the host's non-blocking view: the caller gets the future at once, and
-	// the method runs when the take answers, on the thread that answered, with the grant
-	// bound to it. The future completes as the method's stage once the key is released
+	// the method runs when the take answers, with the grant bound to it: on the caller's
+	// thread when the key was free at once, else on a thread of the advice's own. The
+	// future completes as the method's stage once the key is released
 	// (with an overrun under FAIL); a declared type that cannot hold a CompletableFuture
 	// is taken on the calling thread and gets its own stage back, released all the same.
 	private @Nullable Object stage(LeasedOperation operation, LeaseRequest request, MethodInvocation invocation)
@@ -160,7 +174,8 @@ public final class LeasedMethodInterceptor implements MethodInterceptor {
 				taking.cancel(false);
 			}
 		});
-		taking.whenComplete((outcome, failure) -> {
+		Executor where = taking.isDone() ? Runnable::run : BODIES;
+		taking.whenCompleteAsync((outcome, failure) -> {
 			if (failure != null) {
 				result.completeExceptionally(cause(failure));
 				return;
@@ -206,7 +221,7 @@ public final class LeasedMethodInterceptor implements MethodInterceptor {
 					result.complete(value);
 				}
 			}));
-		});
+		}, where);
 		return result;
 	}
 

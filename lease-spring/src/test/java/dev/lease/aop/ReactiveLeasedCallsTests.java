@@ -28,6 +28,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -128,6 +129,10 @@ class ReactiveLeasedCallsTests {
 		this.host.release(key, other);
 		assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo("done");
 		assertThat(work.laterRuns()).hasValue(1);
+		// never on the thread that answered the take: a host's own thread, which every
+		// other
+		// waiter needs (here the threaded view's take thread)
+		assertThat(work.laterThread()).isEqualTo("lease-leased-stage");
 		assertThat(this.host.grant(key)).isEmpty();
 	}
 
@@ -172,6 +177,8 @@ class ReactiveLeasedCallsTests {
 
 		private final AtomicInteger laterRuns = new AtomicInteger();
 
+		private volatile @Nullable String laterThread;
+
 		@Leased(key = "#key", holder = "#call", duration = "5s")
 		Mono<Integer> run(String key, String call) {
 			return Mono.defer(() -> {
@@ -189,11 +196,16 @@ class ReactiveLeasedCallsTests {
 		@Leased(key = "#key", duration = "5s")
 		CompletableFuture<String> later(String key, CompletableFuture<String> work) {
 			this.laterRuns.incrementAndGet();
+			this.laterThread = Thread.currentThread().getName();
 			return work;
 		}
 
 		AtomicInteger laterRuns() {
 			return this.laterRuns;
+		}
+
+		@Nullable String laterThread() {
+			return this.laterThread;
 		}
 
 		int mostAtOnce() {
