@@ -339,12 +339,12 @@ public final class InMemoryLeaseHost implements LeaseHost {
 	// Waiters without a thread that the question settled are answered once the lock is
 	// let go.
 	void unlock(KeyState state) {
-		List<Settlement> settled;
+		List<Settlement> settled = List.of();
 		try {
 			retireIfFree(state, Long.MIN_VALUE);
+			settled = this.async.afterSave(state);
 		}
 		finally {
-			settled = this.async.afterSave(state);
 			state.lock.unlock();
 		}
 		this.async.settle(state.key, settled);
