@@ -16,12 +16,7 @@
 
 package dev.lease.tck.jdbc;
 
-import java.time.Duration;
-import java.util.UUID;
-
-import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
-import dev.lease.LeaseKey;
 import dev.lease.host.jdbc.JdbcLeaseHost;
 import dev.lease.tck.AsyncLeaseHostAdapter;
 
@@ -38,31 +33,9 @@ abstract class JdbcAsyncLeaseHostConformance extends JdbcLeaseHostConformance {
 	@Override
 	protected LeaseHost host() {
 		if (this.adapter == null) {
-			this.adapter = warmedUp(new AsyncLeaseHostAdapter(super.host()));
+			this.adapter = new AsyncLeaseHostAdapter(super.host());
 		}
 		return this.adapter;
-	}
-
-	// Each question asked once, so that the view's first calls (its threads, the pool's
-	// connections) are not paid inside a check's short term.
-	private static LeaseHost warmedUp(LeaseHost host) {
-		LeaseKey key = LeaseKey.of("warm-up-" + UUID.randomUUID());
-		LeaseHolder holder = LeaseHolder.of("warm-up");
-		try {
-			for (int i = 0; i < 3; i++) {
-				host.tryTake(key, holder, Duration.ofSeconds(10));
-				host.remaining(key, holder);
-				host.grants(null, 1);
-				host.release(key, holder);
-				host.take(key, holder, Duration.ofSeconds(10));
-				host.release(key, holder);
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
-		return host;
 	}
 
 }
