@@ -46,6 +46,9 @@ class RuleCitationsTests {
 
 	private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
 
+	// The space between two words of a citation, across a wrapped comment line.
+	private static final String WRAP = "(?:\\s+(?:\\*|//)?\\s*|\\s)";
+
 	private static final Set<String> SKIPPED = Set.of("target", ".git", ".mvn", "node_modules", ".idea");
 
 	// One rule ("Invariant 2.2") or a range of rules ("Operations 1–14", "Check
@@ -54,8 +57,10 @@ class RuleCitationsTests {
 			"\\b(Identity|Identities|States?|Operations?|Invariants?|Fences?|Checks?|Non-goals?|Composition notes?|Grants)"
 					+ " (\\d+(?:\\.\\d+)?)(?:\\s*(?:–|-|to|through)\\s*(\\d+(?:\\.\\d+)?))?\\b");
 
-	// A host rule ("Host: interruption", "Host: the state model").
-	private static final Pattern HOST_RULE = Pattern.compile("\\bHost: (?:the )?([a-z]+(?: [a-z]+)?)\\b");
+	// A host rule ("Host: interruption", "Host: the state model"), wrapped in a comment
+	// or not.
+	private static final Pattern HOST_RULE = Pattern
+		.compile("\\bHost:\\s+(?:the" + WRAP + ")?([a-z]+(?:" + WRAP + "[a-z]+)?)\\b");
 
 	private static final Pattern ANCHOR = Pattern.compile("<a id=\"([a-z0-9-]+)\"></a>");
 
@@ -70,7 +75,7 @@ class RuleCitationsTests {
 			String text = read(file);
 			Matcher hostRule = HOST_RULE.matcher(text);
 			while (hostRule.find()) {
-				String anchor = "host-" + hostRule.group(1).replace(' ', '-');
+				String anchor = "host-" + hostRule.group(1).replaceAll("[\\s*/]+", "-");
 				if (!anchors.contains(anchor) && !anchors.contains(anchor.replaceAll("-[a-z]+$", ""))) {
 					unresolved.add(ROOT.relativize(file) + ": '" + hostRule.group() + "' (no #" + anchor + ")");
 				}

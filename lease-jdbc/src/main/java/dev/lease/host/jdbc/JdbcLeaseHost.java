@@ -58,8 +58,8 @@ import dev.lease.host.TakeAnswer.Granted;
  * taken. Keys and holders are binary columns compared byte for byte (Identity 2 to 4).
  * <p>
  * Each question is one short transaction under READ COMMITTED that locks the key's row,
- * resolves the stored state at the database's now (DESIGN §4) and writes back what it
- * changed; no row lock is held while anyone waits. On PostgreSQL, a take of a free key
+ * resolves the stored state at the database's now (Host semantics) and writes back what
+ * it changed; no row lock is held while anyone waits. On PostgreSQL, a take of a free key
  * with nobody queued is one statement that reads the clock with the row locked (two when
  * the key has no row yet), and a release with nobody queued is one; on MySQL and MariaDB
  * these and a remaining with nobody queued are one statement each. Waiters are rows of a

@@ -26,8 +26,8 @@ import dev.lease.host.Interrupts;
 
 /**
  * The host's calls to Redis, each on a connection of its own, made so that an interrupt
- * neither fails a call nor is lost (DESIGN §4): a call answers, and the caller finds its
- * interrupt flag set again if an interrupt was pending or arrived meanwhile.
+ * neither fails a call nor is lost (Host semantics): a call answers, and the caller finds
+ * its interrupt flag set again if an interrupt was pending or arrived meanwhile.
  * <p>
  * A pending interrupt is put aside for the call, because a pool (Jedis's, or Lettuce's
  * when pooled) would refuse to wait for a connection with it. An interrupt that ends the

@@ -317,7 +317,7 @@ abstract class JdbcLeaseHostChecks {
 	}
 
 	@Test
-	@DisplayName("DESIGN §3: a connection that fails in the middle of a release leaves the grant and the queue as they were")
+	@DisplayName("Host: failures: a connection that fails in the middle of a release leaves the grant and the queue as they were")
 	void connectionFailingMidReleaseLeavesNoHalfWrittenState() throws Exception {
 		AtomicBoolean armed = new AtomicBoolean();
 		JdbcLeaseHost failing = host(failingOn(new DriverManagerDataSource(url()), "UPDATE LEASE_KEYS", armed));

@@ -57,7 +57,7 @@ class PostgresqlJdbcLeaseHostIntegrationTests extends JdbcLeaseHostChecks {
 	}
 
 	@Test
-	@DisplayName("DESIGN §4 Waking: a host listens on one connection however many of its callers wait")
+	@DisplayName("Host: waking: a host listens on one connection however many of its callers wait")
 	void hostListensOnOneConnectionForAllItsWaiters() throws Exception {
 		String application = "lease-listen-" + UUID.randomUUID().toString().substring(0, 8);
 		JdbcLeaseHost waiting = host(pool(application));
@@ -88,7 +88,7 @@ class PostgresqlJdbcLeaseHostIntegrationTests extends JdbcLeaseHostChecks {
 	}
 
 	@Test
-	@DisplayName("DESIGN §4 Waking: a NOTIFY wakes a waiter on another instance long before its own timer would")
+	@DisplayName("Host: waking: a NOTIFY wakes a waiter on another instance long before its own timer would")
 	void notificationWakesWaiterOnAnotherInstance() throws Exception {
 		JdbcLeaseHost other = host(pool());
 		LeaseKey key = newKey();
@@ -103,7 +103,7 @@ class PostgresqlJdbcLeaseHostIntegrationTests extends JdbcLeaseHostChecks {
 	}
 
 	@Test
-	@DisplayName("DESIGN §4 Waking: without notifications a waiter on another instance learns of a release by polling")
+	@DisplayName("Host: waking: without notifications a waiter on another instance learns of a release by polling")
 	void waiterOnAnotherInstancePollsWithoutNotifications() throws Exception {
 		JdbcLeaseHost other = JdbcLeaseHost.builder(pool()).notifications(false).build();
 		LeaseKey key = newKey();
