@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
+import dev.lease.Released;
 import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.host.jdbc.JdbcLeaseHost;
@@ -114,6 +115,40 @@ class PostgresqlJdbcLeaseHostIntegrationTests extends JdbcLeaseHostChecks {
 		awaitQueued(key, 1);
 		this.host.release(key, holder);
 		assertThat(waiting.get(5, TimeUnit.SECONDS)).isInstanceOf(Taken.class);
+	}
+
+	@Test
+	@DisplayName("Operation 2, Operation 3: on PostgreSQL a take of a free key, with or without a row, and a release with nobody queued are one statement each")
+	void freeKeyTakesAndReleasesRunOneStatementEach() throws Exception {
+		StatementCounter counter = new StatementCounter(pool());
+		JdbcLeaseHost counted = track(JdbcLeaseHost.builder(counter.dataSource())
+			.notifications(false)
+			.cleanupInterval(Duration.ofHours(1))
+			.build());
+		LeaseKey key = newKey();
+		LeaseHolder first = newHolder("first");
+		LeaseHolder second = newHolder("second");
+		long before = counter.statements();
+		assertThat(counted.tryTake(key, first, Duration.ofMillis(200))).isInstanceOf(Taken.class);
+		long withoutRow = counter.statements() - before;
+		// The grant passes, and the key's row is left with a passed grant.
+		Thread.sleep(400);
+		before = counter.statements();
+		assertThat(counted.tryTake(key, second, LONG)).isInstanceOf(Taken.class);
+		long passedRow = counter.statements() - before;
+		before = counter.statements();
+		assertThat(counted.release(key, second)).isInstanceOf(Released.class);
+		long release = counter.statements() - before;
+		before = counter.statements();
+		assertThat(take(counted, key, first, LONG)).isInstanceOf(Taken.class);
+		long take = counter.statements() - before;
+		before = counter.statements();
+		assertThat(take(counted, newKey(), first, LONG)).isInstanceOf(Taken.class);
+		long takeWithoutRow = counter.statements() - before;
+		assertThat(new long[] { withoutRow, passedRow, release, take, takeWithoutRow })
+			.as("statements of: try take without a row, try take of a passed row, release, take of a released key, "
+					+ "take without a row")
+			.containsExactly(1, 1, 1, 1, 1);
 	}
 
 }
