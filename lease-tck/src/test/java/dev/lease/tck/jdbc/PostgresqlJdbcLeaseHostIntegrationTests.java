@@ -16,7 +16,13 @@
 
 package dev.lease.tck.jdbc;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -31,6 +37,7 @@ import dev.lease.LeaseKey;
 import dev.lease.Released;
 import dev.lease.TakeResult;
 import dev.lease.Taken;
+import dev.lease.TryTakeResult;
 import dev.lease.host.jdbc.JdbcLeaseHost;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -149,6 +156,57 @@ class PostgresqlJdbcLeaseHostIntegrationTests extends JdbcLeaseHostChecks {
 			.as("statements of: try take without a row, try take of a passed row, release, take of a released key, "
 					+ "take without a row")
 			.containsExactly(1, 1, 1, 1, 1);
+	}
+
+	@Test
+	@DisplayName("Invariant 1.2: on PostgreSQL a one-statement take that waits for another transaction on the key is dated after that transaction, with or without a row")
+	void takeThatWaitsForTheKeyIsDatedAfterIt() throws Exception {
+		String insert = "INSERT INTO LEASE_KEYS (LEASE_KEY, LATEST, QUEUED, ARRIVALS) VALUES (?, 0, 0, 0)";
+		// How every statement that removes a key's row, or may insert one, locks the key
+		// first: a removal under it leaves a take that waited to the insert path.
+		String keyLock = "SELECT PG_ADVISORY_XACT_LOCK(HASHTEXTEXTENDED(ENCODE(?, 'hex'), 7811886091))";
+		for (String racer : List.of("locks the row", "inserts the row", "removes the row under the key's lock")) {
+			LeaseKey key = newKey();
+			if (!racer.startsWith("inserts")) {
+				this.jdbc.update(insert, (Object) key.bytes());
+			}
+			try (Connection blocker = this.dataSource.getConnection()) {
+				blocker.setAutoCommit(false);
+				switch (racer) {
+					case "locks the row" ->
+						run(blocker, "SELECT LEASE_KEY FROM LEASE_KEYS WHERE LEASE_KEY = ? FOR UPDATE", key.bytes());
+					case "inserts the row" -> run(blocker, insert, key.bytes());
+					default -> {
+						run(blocker, keyLock, key.bytes());
+						run(blocker, "DELETE FROM LEASE_KEYS WHERE LEASE_KEY = ?", key.bytes());
+					}
+				}
+				CompletableFuture<TryTakeResult> taking = CompletableFuture
+					.supplyAsync(() -> this.host.tryTake(key, newHolder("taker"), LONG));
+				Thread.sleep(500);
+				assertThat(taking).as("a take while another transaction %s", racer).isNotDone();
+				long reading;
+				try (PreparedStatement clock = blocker
+					.prepareStatement("SELECT CAST(EXTRACT(EPOCH FROM CLOCK_TIMESTAMP()) * 1000000 AS BIGINT)");
+						ResultSet resultSet = clock.executeQuery()) {
+					resultSet.next();
+					reading = resultSet.getLong(1);
+				}
+				blocker.commit();
+				TryTakeResult result = taking.get(10, TimeUnit.SECONDS);
+				assertThat(result).as("a take after another transaction %s", racer).isInstanceOf(Taken.class);
+				Instant dated = ((Taken) result).expiresAt().minus(LONG);
+				assertThat(dated).as("the grant's dating after another transaction %s", racer)
+					.isAfterOrEqualTo(Instant.EPOCH.plus(reading, ChronoUnit.MICROS));
+			}
+		}
+	}
+
+	private static void run(Connection connection, String sql, byte[] key) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement(sql)) {
+			statement.setBytes(1, key);
+			statement.execute();
+		}
 	}
 
 }
