@@ -96,6 +96,35 @@ final class PairThroughput {
 		return new Beside(figures[median], floors[median]);
 	}
 
+	// Several figures beside one floor, taking turns with it round by round in the same
+	// way: for each figure, the round whose ratio to that round's floor is the median.
+	static List<Beside> besideAll(int threads, int rounds, Pair floor, List<Pair> figures) throws InterruptedException {
+		pairsPerSecond(threads, 0, 2000, floor);
+		for (Pair figure : figures) {
+			pairsPerSecond(threads, 0, 2000, figure);
+		}
+		double[] floors = new double[rounds];
+		double[][] measured = new double[figures.size()][rounds];
+		for (int round = 0; round < rounds; round++) {
+			floors[round] = pairsPerSecond(threads, 500, 2000, floor);
+			for (int f = 0; f < figures.size(); f++) {
+				measured[f][round] = pairsPerSecond(threads, 500, 2000, figures.get(f));
+			}
+		}
+		List<Beside> besides = new ArrayList<>();
+		for (double[] figure : measured) {
+			System.out.printf(Locale.ROOT, "  %d thread(s), rounds (figure / floor): %s%n", threads,
+					IntStream.range(0, rounds)
+						.mapToObj((round) -> String.format(Locale.ROOT, "%.0f / %.0f", figure[round], floors[round]))
+						.collect(Collectors.joining(", ")));
+			Integer[] byRatio = IntStream.range(0, rounds).boxed().toArray(Integer[]::new);
+			Arrays.sort(byRatio, Comparator.comparingDouble((round) -> figure[round] / floors[round]));
+			int median = byRatio[rounds / 2];
+			besides.add(new Beside(figure[median], floors[median]));
+		}
+		return besides;
+	}
+
 	/**
 	 * The pairs per second of a figure and of its floor in one round.
 	 *
