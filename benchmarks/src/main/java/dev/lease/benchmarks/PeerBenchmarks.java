@@ -86,7 +86,6 @@ final class PeerBenchmarks {
 		DefaultLockRepository repository = new DefaultLockRepository(pool);
 		repository.setPrefix(INT_PREFIX);
 		repository.setTransactionManager(new DataSourceTransactionManager(pool));
-		repository.setTimeToLive((int) TERM.toMillis());
 		repository.afterPropertiesSet();
 		repository.afterSingletonsInstantiated();
 		JdbcLockRegistry registry = new JdbcLockRegistry(repository);
