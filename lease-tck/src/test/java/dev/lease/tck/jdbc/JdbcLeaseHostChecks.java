@@ -135,7 +135,11 @@ abstract class JdbcLeaseHostChecks {
 	}
 
 	JdbcLeaseHost host(DataSource dataSource) {
-		JdbcLeaseHost built = new JdbcLeaseHost(dataSource);
+		return track(new JdbcLeaseHost(dataSource));
+	}
+
+	// A host built by the test, closed after it.
+	JdbcLeaseHost track(JdbcLeaseHost built) {
 		this.closeables.add(0, built);
 		return built;
 	}
