@@ -16,6 +16,9 @@
 
 package dev.lease.autoconfigure.jdbc;
 
+import java.util.Map;
+import java.util.Set;
+
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Test;
@@ -92,8 +95,24 @@ class JdbcLeaseSchemaCheckTests {
 					"LEASE_"))
 				.as(platform)
 				.containsOnlyKeys("LEASE_KEYS", "LEASE_WAITERS")
-				.allSatisfy(
-						(table, columns) -> assertThat(columns).isNotEmpty().doesNotContain("CONSTRAINT", "PRIMARY"));
+				.allSatisfy((table, columns) -> assertThat(columns).isNotEmpty()
+					.doesNotContain("CONSTRAINT", "PRIMARY", "INDEX", "--"));
+		}
+	}
+
+	@Test
+	void theExpectedIndexesAreReadFromTheScriptOfEachPlatformEachNamingTheMigrationThatAddsIt() {
+		for (String platform : new String[] { "h2", "postgresql", "mysql" }) {
+			assertThat(JdbcLeaseSchemaCheck
+				.expectedIndexes(JdbcLeaseHost.SCHEMA_LOCATION.replace("@@platform@@", platform), "ORDERS_LEASE_"))
+				.as(platform)
+				.containsExactly(Map.entry("ORDERS_LEASE_WAITERS", Set.of("ORDERS_LEASE_WAITERS_IX1",
+						"ORDERS_LEASE_WAITERS_IX2", "ORDERS_LEASE_WAITERS_IX3", "ORDERS_LEASE_WAITERS_IX4")));
+			String migration = "classpath:dev/lease/host/jdbc/migration/" + platform + "/";
+			assertThat(JdbcLeaseSchemaCheck.migrationCreating(platform, "LEASE_WAITERS_IX1"))
+				.isEqualTo(migration + "V1__lease_tables.sql");
+			assertThat(JdbcLeaseSchemaCheck.migrationCreating(platform, "LEASE_WAITERS_IX4"))
+				.isEqualTo(migration + "V2__lease_waiters_indexes.sql");
 		}
 	}
 
