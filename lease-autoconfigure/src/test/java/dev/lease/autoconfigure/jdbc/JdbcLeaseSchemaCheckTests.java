@@ -28,8 +28,10 @@ import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
+import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 
 import dev.lease.autoconfigure.LeaseAutoConfiguration;
 import dev.lease.autoconfigure.LeaseConfigurationException;
@@ -76,6 +78,22 @@ class JdbcLeaseSchemaCheckTests {
 					.contains("table LEASE_WAITERS has no column")
 					.contains("GRANTED_EXPIRES_AT")
 					.doesNotContain("LEASE_KEYS");
+			});
+	}
+
+	@Test
+	void tablesWithoutAnIndexOfTheSchemaFailStartUpNamingTheIndexAndTheMigrationThatAddsIt() {
+		this.runner.withUserConfiguration(VersionOneTablesConfiguration.class)
+			.withPropertyValues("lease.jdbc.initialize-schema=never")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(failure(context.getStartupFailure()).getDescription())
+					.contains("table LEASE_WAITERS has no index LEASE_WAITERS_IX3 (added by"
+							+ " classpath:dev/lease/host/jdbc/migration/h2/V2__lease_waiters_indexes.sql)")
+					.contains("LEASE_WAITERS_IX4")
+					.doesNotContain("has no column");
+				assertThat(analyzed(context.getStartupFailure()).getAction())
+					.contains("classpath:dev/lease/host/jdbc/migration/h2/");
 			});
 	}
 
@@ -157,6 +175,20 @@ class JdbcLeaseSchemaCheckTests {
 			jdbc.execute("CREATE TABLE LEASE_WAITERS (WAITER_ID BIGINT NOT NULL PRIMARY KEY,"
 					+ " LEASE_KEY VARBINARY(1024) NOT NULL, HOLDER VARBINARY(1024) NOT NULL,"
 					+ " DURATION_MICROS BIGINT NOT NULL, BOUND BIGINT NOT NULL, ARRIVAL BIGINT NOT NULL)");
+			return new TablesCreated();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class VersionOneTablesConfiguration {
+
+		// tables as the first versioned script leaves them: no index added since
+		@Bean
+		TablesCreated versionOneTables(DataSource dataSource) {
+			new ResourceDatabasePopulator(
+					new ClassPathResource("dev/lease/host/jdbc/migration/h2/V1__lease_tables.sql"))
+				.execute(dataSource);
 			return new TablesCreated();
 		}
 
