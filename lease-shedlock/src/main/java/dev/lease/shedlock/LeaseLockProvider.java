@@ -88,7 +88,7 @@ public final class LeaseLockProvider implements LockProvider, AutoCloseable {
 	 * @param host the host to take leases on
 	 */
 	public LeaseLockProvider(LeaseHost host) {
-		this(host, "", "shedlock@" + ManagementFactory.getRuntimeMXBean().getName().replace('@', ':'));
+		this(host, "", defaultHolderPrefix());
 	}
 
 	/**
@@ -111,6 +111,15 @@ public final class LeaseLockProvider implements LockProvider, AutoCloseable {
 		this.keyPrefix = keyPrefix;
 		this.holderPrefix = holderPrefix;
 		this.releases = new HeldReleases(host);
+	}
+
+	// The JVM's name is "<pid>@<host>" on the usual JVMs; the holder names the host
+	// first.
+	private static String defaultHolderPrefix() {
+		String jvm = ManagementFactory.getRuntimeMXBean().getName();
+		int at = jvm.indexOf('@');
+		String where = (at > 0) ? jvm.substring(at + 1) + ":" + jvm.substring(0, at) : jvm;
+		return "shedlock@" + where;
 	}
 
 	/**
