@@ -103,7 +103,7 @@ class ShedLockMigrationTests {
 
 	}
 
-	static class ReportJobs {
+	public static class ReportJobs {
 
 		private final AtomicInteger runs = new AtomicInteger();
 
@@ -120,7 +120,7 @@ class ShedLockMigrationTests {
 	}
 
 	// After: the same job under @Leased.
-	static class LeasedReportJobs {
+	public static class LeasedReportJobs {
 
 		private final AtomicInteger runs = new AtomicInteger();
 
