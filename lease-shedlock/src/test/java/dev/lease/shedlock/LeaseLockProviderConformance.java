@@ -161,7 +161,8 @@ abstract class LeaseLockProviderConformance extends AbstractLockProviderIntegrat
 	@Test
 	@DisplayName("Invariant 2.1: under lockAtLeastFor, unlock returns at once and the release comes when the grant is old enough")
 	void unlockUnderLockAtLeastForReleasesWhenOldEnough() {
-		Duration atLeast = Duration.ofSeconds(1);
+		// Long enough that a stalled test thread does not reach it before unlocking.
+		Duration atLeast = Duration.ofSeconds(2);
 		long asked = System.nanoTime();
 		SimpleLock lock = this.provider.lock(config(this.LOCK_NAME1, Duration.ofSeconds(30), atLeast)).orElseThrow();
 		Lease taken = grant(this.LOCK_NAME1);
@@ -177,7 +178,7 @@ abstract class LeaseLockProviderConformance extends AbstractLockProviderIntegrat
 	@Test
 	@DisplayName("Invariant 2.1: lockAtLeastFor equal to lockAtMostFor leaves the grant to end at its instant")
 	void unlockWhenLockAtLeastForIsTheTermLeavesTheGrantToItsInstant() {
-		Duration term = Duration.ofSeconds(2);
+		Duration term = Duration.ofSeconds(3);
 		long asked = System.nanoTime();
 		SimpleLock lock = this.provider.lock(config(this.LOCK_NAME1, term, term)).orElseThrow();
 		Lease taken = grant(this.LOCK_NAME1);
