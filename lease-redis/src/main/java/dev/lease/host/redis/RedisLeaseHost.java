@@ -201,6 +201,16 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 		return started;
 	}
 
+	// Whether a non-blocking question can be sent at once: the host has started and, for
+	// a take, no durability check is due first. Else the question goes to a thread.
+	boolean readyWithoutBlocking(boolean take) {
+		return this.started != null && !(take && this.durability.checkDue());
+	}
+
+	static void requireTakeArguments(LeaseKey key, LeaseHolder holder, Duration duration) {
+		ARGUMENTS.requireTake(key, holder, duration);
+	}
+
 	// A waiting take holds no thread through Lettuce: see LettuceAsyncLeaseHost.
 	@Override
 	public AsyncLeaseHost async() {
