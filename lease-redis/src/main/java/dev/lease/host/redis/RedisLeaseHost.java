@@ -146,7 +146,7 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 			RedisHandoffSubscription subscription;
 			try {
 				subscription = new RedisHandoffSubscription(this.connectionFactory, this.keyPrefix + "handoff",
-						this.wakeups);
+						this.wakeups, this.durability::disturbed);
 			}
 			catch (RuntimeException ex) {
 				throw (ex instanceof LeaseHostException) ? ex
