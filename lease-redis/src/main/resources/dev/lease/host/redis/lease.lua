@@ -418,7 +418,9 @@ elseif op == 'ask' or op == 'settle' then
 		end
 		return answer
 	end
-	if e and op == 'settle' then
+	if e then
+		-- past its bound (an ask or a settle) or giving up: withdrawn, as the model withdraws
+		-- it, so that it stands ahead of nobody
 		local was_head = head() == ticket
 		dequeue(e)
 		redis.call('HDEL', ENTRIES, 't' .. ticket)
