@@ -86,8 +86,8 @@ final class LeasedOperation {
 		this.holder = holder;
 		this.duration = duration;
 		this.holdAtLeast = holdAtLeast;
-		this.mode = leased.mode();
-		this.onUnavailable = leased.onUnavailable();
+		this.mode = LeasedDefaults.mode(method, leased);
+		this.onUnavailable = LeasedDefaults.onUnavailable(method, leased);
 		this.kind = ReturnKind.of(method);
 		this.parameterNames = PARAMETER_NAMES.getParameterNames(method);
 	}
@@ -98,7 +98,7 @@ final class LeasedOperation {
 		Expression holder = (leased.holder().isBlank()) ? null : parse(leased.holder(), "holder", description);
 		Duration duration = duration(leased.duration(), placeholders, description);
 		Duration holdAtLeast = holdAtLeast(leased.holdAtLeast(), duration, placeholders, description);
-		if (leased.onUnavailable() == OnUnavailable.SKIP && method.getReturnType().isPrimitive()
+		if (LeasedDefaults.onUnavailable(method, leased) == OnUnavailable.SKIP && method.getReturnType().isPrimitive()
 				&& method.getReturnType() != void.class) {
 			throw new IllegalStateException("@Leased on " + description
 					+ " has onUnavailable = SKIP, but a skipped call" + " cannot return a "
