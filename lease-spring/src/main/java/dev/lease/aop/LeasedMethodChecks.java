@@ -148,7 +148,20 @@ public final class LeasedMethodChecks implements BeanPostProcessor, BeanFactoryA
 
 	// A leading minus is read past so that a negative term is called what it is.
 	private @Nullable Duration duration(Method method, String attribute, String text, List<Problem> problems) {
-		String resolved = resolve(text);
+		String resolved;
+		try {
+			resolved = resolve(text);
+		}
+		catch (IllegalArgumentException ex) {
+			problems.add(new Problem(LEASED, describe(method), attribute, text,
+					"'" + text + "' cannot be resolved: " + ex.getMessage(), "define the property it names"));
+			return null;
+		}
+		if (resolved.contains("${")) {
+			problems.add(new Problem(LEASED, describe(method), attribute, text,
+					"'" + resolved + "' has a placeholder no property resolves", "define the property it names"));
+			return null;
+		}
 		String shown = (resolved.equals(text)) ? "'" + text + "'" : "'" + text + "' (resolved to '" + resolved + "')";
 		String example = "duration".equals(attribute) ? "30s" : "5s";
 		if (resolved.isBlank()) {

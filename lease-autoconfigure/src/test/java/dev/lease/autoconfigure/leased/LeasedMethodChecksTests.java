@@ -98,6 +98,16 @@ class LeasedMethodChecksTests {
 	}
 
 	@Test
+	@DisplayName("A duration placeholder with no property fails at start-up naming it")
+	void unresolvablePlaceholderFailsAtStartUp() {
+		this.runner.withBean("placeholder", MissingProperty.class).run((context) -> {
+			String[] analysis = Analyses.of(context);
+			assertThat(analysis[0]).contains("'duration'").contains("jobs.missing");
+			assertThat(analysis[1]).contains("define the property");
+		});
+	}
+
+	@Test
 	@DisplayName("A negative holdAtLeast is reported as not positive")
 	void negativeHoldAtLeastIsNotPositive() {
 		this.runner.withBean("negativeHold", NegativeHold.class).run((context) -> {
@@ -188,6 +198,14 @@ class LeasedMethodChecksTests {
 	static class MalformedDuration {
 
 		@Leased(key = "'k'", duration = "5 sec")
+		void run() {
+		}
+
+	}
+
+	static class MissingProperty {
+
+		@Leased(key = "'k'", duration = "${jobs.missing}")
 		void run() {
 		}
 
