@@ -13,6 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
+
 package dev.lease;
 
 import java.time.Duration;
@@ -103,8 +104,10 @@ public interface AsyncLeaseHost {
 	 * thread of its own (a virtual thread where the JVM has them, a daemon platform
 	 * thread otherwise), so that no take waits for a thread behind another take, and the
 	 * other questions run on a separate set of threads, so that a release never waits
-	 * behind takes. A cancelled take interrupts its thread, which withdraws it. What a
-	 * host without a native way of waiting answers from {@link LeaseHost#async()}.
+	 * behind takes. A cancelled take interrupts its thread, which withdraws it, and the
+	 * cancelling thread waits for that withdrawal (on a remote store, one round trip), so
+	 * that nothing stands for the caller once {@code cancel} returns. What a host without
+	 * a native way of waiting answers from {@link LeaseHost#async()}.
 	 * @param host the blocking host
 	 * @return its questions, answered off the caller's thread
 	 */

@@ -39,8 +39,8 @@ import org.jspecify.annotations.Nullable;
  * {@link IllegalArgumentException} and nothing is taken. A failure of the host itself is
  * a {@link LeaseHostException} and leaves no half-written state.
  * <p>
- * An interrupt of the calling thread is never a failure (DESIGN §4): every call answers,
- * and the caller finds its interrupt flag set again, or, a take only, throws
+ * An interrupt of the calling thread is never a failure (Host semantics): every call
+ * answers, and the caller finds its interrupt flag set again, or, a take only, throws
  * {@link InterruptedException}, after which nothing stands for the caller: no queued
  * waiter and no grant, a grant made at that moment given back. No host reports an
  * interrupt as a {@link LeaseHostException}.

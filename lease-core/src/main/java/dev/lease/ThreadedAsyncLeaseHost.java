@@ -13,6 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
+
 package dev.lease;
 
 import java.lang.reflect.Method;
@@ -79,11 +80,34 @@ final class ThreadedAsyncLeaseHost implements AsyncLeaseHost {
 		});
 		answer.whenComplete((result, failure) -> {
 			if (!hostAnswered.get()) {
-				taker.interrupt();
+				withdraw(taker);
 			}
 		});
 		taker.start();
 		return answer;
+	}
+
+	// Cancelled (or completed by anyone but the host) before the host answered: the
+	// interrupt withdraws the take, and the canceller waits for that, so that nothing
+	// stands for it once cancel returns, as after an interrupted blocking take.
+	private static void withdraw(Thread taker) {
+		if (taker == Thread.currentThread()) {
+			return;
+		}
+		taker.interrupt();
+		boolean interrupted = false;
+		while (true) {
+			try {
+				taker.join();
+				break;
+			}
+			catch (InterruptedException ex) {
+				interrupted = true;
+			}
+		}
+		if (interrupted) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	@Override

@@ -22,6 +22,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -83,7 +84,7 @@ final class JdbcBenchmarks {
 			JdbcTemplate jdbc = new JdbcTemplate(pool);
 			jdbc.execute("VACUUM ANALYZE LEASE_KEYS");
 			jdbc.execute("VACUUM ANALYZE LEASE_WAITERS");
-			pairs(table, "PostgreSQL", FLOOR_UPSERT, pool, host);
+			pairs(table, "PostgreSQL", FLOOR_UPSERT, pool, host, (threads) -> PeerBenchmarks.postgresql(pool, threads));
 			handoff(table, "jdbc handoff, same instance", host, host);
 			handoff(table, "jdbc handoff, other instance (LISTEN/NOTIFY)", host, other);
 		}
@@ -103,7 +104,7 @@ final class JdbcBenchmarks {
 	private static void mariadb(BenchmarkTable table, String url) {
 		try (HikariDataSource pool = pool(url); JdbcLeaseHost host = new JdbcLeaseHost(pool)) {
 			new ResourceDatabasePopulator(new ClassPathResource("dev/lease/host/jdbc/schema-mysql.sql")).execute(pool);
-			pairs(table, "MariaDB", MYSQL_FLOOR_UPSERT, pool, host);
+			pairs(table, "MariaDB", MYSQL_FLOOR_UPSERT, pool, host, (threads) -> List.of());
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -111,25 +112,33 @@ final class JdbcBenchmarks {
 	}
 
 	private static void pairs(BenchmarkTable table, String database, String floorUpsert, HikariDataSource pool,
-			JdbcLeaseHost host) throws InterruptedException {
+			JdbcLeaseHost host, IntFunction<List<PeerBenchmarks.Peer>> peers) throws InterruptedException {
 		JdbcTemplate jdbc = new JdbcTemplate(pool);
 		LeaseHolder holder = LeaseHolder.of("benchmark");
 		byte[] holderBytes = holder.bytes();
 		for (int threads : new int[] { 1, 8 }) {
 			LeaseKey[][] keys = keys("bench:jdbc:", threads);
 			LeaseKey[][] floorKeys = keys("bench:floor:", threads);
-			PairThroughput.Beside beside = PairThroughput.beside(threads, ROUNDS, (thread, index) -> {
+			List<PeerBenchmarks.Peer> besides = new ArrayList<>();
+			besides.add(new PeerBenchmarks.Peer("jdbc (" + database + ") try_take+release", (thread, index) -> {
+				LeaseKey key = keys[thread][(int) (index & 1023)];
+				host.tryTake(key, holder, TERM);
+				host.release(key, holder);
+			}));
+			// Other libraries in the same rounds, on the same pool, beside the same
+			// floor.
+			besides.addAll(peers.apply(threads));
+			List<PairThroughput.Beside> measured = PairThroughput.besideAll(threads, ROUNDS, (thread, index) -> {
 				byte[] key = floorKeys[thread][(int) (index & 1023)].bytes();
 				long now = System.currentTimeMillis() * 1000;
 				jdbc.update(floorUpsert, key, holderBytes, now + TERM.toNanos() / 1000, now);
 				jdbc.update(FLOOR_DELETE, key, holderBytes);
-			}, (thread, index) -> {
-				LeaseKey key = keys[thread][(int) (index & 1023)];
-				host.tryTake(key, holder, TERM);
-				host.release(key, holder);
-			});
-			table.add("jdbc (" + database + ") try_take+release, " + threads + " thread(s)", "pairs/s", beside.figure(),
-					beside.floor());
+			}, besides.stream().map(PeerBenchmarks.Peer::pair).toList());
+			for (int i = 0; i < besides.size(); i++) {
+				String name = (i == 0) ? besides.get(i).name() : besides.get(i).name() + " (" + database + ")";
+				table.add(name + ", " + threads + " thread(s)", "pairs/s", measured.get(i).figure(),
+						measured.get(i).floor());
+			}
 		}
 	}
 

@@ -72,28 +72,35 @@ final class PairThroughput {
 		return count.sum() / (measureMillis / 1000.0);
 	}
 
-	// A figure beside its floor on a shared machine: the two take turns in short rounds,
-	// so that a burst of load elsewhere lands on both sides of a round, and the round
-	// whose ratio is the median counts, so that one lucky or unlucky round does not
-	// decide it.
-	static Beside beside(int threads, int rounds, Pair floor, Pair figure) throws InterruptedException {
-		// Both sides warm (compiled, connected, caches full) before any round counts.
+	// Figures beside their floor on a shared machine: they take turns with it in short
+	// rounds, so that a burst of load elsewhere lands on all sides of a round, and for
+	// each figure the round whose ratio to that round's floor is the median counts, so
+	// that one lucky or unlucky round does not decide it.
+	static List<Beside> besideAll(int threads, int rounds, Pair floor, List<Pair> figures) throws InterruptedException {
 		pairsPerSecond(threads, 0, 2000, floor);
-		pairsPerSecond(threads, 0, 2000, figure);
+		for (Pair figure : figures) {
+			pairsPerSecond(threads, 0, 2000, figure);
+		}
 		double[] floors = new double[rounds];
-		double[] figures = new double[rounds];
+		double[][] measured = new double[figures.size()][rounds];
 		for (int round = 0; round < rounds; round++) {
 			floors[round] = pairsPerSecond(threads, 500, 2000, floor);
-			figures[round] = pairsPerSecond(threads, 500, 2000, figure);
+			for (int f = 0; f < figures.size(); f++) {
+				measured[f][round] = pairsPerSecond(threads, 500, 2000, figures.get(f));
+			}
 		}
-		System.out.printf(Locale.ROOT, "  %d thread(s), rounds (figure / floor): %s%n", threads,
-				IntStream.range(0, rounds)
-					.mapToObj((round) -> String.format(Locale.ROOT, "%.0f / %.0f", figures[round], floors[round]))
-					.collect(Collectors.joining(", ")));
-		Integer[] byRatio = IntStream.range(0, rounds).boxed().toArray(Integer[]::new);
-		Arrays.sort(byRatio, Comparator.comparingDouble((round) -> figures[round] / floors[round]));
-		int median = byRatio[rounds / 2];
-		return new Beside(figures[median], floors[median]);
+		List<Beside> besides = new ArrayList<>();
+		for (double[] figure : measured) {
+			System.out.printf(Locale.ROOT, "  %d thread(s), rounds (figure / floor): %s%n", threads,
+					IntStream.range(0, rounds)
+						.mapToObj((round) -> String.format(Locale.ROOT, "%.0f / %.0f", figure[round], floors[round]))
+						.collect(Collectors.joining(", ")));
+			Integer[] byRatio = IntStream.range(0, rounds).boxed().toArray(Integer[]::new);
+			Arrays.sort(byRatio, Comparator.comparingDouble((round) -> figure[round] / floors[round]));
+			int median = byRatio[rounds / 2];
+			besides.add(new Beside(figure[median], floors[median]));
+		}
+		return besides;
 	}
 
 	/**

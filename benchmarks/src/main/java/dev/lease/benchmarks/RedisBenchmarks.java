@@ -22,8 +22,10 @@ import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -140,13 +142,22 @@ final class RedisBenchmarks {
 					floorKeys[t][i] = (prefix + "floor:" + t + ":" + i).getBytes(StandardCharsets.UTF_8);
 				}
 			}
-			PairThroughput.Beside beside = PairThroughput.beside(threads, ROUNDS,
-					floor(factory, floorSha, floorKeys, holderBytes), (thread, index) -> {
-						LeaseKey key = keys[thread][(int) (index & 1023)];
-						host.tryTake(key, holder, TERM);
-						host.release(key, holder);
-					});
-			table.add("redis try_take+release, " + threads + " thread(s)", "pairs/s", beside.figure(), beside.floor());
+			List<PeerBenchmarks.Peer> besides = new ArrayList<>();
+			besides.add(new PeerBenchmarks.Peer("redis try_take+release", (thread, index) -> {
+				LeaseKey key = keys[thread][(int) (index & 1023)];
+				host.tryTake(key, holder, TERM);
+				host.release(key, holder);
+			}));
+			// Other libraries in the same rounds, on the same connection factory.
+			besides.addAll(PeerBenchmarks.redis(factory, prefix, threads));
+			List<PairThroughput.Beside> measured = PairThroughput.besideAll(threads, ROUNDS,
+					floor(factory, floorSha, floorKeys, holderBytes),
+					besides.stream().map(PeerBenchmarks.Peer::pair).toList());
+			for (int i = 0; i < besides.size(); i++) {
+				String name = (i == 0) ? besides.get(i).name() : besides.get(i).name() + " (Redis)";
+				table.add(name + ", " + threads + " thread(s)", "pairs/s", measured.get(i).figure(),
+						measured.get(i).floor());
+			}
 		}
 	}
 

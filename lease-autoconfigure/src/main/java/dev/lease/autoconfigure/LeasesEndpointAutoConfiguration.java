@@ -34,6 +34,7 @@ import org.springframework.core.env.Environment;
 
 import dev.lease.LeaseHost;
 import dev.lease.actuate.endpoint.LeasesEndpoint;
+import dev.lease.actuate.endpoint.LeasesEndpointWebExtension;
 
 /**
  * {@link org.springframework.boot.autoconfigure.EnableAutoConfiguration
@@ -67,6 +68,13 @@ public final class LeasesEndpointAutoConfiguration {
 			List<String> roles = binder.bind("management.endpoint.leases.roles", Bindable.listOf(String.class))
 				.orElse(List.of());
 			return new LeasesEndpoint(selection.host(), show, Set.copyOf(roles));
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		@ConditionalOnBean(LeasesEndpoint.class)
+		LeasesEndpointWebExtension leasesEndpointWebExtension(LeasesEndpoint leasesEndpoint) {
+			return new LeasesEndpointWebExtension(leasesEndpoint);
 		}
 
 	}

@@ -38,7 +38,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Tests for the rules across artifacts, here because this module sees every one of them:
  * lease-core at the bottom, each store's artifact (lease-redis, lease-jdbc, and the
  * in-memory host) beside the others and knowing none of them, lease-spring above the atom
- * and knowing no store, and Boot on top. Nothing points upward.
+ * and knowing no store, lease-shedlock (the ShedLock adapter) above the atom too, and
+ * Boot on top. Nothing points upward.
  *
  * @author Lease contributors
  */
@@ -57,7 +58,7 @@ class ModuleRulesTests {
 				"dev.lease.host.redis.RedisLeaseHost", "dev.lease.fence.redis.FencedRedisWrites",
 				"dev.lease.host.jdbc.JdbcLeaseHost", "dev.lease.fence.jdbc.FencedJdbcTemplate",
 				"dev.lease.aop.LeasedAdvisor", "dev.lease.fence.http.FenceServletFilter",
-				"dev.lease.autoconfigure.LeaseAutoConfiguration"))
+				"dev.lease.shedlock.LeaseLockProvider", "dev.lease.autoconfigure.LeaseAutoConfiguration"))
 			.allMatch(ALL::contain);
 	}
 
@@ -74,6 +75,8 @@ class ModuleRulesTests {
 			.layer("Spring")
 			.definedBy("dev.lease.annotation..", "dev.lease.aop..", "dev.lease.aot..", "dev.lease.observation..",
 					"dev.lease.template..", "dev.lease.fence.http..", "dev.lease.fence.reactor..")
+			.layer("Adapters")
+			.definedBy("dev.lease.shedlock..")
 			.layer("Boot")
 			.definedBy("dev.lease.autoconfigure..", "dev.lease.actuate..", "dev.lease.health..")
 			.whereLayer("Boot")
@@ -81,6 +84,8 @@ class ModuleRulesTests {
 			.whereLayer("Spring")
 			.mayOnlyBeAccessedByLayers("Boot")
 			.whereLayer("Stores")
+			.mayOnlyBeAccessedByLayers("Boot")
+			.whereLayer("Adapters")
 			.mayOnlyBeAccessedByLayers("Boot")
 			.check(ALL);
 	}
@@ -91,7 +96,8 @@ class ModuleRulesTests {
 		noClasses().should()
 			.resideOutsideOfPackages("dev.lease", "dev.lease.host..", "dev.lease.fence..", "dev.lease.annotation..",
 					"dev.lease.aop..", "dev.lease.aot..", "dev.lease.observation..", "dev.lease.template..",
-					"dev.lease.autoconfigure..", "dev.lease.actuate..", "dev.lease.health..", "dev.lease.tck..")
+					"dev.lease.shedlock..", "dev.lease.autoconfigure..", "dev.lease.actuate..", "dev.lease.health..",
+					"dev.lease.tck..")
 			.check(ALL);
 	}
 

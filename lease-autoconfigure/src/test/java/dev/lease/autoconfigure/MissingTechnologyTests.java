@@ -49,11 +49,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 class MissingTechnologyTests {
 
 	@ParameterizedTest(name = "without {0}, hiding {1}")
-	@CsvSource(delimiter = ';',
-			value = { "Spring Data Redis;org.springframework.data.redis,io.lettuce,redis.clients",
-					"Spring JDBC;org.springframework.jdbc,org.springframework.boot.jdbc,org.h2,org.postgresql",
-					"Micrometer;io.micrometer",
-					"the Actuator;org.springframework.boot.actuate,org.springframework.boot.health" })
+	@CsvSource(delimiter = ';', value = { "Spring Data Redis;org.springframework.data.redis,io.lettuce,redis.clients",
+			"Spring JDBC;org.springframework.jdbc,org.springframework.boot.jdbc,org.h2,org.postgresql",
+			"Micrometer;io.micrometer", "the Actuator;org.springframework.boot.actuate,org.springframework.boot.health",
+			"ShedLock;net.javacrumbs.shedlock", "lease-shedlock;dev.lease.shedlock" })
 	void startsWhenTheTechnologyIsFiltered(String technology, String packages) {
 		new ApplicationContextRunner().withClassLoader(new FilteredClassLoader(packages.split(",")))
 			.withConfiguration(AutoConfigurations.of(leaseAutoConfigurations(getClass().getClassLoader())))
@@ -65,7 +64,7 @@ class MissingTechnologyTests {
 			value = { "Spring Data Redis;spring-data-redis-,spring-boot-data-redis-,lettuce-core-,jedis-",
 					"Spring JDBC;spring-jdbc-,spring-boot-jdbc-,h2-,postgresql-,HikariCP-",
 					"Micrometer;micrometer-,spring-boot-micrometer-",
-					"the Actuator;spring-boot-actuator-,spring-boot-health-" })
+					"the Actuator;spring-boot-actuator-,spring-boot-health-", "ShedLock;shedlock-" })
 	void startsWhenTheTechnologyIsAbsent(String technology, String jars) throws Exception {
 		try (URLClassLoader loader = classPathWithout(jars.split(","))) {
 			Class<?> probe = loader.loadClass(Probe.class.getName());

@@ -20,7 +20,7 @@ package dev.lease.host;
  * How a host tells an interrupt from a failure of its store: a client library reports an
  * interrupted wait (for a pooled connection, for an answer) as its own exception, with
  * the {@link InterruptedException} somewhere among its causes. An interrupt has a known
- * outcome and must be answered as one; a failure of the store has not (DESIGN §4).
+ * outcome and must be answered as one; a failure of the store has not (Host semantics).
  *
  * @author Lease contributors
  * @since 0.1.0

@@ -34,10 +34,10 @@ import dev.lease.host.TakeAnswer.Queued;
 import dev.lease.host.TakeAnswer.Refused;
 
 /**
- * The state of one key, DESIGN §4's one state model: at most a grant and a FIFO queue of
- * waiters, resolved at the host's now before every question, and the decisions of the
- * operations on it. Written once, in Java, for every host whose store runs Java inside
- * its atomic step: the in-memory host under the key's lock, the JDBC host in a
+ * The state of one key, Host semantics's one state model: at most a grant and a FIFO
+ * queue of waiters, resolved at the host's now before every question, and the decisions
+ * of the operations on it. Written once, in Java, for every host whose store runs Java
+ * inside its atomic step: the in-memory host under the key's lock, the JDBC host in a
  * transaction that locks the key's row, and third-party hosts.
  * <p>
  * A store builds one model per question from what it keeps, asks it, and writes back only
@@ -118,7 +118,7 @@ public final class KeyModel {
 	/**
 	 * Return the key's now for a reading of the host's clock: the later of the reading
 	 * and the latest one saved for the key, kept as the latest. A clock that steps back
-	 * never brings an ended grant back to life (DESIGN §4, Invariant 2.1).
+	 * never brings an ended grant back to life (Host: one clock, Invariant 2.1).
 	 * @param reading the clock's reading
 	 * @return the key's now
 	 */
@@ -204,7 +204,7 @@ public final class KeyModel {
 	}
 
 	/**
-	 * Answer a queued waiter where it stands (DESIGN §4): granted, when the key was
+	 * Answer a queued waiter where it stands (Host semantics): granted, when the key was
 	 * handed to it now or before; withdrawn past its bound, when it gives up, or when it
 	 * is no longer queued (Non-goal 4); otherwise still queued, and nothing for the store
 	 * to save. A waiter that gives up and was handed the key gives the grant back, so

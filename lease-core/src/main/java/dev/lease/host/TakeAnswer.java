@@ -18,9 +18,9 @@ package dev.lease.host;
 
 /**
  * What a host's store answers a caller at a take, and a waiter each time it asks where it
- * stands (DESIGN §4): the key granted to it, refused (held, for a try; withdrawn, for a
- * waiter), or the caller queued. Instants are microseconds since the epoch on the host's
- * clock ({@link Micros}).
+ * stands (Host semantics): the key granted to it, refused (held, for a try; withdrawn,
+ * for a waiter), or the caller queued. Instants are microseconds since the epoch on the
+ * host's clock ({@link Micros}).
  *
  * @author Lease contributors
  * @since 0.1.0

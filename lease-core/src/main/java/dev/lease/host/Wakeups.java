@@ -31,8 +31,8 @@ import org.jspecify.annotations.Nullable;
  * The threads of this JVM waiting at a take, by key and by the name the store gives each
  * waiter, and the calls that wake them. A waiter registers under its name before it asks
  * a question whose answer it may sleep on, so that no wake-up between the answer and the
- * sleep is lost; it then sleeps on its {@link Signal} for no longer than it may (DESIGN
- * §4: expiry is no event and a message can be lost), and unregisters when it leaves.
+ * sleep is lost; it then sleeps on its {@link Signal} for no longer than it may (Host:
+ * waking: expiry is no event and a message can be lost), and unregisters when it leaves.
  * <p>
  * So that a hot key costs the same at any queue length, a wake-up reaches only the
  * waiters it names: the one the key was handed to, which can answer {@code Taken} without

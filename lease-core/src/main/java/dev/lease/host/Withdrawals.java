@@ -25,7 +25,7 @@ import dev.lease.LeaseHostException;
 
 /**
  * How a waiter that gives up leaves the queue, so that nothing is handed to a caller who
- * already answered, and nothing is left held by one who gave up (DESIGN §4).
+ * already answered, and nothing is left held by one who gave up (Host semantics).
  * <p>
  * The failure that makes a waiter give up often outlasts one call (a pool whose other
  * connections broke too, a reconnecting client), so a failed withdrawal is tried again,

@@ -38,7 +38,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Tests for {@link KeyModel}: DESIGN §4's state model, on instants in microseconds.
+ * Tests for {@link KeyModel}: the state model (Host: the state model), on instants in
+ * microseconds.
  *
  * @author Lease contributors
  */
@@ -209,7 +210,7 @@ class KeyModelTests {
 	}
 
 	@Test
-	@DisplayName("DESIGN §4 interruption: a waiter giving up is withdrawn, or gives back the grant handed to it")
+	@DisplayName("Host: interruption: a waiter giving up is withdrawn, or gives back the grant handed to it")
 	void waiterGivingUpLeavesNothingHeld() {
 		QueuedWaiter b = waiter(1, B, 50, 1_100);
 		QueuedWaiter c = waiter(2, C, 50, 1_100);

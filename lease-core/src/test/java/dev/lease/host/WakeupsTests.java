@@ -42,7 +42,7 @@ class WakeupsTests {
 	private final LeaseKey key = LeaseKey.of("key");
 
 	@Test
-	@DisplayName("DESIGN §4 Waking: a wake-up that came before the sleep is not lost")
+	@DisplayName("Host: waking: a wake-up that came before the sleep is not lost")
 	void wakeBeforeAwaitIsKept() throws InterruptedException {
 		Wakeups.Signal<Long> signal = this.wakeups.register(this.key, 7L);
 		this.wakeups.wake(this.key, List.of());
@@ -54,7 +54,7 @@ class WakeupsTests {
 	}
 
 	@Test
-	@DisplayName("DESIGN §4 Waking: many wake-ups while awake are one, consumed by the next sleep")
+	@DisplayName("Host: waking: many wake-ups while awake are one, consumed by the next sleep")
 	void wakeUpsCollapseIntoOne() throws InterruptedException {
 		Wakeups.Signal<Long> signal = this.wakeups.register(this.key, 7L);
 		this.wakeups.wake(this.key, List.of());
@@ -66,7 +66,7 @@ class WakeupsTests {
 	}
 
 	@Test
-	@DisplayName("DESIGN §4 Waking: a waiter that holds no thread is called at each wake-up that reaches it, and no more once it leaves")
+	@DisplayName("Host: waking: a waiter that holds no thread is called at each wake-up that reaches it, and no more once it leaves")
 	void onWakeIsCalledAtEachWakeUpOfItsWaiter() {
 		Wakeups.Signal<Long> named = this.wakeups.register(this.key, 7L);
 		Wakeups.Signal<Long> other = this.wakeups.register(this.key, 8L);
@@ -124,7 +124,7 @@ class WakeupsTests {
 	}
 
 	@Test
-	@DisplayName("DESIGN §4 Waking: when notifications stop, each key's delegate is woken without being made to ask; the others sleep on")
+	@DisplayName("Host: waking: when notifications stop, each key's delegate is woken without being made to ask; the others sleep on")
 	void wakeDelegatesWakesOnlyTheDelegates() throws InterruptedException {
 		Wakeups.Signal<Long> first = this.wakeups.register(this.key, 1L);
 		Wakeups.Signal<Long> second = this.wakeups.register(this.key, 2L);

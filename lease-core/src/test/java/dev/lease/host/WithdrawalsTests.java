@@ -45,14 +45,14 @@ class WithdrawalsTests {
 	}
 
 	@Test
-	@DisplayName("DESIGN §4: a withdrawal that goes through is made once")
+	@DisplayName("Host: withdrawal: a withdrawal that goes through is made once")
 	void withdrawOnceWhenItGoesThrough() {
 		assertThat(Withdrawals.withdraw(System.nanoTime() + FAR_BOUND, this.calls::incrementAndGet)).isNull();
 		assertThat(this.calls).hasValue(1);
 	}
 
 	@Test
-	@DisplayName("DESIGN §4: a failing withdrawal is tried four times while the bound has not passed")
+	@DisplayName("Host: withdrawal: a failing withdrawal is tried four times while the bound has not passed")
 	void withdrawTriesFourTimesBeforeTheBound() {
 		LeaseHostException failure = Withdrawals.withdraw(System.nanoTime() + FAR_BOUND, this::fail);
 		assertThat(failure).hasMessage("failure 4");
@@ -60,14 +60,14 @@ class WithdrawalsTests {
 	}
 
 	@Test
-	@DisplayName("DESIGN §4: past the waiter's bound no release can hand it the key, so a failure is not retried")
+	@DisplayName("Host: withdrawal: past the waiter's bound no release can hand it the key, so a failure is not retried")
 	void withdrawTriesOnceAfterTheBound() {
 		assertThat(Withdrawals.withdraw(System.nanoTime() - 1, this::fail)).hasMessage("failure 1");
 		assertThat(this.calls).hasValue(1);
 	}
 
 	@Test
-	@DisplayName("DESIGN §4: a withdrawal that goes through on a later try answers withdrawn")
+	@DisplayName("Host: withdrawal: a withdrawal that goes through on a later try answers withdrawn")
 	void withdrawAnswersWithdrawnAfterARetry() {
 		Runnable failingOnce = () -> {
 			if (this.calls.incrementAndGet() == 1) {
@@ -79,7 +79,7 @@ class WithdrawalsTests {
 	}
 
 	@Test
-	@DisplayName("DESIGN §4 interrupts: the pauses pause, and the interrupt is set again")
+	@DisplayName("Host: interruption: the pauses pause, and the interrupt is set again")
 	void withdrawKeepsAPendingInterrupt() {
 		Thread.currentThread().interrupt();
 		long started = System.nanoTime();
@@ -89,7 +89,7 @@ class WithdrawalsTests {
 	}
 
 	@Test
-	@DisplayName("DESIGN §4 interrupts: a withdrawn waiter throws its interrupt, the flag cleared")
+	@DisplayName("Host: interruption: a withdrawn waiter throws its interrupt, the flag cleared")
 	void giveUpAnswersTheInterruptOnceWithdrawn() {
 		Thread.currentThread().interrupt();
 		InterruptedException interrupt = new InterruptedException("stop");
@@ -100,7 +100,7 @@ class WithdrawalsTests {
 	}
 
 	@Test
-	@DisplayName("DESIGN §4 interrupts: a waiter that could not be withdrawn says its outcome is unknown")
+	@DisplayName("Host: interruption: a waiter that could not be withdrawn says its outcome is unknown")
 	void giveUpThrowsTheStoreFailureWhenNotWithdrawn() {
 		InterruptedException interrupt = new InterruptedException("stop");
 		assertThatExceptionOfType(LeaseHostException.class)
@@ -110,7 +110,7 @@ class WithdrawalsTests {
 	}
 
 	@Test
-	@DisplayName("DESIGN §4: a waiter without an answer is withdrawn, a failed withdrawal kept with the failure")
+	@DisplayName("Host: withdrawal: a waiter without an answer is withdrawn, a failed withdrawal kept with the failure")
 	void failedWithdrawsAndKeepsTheFailure() {
 		LeaseHostException failure = new LeaseHostException("no answer");
 		assertThat(Withdrawals.failed(failure, System.nanoTime() + FAR_BOUND, this.calls::incrementAndGet))

@@ -19,8 +19,12 @@ package dev.lease.aop;
 import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
@@ -44,8 +48,10 @@ import dev.lease.LeaseKey;
 import dev.lease.LeaseUnavailableException;
 import dev.lease.annotation.Leased;
 import dev.lease.annotation.OnUnavailable;
+import dev.lease.template.HeldLease;
 import dev.lease.template.LeaseOutcome;
 import dev.lease.template.LeaseRequest;
+import dev.lease.template.LeaseStack;
 import dev.lease.template.LeaseTemplate;
 import dev.lease.template.OnOverrun;
 
@@ -62,6 +68,16 @@ import dev.lease.template.OnOverrun;
 public final class LeasedMethodInterceptor implements MethodInterceptor {
 
 	private static final Log logger = LogFactory.getLog(LeasedMethodInterceptor.class);
+
+	// Where a CompletionStage method runs when its take had to wait: never the thread
+	// that
+	// answered the take, which may be a host's I/O or wake-up thread that every other
+	// waiter needs (AsyncLeaseHost: a dependent stage that may block moves off it).
+	private static final ExecutorService BODIES = Executors.newCachedThreadPool((task) -> {
+		Thread thread = new Thread(task, "lease-leased-stage");
+		thread.setDaemon(true);
+		return thread;
+	});
 
 	private final Supplier<LeaseTemplate> templateSupplier;
 
@@ -129,6 +145,7 @@ public final class LeasedMethodInterceptor implements MethodInterceptor {
 				operation.holdAtLeast(), operation.description());
 		return switch (operation.kind()) {
 			case MONO, FLUX -> ReactiveLeasedCalls.lease(this, operation, request, invocation);
+			case SUSPENDING -> SuspendingLeasedCalls.lease(this, operation, request, invocation);
 			case COMPLETION_STAGE -> stage(operation, request, invocation);
 			default -> {
 				LeaseOutcome<@Nullable Object> outcome = template().execute(request, operation.mode(),
@@ -138,9 +155,83 @@ public final class LeasedMethodInterceptor implements MethodInterceptor {
 		};
 	}
 
+	// Taken through the host's non-blocking view: the caller gets the future at once, and
+	// the method runs when the take answers, with the grant bound to it: on the caller's
+	// thread when the key was free at once, else on a thread of the advice's own. The
+	// future completes as the method's stage once the key is released
+	// (with an overrun under FAIL); a declared type that cannot hold a CompletableFuture
+	// is taken on the calling thread and gets its own stage back, released all the same.
+	private @Nullable Object stage(LeasedOperation operation, LeaseRequest request, MethodInvocation invocation)
+			throws Throwable {
+		if (!operation.method().getReturnType().isAssignableFrom(CompletableFuture.class)) {
+			return ownStage(operation, request, invocation);
+		}
+		LeaseTemplate template = template();
+		CompletableFuture<@Nullable Object> result = new CompletableFuture<>();
+		CompletableFuture<LeaseOutcome<HeldLease>> taking = template.takeAsync(request, operation.mode());
+		result.whenComplete((value, failure) -> {
+			if (result.isCancelled()) {
+				taking.cancel(false);
+			}
+		});
+		Executor where = taking.isDone() ? Runnable::run : BODIES;
+		taking.whenCompleteAsync((outcome, failure) -> {
+			if (failure != null) {
+				result.completeExceptionally(cause(failure));
+				return;
+			}
+			HeldLease held = outcome.value();
+			if (held == null) {
+				try {
+					unavailable(operation, outcome);
+					result.complete(null);
+				}
+				catch (RuntimeException ex) {
+					result.completeExceptionally(ex);
+				}
+				return;
+			}
+			CompletionStage<@Nullable Object> stage;
+			try (LeaseStack.Scope scope = LeaseStack.bind(held.lease())) {
+				stage = asStage(invocation.proceed());
+			}
+			catch (Throwable ex) {
+				template.releaseAsync(held).whenComplete((released, overrun) -> {
+					if (overrun != null) {
+						ex.addSuppressed(cause(overrun));
+					}
+					result.completeExceptionally(ex);
+				});
+				return;
+			}
+			if (stage == null) {
+				stage = CompletableFuture.completedFuture(null);
+			}
+			stage.whenComplete((value, workFailure) -> template.releaseAsync(held).whenComplete((released, overrun) -> {
+				if (workFailure != null) {
+					if (overrun != null) {
+						workFailure.addSuppressed(cause(overrun));
+					}
+					result.completeExceptionally(workFailure);
+				}
+				else if (overrun != null) {
+					result.completeExceptionally(cause(overrun));
+				}
+				else {
+					result.complete(value);
+				}
+			}));
+		}, where);
+		return result;
+	}
+
+	private static Throwable cause(Throwable failure) {
+		return (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause() : failure;
+	}
+
 	// The template's future carries an overrun under FAIL; a declared type that cannot
 	// hold a CompletableFuture gets its own stage back, released all the same.
-	private @Nullable Object stage(LeasedOperation operation, LeaseRequest request, MethodInvocation invocation)
+	private @Nullable Object ownStage(LeasedOperation operation, LeaseRequest request, MethodInvocation invocation)
 			throws Throwable {
 		AtomicReference<@Nullable Object> returned = new AtomicReference<>();
 		LeaseOutcome<CompletableFuture<@Nullable Object>> outcome = template().executeAsync(request, operation.mode(),

@@ -33,6 +33,7 @@ import org.springframework.expression.spel.SpelCompilerMode;
 import org.springframework.expression.spel.SpelParserConfiguration;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.expression.spel.support.StandardEvaluationContext;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.StringValueResolver;
 
 import dev.lease.LeaseHolder;
@@ -55,6 +56,9 @@ final class LeasedOperation {
 	private static final SpelExpressionParser PARSER = new SpelExpressionParser(
 			new SpelParserConfiguration(NativeDetector.inNativeImage() ? SpelCompilerMode.OFF : SpelCompilerMode.MIXED,
 					LeasedOperation.class.getClassLoader()));
+
+	private static final boolean COROUTINES_REACTOR_PRESENT = ClassUtils.isPresent("kotlinx.coroutines.reactor.MonoKt",
+			LeasedOperation.class.getClassLoader());
 
 	private static final ParameterNameDiscoverer PARAMETER_NAMES = new DefaultParameterNameDiscoverer();
 
@@ -98,6 +102,11 @@ final class LeasedOperation {
 		Expression holder = (leased.holder().isBlank()) ? null : parse(leased.holder(), "holder", description);
 		Duration duration = duration(leased.duration(), placeholders, description);
 		Duration holdAtLeast = holdAtLeast(leased.holdAtLeast(), duration, placeholders, description);
+		if (ReturnKind.of(method) == ReturnKind.SUSPENDING && !COROUTINES_REACTOR_PRESENT) {
+			throw new IllegalStateException("@Leased on " + description + " is a suspend function, which Spring"
+					+ " runs under advice only through kotlinx-coroutines-reactor: without it the function would"
+					+ " run without its lease. Add org.jetbrains.kotlinx:kotlinx-coroutines-reactor to the class path");
+		}
 		if (LeasedDefaults.onUnavailable(method, leased) == OnUnavailable.SKIP && method.getReturnType().isPrimitive()
 				&& method.getReturnType() != void.class) {
 			throw new IllegalStateException("@Leased on " + description
@@ -251,7 +260,7 @@ final class LeasedOperation {
 		return switch (this.kind) {
 			case OPTIONAL -> Optional.empty();
 			case COMPLETION_STAGE -> CompletableFuture.completedFuture(null);
-			case MONO, FLUX -> ReactiveLeasedCalls.empty(this.kind);
+			case MONO, FLUX, SUSPENDING -> ReactiveLeasedCalls.empty(this.kind);
 			default -> null;
 		};
 	}

@@ -16,12 +16,13 @@
 
 package dev.lease.aop;
 
+import java.util.function.Function;
+
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Schedulers;
 
 import dev.lease.template.HeldLease;
 import dev.lease.template.LeaseOutcome;
@@ -30,11 +31,15 @@ import dev.lease.template.LeaseTemplate;
 
 /**
  * Leased calls that return a Reactor {@code Mono} or {@code Flux}: the key is taken on
- * subscription, on a bounded-elastic thread so that a waiting take never blocks an event
- * loop, and released when the publisher terminates or is cancelled, both through the
- * {@link LeaseTemplate}. Loaded only when Reactor is on the classpath.
+ * subscription through the host's {@link dev.lease.LeaseHost#async() non-blocking view},
+ * so that a waiting take holds no thread and waits in the host's own arrival order, and
+ * released through it when the publisher terminates or is cancelled, before the
+ * subscriber hears the termination. Cancelling the subscription while the take waits
+ * withdraws the take. Loaded only when Reactor is on the classpath.
  * <p>
- * A reactive call is not bound to a thread, so it is not on the thread's lease stack.
+ * A reactive call is not bound to a thread, so it is not on the thread's lease stack; a
+ * Kotlin {@code suspend} function's coroutine carries its grant instead
+ * ({@link SuspendingLeasedCalls}).
  *
  * @author Lease contributors
  */
@@ -44,46 +49,63 @@ final class ReactiveLeasedCalls {
 	}
 
 	static Object empty(ReturnKind kind) {
-		return (kind == ReturnKind.MONO) ? Mono.empty() : Flux.empty();
+		return (kind == ReturnKind.FLUX) ? Flux.empty() : Mono.empty();
 	}
 
 	static Object lease(LeasedMethodInterceptor interceptor, LeasedOperation operation, LeaseRequest request,
 			MethodInvocation invocation) {
+		return lease(interceptor, operation, request, (held) -> proceed(invocation),
+				operation.kind() != ReturnKind.FLUX);
+	}
+
+	static Publisher<Object> lease(LeasedMethodInterceptor interceptor, LeasedOperation operation, LeaseRequest request,
+			Function<HeldLease, @Nullable Object> work, boolean mono) {
 		LeaseTemplate template = interceptor.template();
-		// A grant that arrives after the subscriber cancelled is discarded: release it.
-		Mono<LeaseOutcome<HeldLease>> take = Mono.fromCallable(() -> template.take(request, operation.mode()))
-			.subscribeOn(Schedulers.boundedElastic())
+		// Cancelling the subscription cancels the future, which withdraws the take; a
+		// grant that arrives after the subscriber cancelled is discarded: give it back.
+		Mono<LeaseOutcome<HeldLease>> take = Mono.fromFuture(() -> template.takeAsync(request, operation.mode()), false)
 			.doOnDiscard(LeaseOutcome.class, (outcome) -> discard(template, outcome));
-		Flux<Object> leased = take.flatMapMany((outcome) -> {
+		if (mono) {
+			// Mono.usingWhen defers every signal until the release completed
+			return take.flatMap((outcome) -> {
+				HeldLease held = outcome.value();
+				if (held == null) {
+					return Mono.from(skipped(interceptor, operation, outcome));
+				}
+				return Mono.usingWhen(Mono.just(held), (lease) -> Mono.from(publisher(work.apply(lease))),
+						(lease) -> release(template, lease), (lease, failure) -> release(template, lease),
+						(lease) -> release(template, lease));
+			});
+		}
+		return take.flatMapMany((outcome) -> {
 			HeldLease held = outcome.value();
 			if (held == null) {
-				Object skipped = interceptor.unavailable(operation, outcome);
-				return (skipped != null) ? Flux.from(publisher(skipped)) : Flux.empty();
+				return Flux.from(skipped(interceptor, operation, outcome));
 			}
-			return Flux.usingWhen(Mono.just(held), (lease) -> publisher(proceed(invocation)),
+			return Flux.usingWhen(Mono.just(held), (lease) -> publisher(work.apply(lease)),
 					(lease) -> release(template, lease), (lease, failure) -> release(template, lease),
 					(lease) -> release(template, lease));
 		});
-		return (operation.kind() == ReturnKind.MONO) ? leased.next() : leased;
 	}
 
+	private static Publisher<Object> skipped(LeasedMethodInterceptor interceptor, LeasedOperation operation,
+			LeaseOutcome<HeldLease> outcome) {
+		return publisher(interceptor.unavailable(operation, outcome));
+	}
+
+	// A release is never cancelled: the key is released whatever the subscriber does.
 	private static Mono<Void> release(LeaseTemplate template, HeldLease held) {
-		return Mono.<Void>fromRunnable(() -> template.release(held)).subscribeOn(Schedulers.boundedElastic());
+		return Mono.fromFuture(() -> template.releaseAsync(held), true);
 	}
 
-	// Nobody is left to hear an overrun of a discarded grant: the template has logged it.
+	// Nobody is left to hear an overrun of a discarded grant.
 	private static void discard(LeaseTemplate template, LeaseOutcome<?> outcome) {
 		if (outcome.value() instanceof HeldLease held) {
-			try {
-				template.release(held);
-			}
-			catch (RuntimeException ex) {
-				// logged by the template
-			}
+			template.releaseAsync(held);
 		}
 	}
 
-	private static @Nullable Object proceed(MethodInvocation invocation) {
+	static @Nullable Object proceed(MethodInvocation invocation) {
 		try {
 			return invocation.proceed();
 		}

@@ -20,6 +20,7 @@ import java.lang.reflect.Method;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
+import org.springframework.core.KotlinDetector;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -45,12 +46,22 @@ enum ReturnKind {
 	MONO,
 
 	/** Released when the returned Reactor {@code Flux} terminates or is cancelled. */
-	FLUX;
+	FLUX,
+
+	/**
+	 * A Kotlin {@code suspend} function: released when its coroutine completes, fails or
+	 * is cancelled.
+	 */
+	SUSPENDING;
 
 	private static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Mono",
 			ReturnKind.class.getClassLoader());
 
 	static ReturnKind of(Method method) {
+		// declared to return Object: its result is the coroutine's, not the call's
+		if (KotlinDetector.isSuspendingFunction(method)) {
+			return SUSPENDING;
+		}
 		Class<?> type = method.getReturnType();
 		if (type == void.class || type == Void.class) {
 			return VOID;

@@ -32,6 +32,7 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
+import dev.lease.AsyncLeaseHost;
 import dev.lease.GrantsPage;
 import dev.lease.Lease;
 import dev.lease.LeaseHolder;
@@ -88,6 +89,8 @@ public final class ObservedLeaseHost implements LeaseHost {
 	private volatile int pruneAbove = PRUNE_AT_LEAST;
 
 	private final Counter overruns;
+
+	private volatile @Nullable AsyncLeaseHost async;
 
 	/**
 	 * Create an observed host with the default convention.
@@ -204,7 +207,22 @@ public final class ObservedLeaseHost implements LeaseHost {
 				(result) -> result.isPresent() ? "held" : "free");
 	}
 
-	private String taken(Object result, LeaseKey key, LeaseHolder holder, String otherwise) {
+	/**
+	 * The observed host's own non-blocking view, observed as this host's questions are:
+	 * one observation per question, from its asking to its answer.
+	 * @return the observed non-blocking view
+	 */
+	@Override
+	public AsyncLeaseHost async() {
+		AsyncLeaseHost async = this.async;
+		if (async == null) {
+			async = new ObservedAsyncLeaseHost(this, this.target.async());
+			this.async = async;
+		}
+		return async;
+	}
+
+	String taken(Object result, LeaseKey key, LeaseHolder holder, String otherwise) {
 		if (!(result instanceof Taken taken)) {
 			return otherwise;
 		}
@@ -216,7 +234,7 @@ public final class ObservedLeaseHost implements LeaseHost {
 		return "taken";
 	}
 
-	private String released(ReleaseResult result, LeaseKey key, LeaseHolder holder) {
+	String released(ReleaseResult result, LeaseKey key, LeaseHolder holder) {
 		boolean ours = this.takenHere.remove(new Grant(key, holder)) != null;
 		if (result instanceof NotHeld) {
 			if (ours) {
@@ -252,14 +270,7 @@ public final class ObservedLeaseHost implements LeaseHost {
 	private <T> T observe(LeaseObservationDocumentation operation, Call<T> call, Function<T, String> outcome)
 			throws InterruptedException {
 		LeaseObservationContext context = new LeaseObservationContext(operation, this.hostName);
-		// Created by the operation's name, so that a predicate on names (Boot's
-		// management.observations.enable.*) sees it: a convention's getName() cannot
-		// know the operation.
-		Observation observation = Observation.createNotStarted(operation.getName(), () -> context, this.observations)
-			.contextualName(operation.getContextualName())
-			.observationConvention(
-					(this.convention != null) ? this.convention : DefaultLeaseObservationConvention.INSTANCE)
-			.start();
+		Observation observation = start(operation, context);
 		try (Observation.Scope scope = observation.openScope()) {
 			T result = call.call();
 			context.setResult(result);
@@ -274,6 +285,21 @@ public final class ObservedLeaseHost implements LeaseHost {
 		finally {
 			observation.stop();
 		}
+	}
+
+	// Created by the operation's name, so that a predicate on names (Boot's
+	// management.observations.enable.*) sees it: a convention's getName() cannot know
+	// the operation.
+	Observation start(LeaseObservationDocumentation operation, LeaseObservationContext context) {
+		return Observation.createNotStarted(operation.getName(), () -> context, this.observations)
+			.contextualName(operation.getContextualName())
+			.observationConvention(
+					(this.convention != null) ? this.convention : DefaultLeaseObservationConvention.INSTANCE)
+			.start();
+	}
+
+	String hostName() {
+		return this.hostName;
 	}
 
 	@FunctionalInterface

@@ -20,15 +20,18 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import dev.lease.AsyncLeaseHost;
 import dev.lease.Lease;
 import dev.lease.LeaseExpiredException;
 import dev.lease.LeaseHolder;
@@ -60,6 +63,8 @@ final class LeaseReleases implements AutoCloseable {
 
 	private final LeaseHost host;
 
+	private final AsyncLeaseHost async;
+
 	private final OnOverrun onOverrun;
 
 	private final Map<Pair, CompletableFuture<Void>> holding = new ConcurrentHashMap<>();
@@ -72,6 +77,7 @@ final class LeaseReleases implements AutoCloseable {
 
 	LeaseReleases(LeaseHost host, OnOverrun onOverrun) {
 		this.host = host;
+		this.async = host.async();
 		this.onOverrun = onOverrun;
 	}
 
@@ -86,6 +92,63 @@ final class LeaseReleases implements AutoCloseable {
 			return release(held);
 		}
 		return keep(held, held.takenAtNanos() + hold);
+	}
+
+	// As finish, asked through the host's non-blocking view: the future completes once
+	// the release (or the remaining question of a hold) is answered, never waiting
+	// behind takes for a thread.
+	CompletableFuture<@Nullable LeaseExpiredException> finishAsync(HeldLease held) {
+		if (!held.finish()) {
+			return CompletableFuture.completedFuture(null);
+		}
+		long hold = held.request().holdAtLeast().toNanos();
+		if (hold == 0 || System.nanoTime() - held.takenAtNanos() >= hold) {
+			return releaseAsync(held);
+		}
+		long dueNanos = held.takenAtNanos() + hold;
+		Lease lease = held.lease();
+		long asked = System.nanoTime();
+		return ask(() -> this.async.remaining(lease.key(), lease.holder())).handle((remaining, failure) -> {
+			if (failure != null) {
+				logger.debug("Could not ask for the remaining term of the lease on key '" + lease.key()
+						+ "'; it is released when it is old enough", failure);
+				schedule(held, dueNanos, true);
+			}
+			else if (remaining.isEmpty()) {
+				return releaseAsync(held);
+			}
+			else {
+				keep(held, dueNanos, asked, remaining.get());
+			}
+			return CompletableFuture.<@Nullable LeaseExpiredException>completedFuture(null);
+		}).thenCompose((released) -> released);
+	}
+
+	// Gives back a grant nobody will use (its caller went away): no overrun to answer.
+	void giveBack(HeldLease held) {
+		if (held.finish()) {
+			releaseAsync(held);
+		}
+	}
+
+	private CompletableFuture<@Nullable LeaseExpiredException> releaseAsync(HeldLease held) {
+		Lease lease = held.lease();
+		return ask(() -> this.async.release(lease.key(), lease.holder())).handle((result, failure) -> {
+			if (failure != null) {
+				releaseFailed(held, failure);
+				return null;
+			}
+			return overrun(held, result);
+		});
+	}
+
+	private static <T> CompletableFuture<T> ask(Supplier<CompletableFuture<T>> question) {
+		try {
+			return question.get();
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
 	}
 
 	// The work finished before the grant was old enough. Whether it finished within its
@@ -107,16 +170,20 @@ final class LeaseReleases implements AutoCloseable {
 		if (remaining.isEmpty()) {
 			return release(held);
 		}
+		keep(held, dueNanos, asked, remaining.get());
+		return null;
+	}
+
+	private void keep(HeldLease held, long dueNanos, long asked, Duration remaining) {
 		// The host read the remaining term after this thread asked, so the instant is no
 		// earlier than 'asked + remaining' here, and no later than 'now + remaining'.
-		long term = remaining.get().toNanos();
+		long term = remaining.toNanos();
 		if (dueNanos - (asked + term - INSTANT_MARGIN_NANOS) >= 0) {
 			schedule(held, System.nanoTime() + term + INSTANT_MARGIN_NANOS, false);
 		}
 		else {
 			schedule(held, dueNanos, true);
 		}
-		return null;
 	}
 
 	// Keeps the grant standing for its holder until 'atNanos', then releases it, or only
@@ -157,8 +224,11 @@ final class LeaseReleases implements AutoCloseable {
 	// Releases a grant now; answers the exception to throw for an overrun, if any. A host
 	// failure is logged, not thrown: the grant then ends at its instant.
 	@Nullable LeaseExpiredException release(HeldLease held) {
+		return overrun(held, releaseOrLog(held));
+	}
+
+	private @Nullable LeaseExpiredException overrun(HeldLease held, @Nullable ReleaseResult result) {
 		Lease lease = held.lease();
-		ReleaseResult result = releaseOrLog(held);
 		if (result instanceof NotHeld) {
 			logger.warn(held.request().describe() + " outran its lease: the grant on key '" + lease.key()
 					+ "' for holder '" + lease.holder() + "' ended at " + lease.expiresAt()
@@ -185,10 +255,17 @@ final class LeaseReleases implements AutoCloseable {
 			return this.host.release(lease.key(), lease.holder());
 		}
 		catch (RuntimeException ex) {
-			logger.warn("Release of the lease on key '" + lease.key() + "' after " + held.request().describe()
-					+ " failed; the grant ends at its instant " + lease.expiresAt(), ex);
+			releaseFailed(held, ex);
 			return null;
 		}
+	}
+
+	private static void releaseFailed(HeldLease held, Throwable failure) {
+		Lease lease = held.lease();
+		Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
+				: failure;
+		logger.warn("Release of the lease on key '" + lease.key() + "' after " + held.request().describe()
+				+ " failed; the grant ends at its instant " + lease.expiresAt(), cause);
 	}
 
 	private ScheduledThreadPoolExecutor scheduler() {

@@ -45,17 +45,17 @@ final class LeaseTakes {
 
 	private final String holderPrefix;
 
+	private final AsyncLeaseTakes async;
+
 	LeaseTakes(LeaseHost host, String holderPrefix) {
 		this.host = host;
 		this.holderPrefix = holderPrefix;
+		this.async = new AsyncLeaseTakes(host.async());
 	}
 
 	LeaseOutcome<HeldLease> take(LeaseRequest request, LeaseMode mode, LeaseReleases releases) {
 		LeaseKey key = request.key();
-		LeaseHolder holder = request.holder();
-		if (holder == null) {
-			holder = LeaseHolder.of(this.holderPrefix + "/" + freshId());
-		}
+		LeaseHolder holder = holder(request);
 		if (LeaseStack.holds(key)) {
 			throw new ReentrantTakeException(key, holder);
 		}
@@ -81,6 +81,27 @@ final class LeaseTakes {
 			}
 			throw ex;
 		}
+	}
+
+	// As take, answered by the host's non-blocking view: the future completes when the
+	// host answers, and cancelling it withdraws the take.
+	CompletableFuture<LeaseOutcome<HeldLease>> takeAsync(LeaseRequest request, LeaseMode mode, LeaseReleases releases) {
+		LeaseKey key = request.key();
+		LeaseHolder holder = holder(request);
+		if (LeaseStack.holds(key)) {
+			return CompletableFuture.failedFuture(new ReentrantTakeException(key, holder));
+		}
+		CompletableFuture<Void> standing = releases.standing(key, holder);
+		if (standing != null && mode == LeaseMode.TRY_TAKE) {
+			return CompletableFuture.completedFuture(LeaseOutcome.notTaken(key, "this holder holds it at least "
+					+ request.holdAtLeast() + " after its last work, and that time has not passed"));
+		}
+		return this.async.take(request, holder, mode, standing, releases);
+	}
+
+	private LeaseHolder holder(LeaseRequest request) {
+		LeaseHolder holder = request.holder();
+		return (holder != null) ? holder : LeaseHolder.of(this.holderPrefix + "/" + freshId());
 	}
 
 	// A grant handed over after its instant (a waiter answered only after it stalled
@@ -114,12 +135,12 @@ final class LeaseTakes {
 	// least the duration. Only then is the host asked (on its own clock) whether it still
 	// stands; the local monotonic clock merely decides whether to ask, with a margin of
 	// two.
-	private static boolean mayHavePassed(long startedNanos, Duration duration) {
+	static boolean mayHavePassed(long startedNanos, Duration duration) {
 		return System.nanoTime() - startedNanos >= duration.toNanos() / 2;
 	}
 
 	// The clock is read only for a hold: the answer's time matters to nothing else.
-	private static LeaseOutcome<HeldLease> held(LeaseRequest request, Lease lease) {
+	static LeaseOutcome<HeldLease> held(LeaseRequest request, Lease lease) {
 		long takenAt = request.holdAtLeast().isZero() ? 0 : System.nanoTime();
 		return LeaseOutcome.taken(request.key(), new HeldLease(lease, request, takenAt));
 	}

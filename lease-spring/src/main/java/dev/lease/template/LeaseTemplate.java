@@ -309,6 +309,53 @@ public final class LeaseTemplate implements AutoCloseable {
 	}
 
 	/**
+	 * Take the key as {@link #take(LeaseRequest, LeaseMode)} does, without holding the
+	 * calling thread: asked through the host's {@link LeaseHost#async() non-blocking
+	 * view}, so that a waiting take holds no thread and waits in the host's own arrival
+	 * order. Cancelling the returned future withdraws the take, and a grant made at that
+	 * moment is given back. The caller must end a grant with
+	 * {@link #releaseAsync(HeldLease)} (or {@link #release(HeldLease)}), on every path;
+	 * it is not bound to the thread.
+	 * @param request what to take
+	 * @param mode whether to wait for the key
+	 * @return a future of the grant held, or why the key was not taken; failed with
+	 * {@link ReentrantTakeException} when this thread already holds the key through a
+	 * leased call, and with {@link LeaseHostException} when the host failed (a grant it
+	 * may have made is given back)
+	 * @since 0.2.0
+	 */
+	public CompletableFuture<LeaseOutcome<HeldLease>> takeAsync(LeaseRequest request, LeaseMode mode) {
+		return this.takes.takeAsync(request, mode, this.releases);
+	}
+
+	/**
+	 * End a grant as {@link #release(HeldLease)} does, without holding the calling
+	 * thread: the release is asked through the host's non-blocking view, which never
+	 * makes it wait behind takes. The future completes once the host answered, so a
+	 * caller that signals its own completion after it knows the key is released.
+	 * @param held the grant
+	 * @return a future completed once the grant is released (or kept for its hold);
+	 * failed with {@link LeaseExpiredException} when the work outran its term and
+	 * overruns fail
+	 * @since 0.2.0
+	 */
+	public CompletableFuture<Void> releaseAsync(HeldLease held) {
+		CompletableFuture<Void> released = new CompletableFuture<>();
+		this.releases.finishAsync(held).whenComplete((overrun, failure) -> {
+			if (failure != null) {
+				released.completeExceptionally(failure);
+			}
+			else if (overrun != null) {
+				released.completeExceptionally(overrun);
+			}
+			else {
+				released.complete(null);
+			}
+		});
+		return released;
+	}
+
+	/**
 	 * Stop the scheduler of held releases; the releases still waiting are not made, and
 	 * each of those grants ends at its instant.
 	 */

@@ -38,6 +38,7 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+import dev.lease.AsyncLeaseHost;
 import dev.lease.GrantsPage;
 import dev.lease.Held;
 import dev.lease.Lease;
@@ -80,6 +81,21 @@ class ObservedLeaseHostTests {
 		assertThat(this.meters.get("lease.active").tag("lease.host", "memory").gauge().value()).isEqualTo(1.0);
 		assertThat(this.host.release(key, holder)).isInstanceOf(Released.class);
 		assertThat(this.observed).containsExactly("lease.take memory taken", "lease.release memory released");
+		assertThat(this.meters.get("lease.active").gauge().value()).isZero();
+	}
+
+	@Test
+	@DisplayName("Operation 1, 11: the non-blocking view's take and release are observed and metered as the blocking ones are")
+	void asyncTakeAndReleaseAreObservedByOperationAndOutcome() {
+		LeaseKey key = LeaseKey.of(fresh());
+		LeaseHolder holder = LeaseHolder.of(fresh());
+		AsyncLeaseHost async = this.host.async();
+		assertThat(async.take(key, holder, Duration.ofSeconds(30)).join()).isInstanceOf(Taken.class);
+		assertThat(this.meters.get("lease.active").tag("lease.host", "memory").gauge().value()).isEqualTo(1.0);
+		assertThat(async.tryTake(key, LeaseHolder.of(fresh()), Duration.ofSeconds(30)).join()).isInstanceOf(Held.class);
+		assertThat(async.release(key, holder).join()).isInstanceOf(Released.class);
+		assertThat(this.observed).containsExactly("lease.take memory taken", "lease.try.take memory held",
+				"lease.release memory released");
 		assertThat(this.meters.get("lease.active").gauge().value()).isZero();
 	}
 

@@ -34,8 +34,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Handoff: a grant the host hands to a waiter is the waiter's, kept for it until it asks,
- * even past its instant, whatever clean-up the host runs meanwhile (Operation 2, 4;
- * DESIGN §4). Every waiter here arrives while a holder holds the key for a long term, so
+ * even past its instant, whatever clean-up the host runs meanwhile (Operation 2, 4; Host
+ * semantics). Every waiter here arrives while a holder holds the key for a long term, so
  * its bound lies far beyond the test: it must be answered taken, never unavailable.
  *
  * @author Lease contributors

@@ -48,7 +48,7 @@ import dev.lease.tck.history.RecordingLeaseHost;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Interruption (DESIGN §4): an interrupted call either returns its answer, with the
+ * Interruption (Host semantics): an interrupted call either returns its answer, with the
  * thread's interrupt flag set again, or throws {@link InterruptedException} (only take
  * declares it), and then nothing stands for the caller: no queued waiter, no grant. A
  * ghost left behind holds the key for nobody, so no other holder can take it (Operation
@@ -71,7 +71,7 @@ abstract class InterruptChecks extends KitGroup {
 	private static final int EXAMPLES = 5;
 
 	@Test
-	@DisplayName("Operation 11, Invariant 1, DESIGN §4 interruption: take, try take, remaining and release interrupted at random points on one key answer with the flag set again or throw InterruptedException, and leave nothing standing for a caller who gave up")
+	@DisplayName("Operation 11, Invariant 1, Host: interruption: take, try take, remaining and release interrupted at random points on one key answer with the flag set again or throw InterruptedException, and leave nothing standing for a caller who gave up")
 	void interruptedCallsLeaveNothingStandingForTheCaller() throws Exception {
 		LeaseKey key = newKey();
 		RecordingLeaseHost recording = new RecordingLeaseHost(host());

@@ -83,10 +83,10 @@ class BrokenHostDetectionTests {
 	}
 
 	@Test
-	@DisplayName("The kit catches a host whose interrupted take is granted while the caller gets a host failure (DESIGN §4 interruption)")
+	@DisplayName("The kit catches a host whose interrupted take is granted while the caller gets a host failure (Host: interruption)")
 	void catchesGhostGrantOnInterrupt() {
 		assertThat(failuresOf(GhostOnInterruptKit.class, LeaseHostConformanceKit.Interruption.class))
-			.anyMatch((name) -> name.startsWith("Operation 11, Invariant 1, DESIGN §4 interruption"));
+			.anyMatch((name) -> name.startsWith("Operation 11, Invariant 1, Host: interruption"));
 	}
 
 	@Test

@@ -77,7 +77,7 @@ final class BrokenHosts {
 	}
 
 	// An interrupted take or try take that was granted reports a host failure, and the
-	// grant stands for nobody (breaks DESIGN §4 interruption, Invariant 1).
+	// grant stands for nobody (breaks Host: interruption, Invariant 1).
 	static ForwardingLeaseHost ghostOnInterrupt() {
 		return new ForwardingLeaseHost(new InMemoryLeaseHost()) {
 

@@ -32,6 +32,7 @@ import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
 import org.springframework.util.Assert;
 
 import dev.lease.GrantsPage;
@@ -46,9 +47,12 @@ import dev.lease.actuate.endpoint.LeasesDescriptor.LeaseDescriptor;
  * administrator's action would break Invariant 2.2, so there is no write or delete
  * operation.
  * <p>
- * Keys are printed as text when they are valid UTF-8, else as {@value #BASE64_MARKER}
- * followed by their Base64 encoding (also used for a text key that itself starts with the
- * marker). Holders are shown per {@code management.endpoint.leases.show-values}.
+ * Keys are printed as text when they are valid UTF-8 and a path carries them as they are,
+ * else as {@value #BASE64URL_MARKER} followed by their URL-safe Base64 encoding without
+ * padding (also used for a text key that itself starts with a marker). Each printed key
+ * reads its grant back at {@code /actuator/leases/<printed key>}, {@code /} included: the
+ * selector takes all the remaining path. Holders are shown per
+ * {@code management.endpoint.leases.show-values}.
  *
  * @author Lease contributors
  * @since 0.1.0
@@ -56,7 +60,16 @@ import dev.lease.actuate.endpoint.LeasesDescriptor.LeaseDescriptor;
 @Endpoint(id = "leases")
 public class LeasesEndpoint {
 
-	/** Marker in front of a key or holder printed as Base64. */
+	/**
+	 * Marker in front of a key or holder printed as URL-safe Base64 without padding.
+	 * @since 0.2.0
+	 */
+	public static final String BASE64URL_MARKER = "base64url:";
+
+	/**
+	 * Marker in front of a key in the standard Base64 form earlier versions printed; such
+	 * a key is still read, never printed.
+	 */
 	public static final String BASE64_MARKER = "base64:";
 
 	/** Grants listed when no limit is given. */
@@ -90,22 +103,23 @@ public class LeasesEndpoint {
 	 * page's one reading of the host's clock: the host is asked once, whatever the number
 	 * of grants.
 	 * @param securityContext the caller, who may or may not see holders
-	 * @param limit the most grants to list; {@value #DEFAULT_LIMIT} when absent, at most
-	 * {@value #MAXIMUM_LIMIT}
+	 * @param limit the most grants to list, from 1 to {@value #MAXIMUM_LIMIT};
+	 * {@value #DEFAULT_LIMIT} when absent
 	 * @param cursor the {@code next} of the page before, or absent for the first page
 	 * @return the page, with the cursor of the next one
 	 */
 	@ReadOperation
 	public LeasesDescriptor leases(SecurityContext securityContext, @Nullable Integer limit, @Nullable String cursor) {
 		int bounded = (limit != null) ? limit : DEFAULT_LIMIT;
-		if (bounded <= 0) {
-			// a caller's mistake, answered 400 with the reason, not a server error
-			throw new InvalidEndpointRequestException("'limit' must be positive, but was " + bounded,
-					"'limit' must be positive");
+		if (bounded < 1 || bounded > MAXIMUM_LIMIT) {
+			// a caller's mistake, answered 400 with the reason, not a server error nor a
+			// page of another size than asked
+			String reason = "'limit' must be between 1 and " + MAXIMUM_LIMIT + ", but was " + bounded;
+			throw new InvalidEndpointRequestException(reason, reason);
 		}
 		GrantsPage page;
 		try {
-			page = this.host.grants(cursor, Math.min(bounded, MAXIMUM_LIMIT));
+			page = this.host.grants(cursor, bounded);
 		}
 		catch (IllegalArgumentException ex) {
 			throw new InvalidEndpointRequestException(ex.getMessage(), "'cursor' is not a cursor of this host");
@@ -121,12 +135,14 @@ public class LeasesEndpoint {
 	/**
 	 * Describe the grant that stands on one key, read exactly, however many grants stand.
 	 * @param securityContext the caller, who may or may not see holders
-	 * @param key the key, as text or as {@value #BASE64_MARKER} and Base64
+	 * @param key the key as the listing prints it, in the path segments it spans when it
+	 * contains {@code /}
 	 * @return the grant, or {@code null} (404) when none stands on the key
 	 */
 	@ReadOperation
-	public @Nullable LeaseDescriptor lease(SecurityContext securityContext, @Selector String key) {
-		LeaseKey wanted = parse(key);
+	public @Nullable LeaseDescriptor lease(SecurityContext securityContext,
+			@Selector(match = Match.ALL_REMAINING) String... key) {
+		LeaseKey wanted = parse(String.join("/", key));
 		boolean showHolders = this.showValues.isShown(securityContext, this.roles);
 		return this.host.grant(wanted)
 			.map((lease) -> describe(lease, showHolders, this.host.remaining(lease.key(), lease.holder()).orElse(null)))
@@ -139,8 +155,17 @@ public class LeasesEndpoint {
 	}
 
 	static LeaseKey parse(String key) {
-		if (key.startsWith(BASE64_MARKER)) {
-			return LeaseKey.of(Base64.getDecoder().decode(key.substring(BASE64_MARKER.length())));
+		try {
+			if (key.startsWith(BASE64URL_MARKER)) {
+				return LeaseKey.of(Base64.getUrlDecoder().decode(key.substring(BASE64URL_MARKER.length())));
+			}
+			if (key.startsWith(BASE64_MARKER)) {
+				return LeaseKey.of(Base64.getDecoder().decode(key.substring(BASE64_MARKER.length())));
+			}
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidEndpointRequestException("'" + key + "' is not valid Base64: " + ex.getMessage(),
+					"the key is not valid Base64 after its marker");
 		}
 		return LeaseKey.of(key);
 	}
@@ -152,14 +177,28 @@ public class LeasesEndpoint {
 				.onUnmappableCharacter(CodingErrorAction.REPORT)
 				.decode(ByteBuffer.wrap(bytes))
 				.toString();
-			if (!text.startsWith(BASE64_MARKER)) {
+			if (!text.startsWith(BASE64URL_MARKER) && !text.startsWith(BASE64_MARKER) && carriedByAPath(text)) {
 				return text;
 			}
 		}
 		catch (CharacterCodingException ex) {
 			// not text: Base64 below
 		}
-		return BASE64_MARKER + Base64.getEncoder().encodeToString(bytes);
+		return BASE64URL_MARKER + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+	}
+
+	// The web selector drops empty segments and trims each one: a key that would lose
+	// a character that way is printed in Base64 so that the printed form reads it back.
+	private static boolean carriedByAPath(String text) {
+		if (text.isEmpty()) {
+			return false;
+		}
+		for (String segment : text.split("/", -1)) {
+			if (segment.isEmpty() || !segment.equals(segment.trim())) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 }

@@ -19,8 +19,13 @@ package dev.lease.autoconfigure.jdbc;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -35,8 +40,10 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.core.io.DefaultResourceLoader;
 import org.springframework.core.io.Resource;
+import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.NonTransientDataAccessException;
+import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.util.StreamUtils;
 
@@ -45,10 +52,12 @@ import dev.lease.autoconfigure.LeaseConfigurationException;
 import dev.lease.host.jdbc.JdbcLeaseHost;
 
 /**
- * Checks at start-up that the JDBC lease host's tables exist with every column its schema
- * script declares, so that a missing table fails start-up with the fix instead of failing
- * every leased call later. The expected columns are read from the script the jar ships
- * for the platform, so the check follows the schema without a second copy of it.
+ * Checks at start-up that the JDBC lease host's tables exist with every column and index
+ * its schema script declares, so that a missing table fails start-up with the fix instead
+ * of failing every leased call later, and a missing index (tables an older release
+ * created) names the migration script that adds it. The expected columns and indexes are
+ * read from the script the jar ships for the platform, so the check follows the schema
+ * without a second copy of it.
  * <p>
  * A database that cannot be reached is not judged here: the application starts, and the
  * host answers (and health reports) the failure when the database is asked.
@@ -62,6 +71,16 @@ final class JdbcLeaseSchemaCheck {
 	private static final Pattern CREATE_TABLE = Pattern.compile(
 			"CREATE\\s+TABLE\\s+IF\\s+NOT\\s+EXISTS\\s+(\\w+)\\s*\\((.*?)\\)\\s*(?:ENGINE\\s*=\\s*\\w+\\s*)?;",
 			Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+
+	private static final Pattern CREATE_INDEX = Pattern
+		.compile("CREATE\\s+INDEX\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?(\\w+)\\s+ON\\s+(\\w+)", Pattern.CASE_INSENSITIVE);
+
+	private static final Pattern INLINE_INDEX = Pattern.compile("^\\s*(?:INDEX|KEY)\\s+(\\w+)\\s*\\(",
+			Pattern.CASE_INSENSITIVE | Pattern.MULTILINE);
+
+	private static final Pattern COMMENT = Pattern.compile("--[^\\n]*");
+
+	private static final String MIGRATIONS = "classpath*:dev/lease/host/jdbc/migration/@@platform@@/V*__*.sql";
 
 	private static final Set<String> NOT_COLUMNS = Set.of("CONSTRAINT", "PRIMARY", "UNIQUE", "KEY", "INDEX", "FOREIGN",
 			"CHECK");
@@ -82,7 +101,9 @@ final class JdbcLeaseSchemaCheck {
 		String location = JdbcLeaseHost.SCHEMA_LOCATION.replace("@@platform@@", platform);
 		List<String> problems;
 		try {
-			problems = problems(new JdbcTemplate(dataSource), expected(location, host.tablePrefix()));
+			problems = problems(new JdbcTemplate(dataSource), expected(location, host.tablePrefix()),
+					expectedIndexes(location, host.tablePrefix()), platform,
+					host.tablePrefix().toUpperCase(Locale.ROOT));
 		}
 		catch (DataAccessResourceFailureException ex) {
 			logger
@@ -93,29 +114,24 @@ final class JdbcLeaseSchemaCheck {
 			throw new LeaseConfigurationException(
 					"The JDBC lease host's tables do not match its schema: " + String.join("; ", problems),
 					"Set lease.jdbc.initialize-schema=always to create them at start-up, or run the script " + location
-							+ " (with the table prefix '" + host.tablePrefix() + "') against the database yourself");
+							+ " (with the table prefix '" + host.tablePrefix() + "') against the database yourself;"
+							+ " for tables an older release created, run the migration script named with each"
+							+ " missing index (with the same prefix), or add the scripts under "
+							+ MIGRATIONS.replace("@@platform@@", platform)
+								.replace("classpath*:", "classpath:")
+								.replace("V*__*.sql", "")
+							+ " to your Flyway or Liquibase migrations");
 		}
 	}
 
 	// Table name (with the prefix) to its column names, upper case, from the schema
 	// script.
 	static Map<String, Set<String>> expected(String location, String tablePrefix) {
-		Resource script = new DefaultResourceLoader().getResource(location);
-		String sql;
-		try {
-			sql = StreamUtils.copyToString(script.getInputStream(), StandardCharsets.UTF_8);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Could not read " + location, ex);
-		}
+		String sql = read(new DefaultResourceLoader().getResource(location), location);
 		Map<String, Set<String>> tables = new LinkedHashMap<>();
 		Matcher table = CREATE_TABLE.matcher(sql);
 		while (table.find()) {
-			String name = table.group(1).toUpperCase(Locale.ROOT);
-			if (name.startsWith(JdbcLeaseHost.DEFAULT_TABLE_PREFIX)) {
-				name = tablePrefix.toUpperCase(Locale.ROOT)
-						+ name.substring(JdbcLeaseHost.DEFAULT_TABLE_PREFIX.length());
-			}
+			String name = prefixed(table.group(1), tablePrefix);
 			Set<String> columns = new TreeSet<>();
 			for (String line : table.group(2).split(",\\s*\\n")) {
 				String first = line.trim().split("\\s+")[0].toUpperCase(Locale.ROOT);
@@ -128,7 +144,75 @@ final class JdbcLeaseSchemaCheck {
 		return tables;
 	}
 
-	private static List<String> problems(JdbcTemplate jdbc, Map<String, Set<String>> expected) {
+	// Table name (with the prefix) to the names (with the prefix) of the indexes the
+	// schema script creates on it, upper case.
+	static Map<String, Set<String>> expectedIndexes(String location, String tablePrefix) {
+		String sql = read(new DefaultResourceLoader().getResource(location), location);
+		Map<String, Set<String>> indexes = new LinkedHashMap<>();
+		Matcher index = CREATE_INDEX.matcher(sql);
+		while (index.find()) {
+			indexes.computeIfAbsent(prefixed(index.group(2), tablePrefix), (table) -> new TreeSet<>())
+				.add(prefixed(index.group(1), tablePrefix));
+		}
+		Matcher table = CREATE_TABLE.matcher(sql);
+		while (table.find()) {
+			Matcher inline = INLINE_INDEX.matcher(table.group(2));
+			while (inline.find()) {
+				indexes.computeIfAbsent(prefixed(table.group(1), tablePrefix), (name) -> new TreeSet<>())
+					.add(prefixed(inline.group(1), tablePrefix));
+			}
+		}
+		return indexes;
+	}
+
+	// The migration script that creates the index (named without the prefix), so that a
+	// report names the one script that adds it.
+	static String migrationCreating(String platform, String index) {
+		Pattern creates = Pattern.compile("(?:\\bINDEX\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?)" + Pattern.quote(index) + "\\b",
+				Pattern.CASE_INSENSITIVE);
+		try {
+			Resource[] scripts = new PathMatchingResourcePatternResolver()
+				.getResources(MIGRATIONS.replace("@@platform@@", platform));
+			Arrays.sort(scripts, Comparator.comparingInt(JdbcLeaseSchemaCheck::version));
+			for (Resource script : scripts) {
+				if (creates.matcher(read(script, script.getDescription())).find()) {
+					return "classpath:dev/lease/host/jdbc/migration/" + platform + "/" + script.getFilename();
+				}
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not list the migration scripts of " + platform, ex);
+		}
+		return JdbcLeaseHost.SCHEMA_LOCATION.replace("@@platform@@", platform);
+	}
+
+	private static int version(Resource script) {
+		String name = (script.getFilename() != null) ? script.getFilename() : "";
+		Matcher version = Pattern.compile("^V(\\d+)__").matcher(name);
+		return version.find() ? Integer.parseInt(version.group(1)) : Integer.MAX_VALUE;
+	}
+
+	// A script without its comments, which may hold commas and words the parsing reads.
+	private static String read(Resource script, String location) {
+		try {
+			return COMMENT.matcher(StreamUtils.copyToString(script.getInputStream(), StandardCharsets.UTF_8))
+				.replaceAll("");
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not read " + location, ex);
+		}
+	}
+
+	private static String prefixed(String name, String tablePrefix) {
+		String upper = name.toUpperCase(Locale.ROOT);
+		if (upper.startsWith(JdbcLeaseHost.DEFAULT_TABLE_PREFIX)) {
+			return tablePrefix.toUpperCase(Locale.ROOT) + upper.substring(JdbcLeaseHost.DEFAULT_TABLE_PREFIX.length());
+		}
+		return upper;
+	}
+
+	private static List<String> problems(JdbcTemplate jdbc, Map<String, Set<String>> expected,
+			Map<String, Set<String>> expectedIndexes, String platform, String tablePrefix) {
 		List<String> problems = new ArrayList<>();
 		expected.forEach((table, columns) -> {
 			try {
@@ -144,6 +228,13 @@ final class JdbcLeaseSchemaCheck {
 				if (!missing.isEmpty()) {
 					problems.add("table " + table + " has no column " + String.join(", ", missing));
 				}
+				Set<String> indexes = new TreeSet<>(expectedIndexes.getOrDefault(table, Set.of()));
+				indexes.removeAll(indexes(jdbc, table));
+				for (String index : indexes) {
+					String unprefixed = JdbcLeaseHost.DEFAULT_TABLE_PREFIX + index.substring(tablePrefix.length());
+					problems.add("table " + table + " has no index " + index + " (added by "
+							+ migrationCreating(platform, unprefixed) + ")");
+				}
 			}
 			catch (DataAccessResourceFailureException ex) {
 				throw ex;
@@ -153,6 +244,29 @@ final class JdbcLeaseSchemaCheck {
 			}
 		});
 		return problems;
+	}
+
+	// The names of the table's indexes, upper case, as the driver's metadata gives them;
+	// the table is looked up as written and in the case the database folds it to.
+	private static Set<String> indexes(JdbcTemplate jdbc, String table) {
+		Set<String> names = new TreeSet<>();
+		jdbc.execute((ConnectionCallback<Void>) (connection) -> {
+			DatabaseMetaData metaData = connection.getMetaData();
+			for (String name : new LinkedHashSet<>(
+					List.of(table, table.toUpperCase(Locale.ROOT), table.toLowerCase(Locale.ROOT)))) {
+				try (ResultSet rs = metaData.getIndexInfo(connection.getCatalog(), connection.getSchema(), name, false,
+						true)) {
+					while (rs.next()) {
+						String index = rs.getString("INDEX_NAME");
+						if (index != null) {
+							names.add(index.toUpperCase(Locale.ROOT));
+						}
+					}
+				}
+			}
+			return null;
+		});
+		return names;
 	}
 
 }

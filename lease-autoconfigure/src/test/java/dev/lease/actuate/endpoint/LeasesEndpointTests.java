@@ -81,7 +81,7 @@ class LeasesEndpointTests {
 		assertThat(endpoint(Show.ALWAYS).leases(SecurityContext.NONE, null, null).getLeases()).hasSize(5);
 		assertThatExceptionOfType(InvalidEndpointRequestException.class)
 			.isThrownBy(() -> endpoint(Show.ALWAYS).leases(SecurityContext.NONE, 0, null))
-			.withMessageContaining("'limit' must be positive");
+			.withMessageContaining("'limit' must be between 1 and");
 	}
 
 	@Test
@@ -94,20 +94,22 @@ class LeasesEndpointTests {
 	}
 
 	@Test
-	@DisplayName("Identity 2: a key that is not valid UTF-8 is printed as Base64 with a marker")
+	@DisplayName("Identity 2: a key that is not valid UTF-8 is printed as URL-safe Base64 with a marker")
 	void binaryKeyIsPrintedAsBase64WithMarker() {
 		byte[] key = { (byte) 0xff, (byte) 0xfe, 0x00, 0x01 };
 		this.host.tryTake(LeaseKey.of(key), LeaseHolder.of(fresh()), Duration.ofSeconds(30));
 		assertThat(endpoint(Show.ALWAYS).leases(SecurityContext.NONE, null, null).getLeases()).singleElement()
 			.extracting(LeaseDescriptor::getKey)
-			.isEqualTo("base64:" + Base64.getEncoder().encodeToString(key));
+			.isEqualTo("base64url:" + Base64.getUrlEncoder().withoutPadding().encodeToString(key));
 	}
 
 	@Test
 	void textKeyThatLooksLikeTheMarkerIsPrintedAsBase64() {
-		String key = "base64:" + fresh();
-		assertThat(LeasesEndpoint.display(LeaseKey.of(key).bytes())).isNotEqualTo(key).startsWith("base64:");
-		assertThat(LeasesEndpoint.parse(LeasesEndpoint.display(LeaseKey.of(key).bytes()))).isEqualTo(LeaseKey.of(key));
+		for (String key : new String[] { "base64:" + fresh(), "base64url:" + fresh() }) {
+			assertThat(LeasesEndpoint.display(LeaseKey.of(key).bytes())).isNotEqualTo(key).startsWith("base64url:");
+			assertThat(LeasesEndpoint.parse(LeasesEndpoint.display(LeaseKey.of(key).bytes())))
+				.isEqualTo(LeaseKey.of(key));
+		}
 	}
 
 	@Test
@@ -122,6 +124,50 @@ class LeasesEndpointTests {
 			.isEqualTo(text);
 		assertThat(endpoint.lease(SecurityContext.NONE, "base64:" + Base64.getEncoder().encodeToString(binary)))
 			.isNotNull();
+	}
+
+	@Test
+	@DisplayName("Identity 2: a key that is not valid UTF-8 is listed in a URL-safe form that reads it back")
+	void binaryKeyIsListedInAFormThatReadsItBack() {
+		// standard Base64 of these bytes is "+/+/wyg=": a '/' and a '+' a path cannot
+		// carry
+		byte[] key = { (byte) 0xfb, (byte) 0xff, (byte) 0xbf, (byte) 0xc3, 0x28 };
+		this.host.tryTake(LeaseKey.of(key), LeaseHolder.of(fresh()), Duration.ofSeconds(30));
+		LeasesEndpoint endpoint = endpoint(Show.ALWAYS);
+		String listed = endpoint.leases(SecurityContext.NONE, null, null).getLeases().get(0).getKey();
+		assertThat(listed).isEqualTo("base64url:-_-_wyg");
+		assertThat(endpoint.lease(SecurityContext.NONE, listed)).isNotNull()
+			.extracting(LeaseDescriptor::getKey)
+			.isEqualTo(listed);
+	}
+
+	@Test
+	@DisplayName("Identity 2: a text key that a path cannot carry as it is is listed in a form that reads it back")
+	void textKeyAPathCannotCarryIsListedInAFormThatReadsItBack() {
+		for (String key : new String[] { "tenant//" + fresh(), "/" + fresh(), fresh() + "/", "a / " + fresh() }) {
+			this.host.tryTake(LeaseKey.of(key), LeaseHolder.of(fresh()), Duration.ofSeconds(30));
+			String listed = LeasesEndpoint.display(LeaseKey.of(key).bytes());
+			assertThat(listed).as(key).startsWith("base64url:");
+			assertThat(endpoint(Show.ALWAYS).lease(SecurityContext.NONE, listed)).as(key).isNotNull();
+		}
+	}
+
+	@Test
+	void keyWrittenInTheEarlierStandardBase64FormIsStillRead() {
+		byte[] key = { (byte) 0xfb, (byte) 0xff, (byte) 0xbf, (byte) 0xc3, 0x28 };
+		this.host.tryTake(LeaseKey.of(key), LeaseHolder.of(fresh()), Duration.ofSeconds(30));
+		assertThat(endpoint(Show.ALWAYS).lease(SecurityContext.NONE, "base64:+/+/wyg=")).isNotNull();
+	}
+
+	@Test
+	void limitOutsideItsRangeIsABadRequestNamingTheRange() {
+		for (int limit : new int[] { 0, -1, LeasesEndpoint.MAXIMUM_LIMIT + 1 }) {
+			assertThatExceptionOfType(InvalidEndpointRequestException.class)
+				.isThrownBy(() -> endpoint(Show.ALWAYS).leases(SecurityContext.NONE, limit, null))
+				.as("limit=" + limit)
+				.withMessageContaining("'limit' must be between 1 and " + LeasesEndpoint.MAXIMUM_LIMIT)
+				.satisfies((ex) -> assertThat(ex.getReason()).contains("'limit'").contains("1 and 10000"));
+		}
 	}
 
 	@Test

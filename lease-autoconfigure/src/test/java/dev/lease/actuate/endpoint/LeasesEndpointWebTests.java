@@ -18,13 +18,17 @@ package dev.lease.actuate.endpoint;
 
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -112,11 +116,57 @@ class LeasesEndpointWebTests {
 	}
 
 	@Test
-	void getLeasesWithALimitThatIsNotPositiveIsABadRequest() throws Exception {
-		for (String limit : new String[] { "0", "-1" }) {
+	void getLeasesWithALimitOutsideItsRangeIsABadRequestWhoseBodyNamesTheRange() throws Exception {
+		for (String limit : new String[] { "0", "-1", "10001" }) {
 			HttpResponse<String> response = get("/actuator/leases?limit=" + limit);
 			assertThat(response.statusCode()).as("limit=" + limit).isEqualTo(400);
+			assertThat(response.body()).as("limit=" + limit)
+				.contains("'limit' must be between 1 and 10000, but was " + limit);
 		}
+	}
+
+	@Test
+	@DisplayName("Operation 8: GET /actuator/leases/{key} reads a key that contains '/' as it is listed")
+	void getLeaseByKeyWithSlashesAnswersTheGrant() throws Exception {
+		String key = "tenant/" + fresh() + "/orders";
+		take(key, fresh());
+		HttpResponse<String> response = get("/actuator/leases/" + key);
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(response.body()).contains("\"key\":\"" + key + "\"");
+	}
+
+	@Test
+	@DisplayName("Operation 8: GET /actuator/leases/{key} reads a key with characters a URL encodes, segment by segment")
+	void getLeaseByKeyWithEncodedCharactersAnswersTheGrant() throws Exception {
+		String key = "tenant/50%41 off?#/" + fresh();
+		take(key, fresh());
+		String path = Arrays.stream(key.split("/"))
+			.map((segment) -> URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20"))
+			.collect(Collectors.joining("/"));
+		HttpResponse<String> response = get("/actuator/leases/" + path);
+		assertThat(response.statusCode()).as(path).isEqualTo(200);
+		assertThat(response.body()).contains("50%41 off?#/");
+	}
+
+	@Test
+	@DisplayName("Identity 2: a binary key is read back through the form the listing prints")
+	void getLeaseByTheListedFormOfABinaryKeyAnswersTheGrant() throws Exception {
+		byte[] key = new byte[] { (byte) 0xfb, (byte) 0xff, (byte) 0xbf, (byte) 0xc3, 0x28, 0, 0, 0, 0 };
+		System.arraycopy(UUID.randomUUID().toString().getBytes(), 0, key, 5, 4);
+		assertThat(this.host.tryTake(LeaseKey.of(key), LeaseHolder.of(fresh()), Duration.ofSeconds(30)))
+			.isInstanceOf(Taken.class);
+		String listed = this.host.grants(null, LeasesEndpoint.MAXIMUM_LIMIT)
+			.grants()
+			.stream()
+			.filter((lease) -> Arrays.equals(lease.key().bytes(), key))
+			.map((lease) -> LeasesEndpoint.display(lease.key().bytes()))
+			.findFirst()
+			.orElseThrow();
+		HttpResponse<String> list = get("/actuator/leases?limit=" + LeasesEndpoint.MAXIMUM_LIMIT);
+		assertThat(list.body()).contains("\"key\":\"" + listed + "\"");
+		HttpResponse<String> response = get("/actuator/leases/" + listed);
+		assertThat(response.statusCode()).as(listed).isEqualTo(200);
+		assertThat(response.body()).contains("\"key\":\"" + listed + "\"");
 	}
 
 	@Test
@@ -129,14 +179,16 @@ class LeasesEndpointWebTests {
 	}
 
 	@Test
-	@DisplayName("Identity 2: a binary key is printed and selected as Base64 with a marker")
+	@DisplayName("Identity 2: a binary key is printed as URL-safe Base64 with a marker, and selected so or in the earlier standard form")
 	void getLeaseByBase64KeyAnswersTheGrant() throws Exception {
 		byte[] key = { (byte) 0xc3, 0x28 };
 		assertThat(this.host.tryTake(LeaseKey.of(key), LeaseHolder.of(fresh()), Duration.ofSeconds(30)))
 			.isInstanceOf(Taken.class);
-		HttpResponse<String> response = get("/actuator/leases/base64:wyg=");
-		assertThat(response.statusCode()).isEqualTo(200);
-		assertThat(response.body()).contains("\"key\":\"base64:wyg=\"");
+		for (String printed : new String[] { "base64url:wyg", "base64:wyg=" }) {
+			HttpResponse<String> response = get("/actuator/leases/" + printed);
+			assertThat(response.statusCode()).as(printed).isEqualTo(200);
+			assertThat(response.body()).contains("\"key\":\"base64url:wyg\"");
+		}
 	}
 
 	@Test

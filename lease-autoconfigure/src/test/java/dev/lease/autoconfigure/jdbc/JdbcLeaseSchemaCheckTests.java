@@ -16,6 +16,9 @@
 
 package dev.lease.autoconfigure.jdbc;
 
+import java.util.Map;
+import java.util.Set;
+
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Test;
@@ -25,8 +28,10 @@ import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
+import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 
 import dev.lease.autoconfigure.LeaseAutoConfiguration;
 import dev.lease.autoconfigure.LeaseConfigurationException;
@@ -77,6 +82,22 @@ class JdbcLeaseSchemaCheckTests {
 	}
 
 	@Test
+	void tablesWithoutAnIndexOfTheSchemaFailStartUpNamingTheIndexAndTheMigrationThatAddsIt() {
+		this.runner.withUserConfiguration(VersionOneTablesConfiguration.class)
+			.withPropertyValues("lease.jdbc.initialize-schema=never")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(failure(context.getStartupFailure()).getDescription())
+					.contains("table LEASE_WAITERS has no index LEASE_WAITERS_IX3 (added by"
+							+ " classpath:dev/lease/host/jdbc/migration/h2/V2__lease_waiters_indexes.sql)")
+					.contains("LEASE_WAITERS_IX4")
+					.doesNotContain("has no column");
+				assertThat(analyzed(context.getStartupFailure()).getAction())
+					.contains("classpath:dev/lease/host/jdbc/migration/h2/");
+			});
+	}
+
+	@Test
 	void tablesWithAnotherPrefixAreCheckedUnderThatPrefix() {
 		this.runner.withPropertyValues("lease.jdbc.initialize-schema=always", "lease.jdbc.table-prefix=ORDERS_LEASE_")
 			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(JdbcLeaseHost.class));
@@ -92,8 +113,24 @@ class JdbcLeaseSchemaCheckTests {
 					"LEASE_"))
 				.as(platform)
 				.containsOnlyKeys("LEASE_KEYS", "LEASE_WAITERS")
-				.allSatisfy(
-						(table, columns) -> assertThat(columns).isNotEmpty().doesNotContain("CONSTRAINT", "PRIMARY"));
+				.allSatisfy((table, columns) -> assertThat(columns).isNotEmpty()
+					.doesNotContain("CONSTRAINT", "PRIMARY", "INDEX", "--"));
+		}
+	}
+
+	@Test
+	void theExpectedIndexesAreReadFromTheScriptOfEachPlatformEachNamingTheMigrationThatAddsIt() {
+		for (String platform : new String[] { "h2", "postgresql", "mysql" }) {
+			assertThat(JdbcLeaseSchemaCheck
+				.expectedIndexes(JdbcLeaseHost.SCHEMA_LOCATION.replace("@@platform@@", platform), "ORDERS_LEASE_"))
+				.as(platform)
+				.containsExactly(Map.entry("ORDERS_LEASE_WAITERS", Set.of("ORDERS_LEASE_WAITERS_IX1",
+						"ORDERS_LEASE_WAITERS_IX2", "ORDERS_LEASE_WAITERS_IX3", "ORDERS_LEASE_WAITERS_IX4")));
+			String migration = "classpath:dev/lease/host/jdbc/migration/" + platform + "/";
+			assertThat(JdbcLeaseSchemaCheck.migrationCreating(platform, "LEASE_WAITERS_IX1"))
+				.isEqualTo(migration + "V1__lease_tables.sql");
+			assertThat(JdbcLeaseSchemaCheck.migrationCreating(platform, "LEASE_WAITERS_IX4"))
+				.isEqualTo(migration + "V2__lease_waiters_indexes.sql");
 		}
 	}
 
@@ -138,6 +175,20 @@ class JdbcLeaseSchemaCheckTests {
 			jdbc.execute("CREATE TABLE LEASE_WAITERS (WAITER_ID BIGINT NOT NULL PRIMARY KEY,"
 					+ " LEASE_KEY VARBINARY(1024) NOT NULL, HOLDER VARBINARY(1024) NOT NULL,"
 					+ " DURATION_MICROS BIGINT NOT NULL, BOUND BIGINT NOT NULL, ARRIVAL BIGINT NOT NULL)");
+			return new TablesCreated();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class VersionOneTablesConfiguration {
+
+		// tables as the first versioned script leaves them: no index added since
+		@Bean
+		TablesCreated versionOneTables(DataSource dataSource) {
+			new ResourceDatabasePopulator(
+					new ClassPathResource("dev/lease/host/jdbc/migration/h2/V1__lease_tables.sql"))
+				.execute(dataSource);
 			return new TablesCreated();
 		}
 

@@ -26,6 +26,7 @@ import java.util.concurrent.locks.ReentrantLock;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.lease.AsyncLeaseHost;
 import dev.lease.GrantsPage;
 import dev.lease.Held;
 import dev.lease.Lease;
@@ -46,6 +47,7 @@ import dev.lease.host.Micros;
 import dev.lease.host.TakeAnswer;
 import dev.lease.host.TakeAnswer.Granted;
 import dev.lease.host.TakeAnswer.Queued;
+import dev.lease.host.inmemory.AsyncWaiters.Settlement;
 
 /**
  * A {@link LeaseHost} in this JVM's memory, with a lock per key. Exact to the atom, and
@@ -64,8 +66,7 @@ import dev.lease.host.TakeAnswer.Queued;
  */
 public final class InMemoryLeaseHost implements LeaseHost {
 
-	private static final HostArguments ARGUMENTS = HostArguments.of(Duration.ofNanos(1000),
-			HostArguments.DEFAULT_MAXIMUM);
+	static final HostArguments ARGUMENTS = HostArguments.of(Duration.ofNanos(1000), HostArguments.DEFAULT_MAXIMUM);
 
 	/**
 	 * How many steps of the clean-up walk each take runs: each looks at one stored key or
@@ -78,6 +79,8 @@ public final class InMemoryLeaseHost implements LeaseHost {
 	private final InstantSource clock;
 
 	private final ReentrantLock cleanUpLock = new ReentrantLock();
+
+	private final InMemoryAsyncLeaseHost async = new InMemoryAsyncLeaseHost(this);
 
 	/**
 	 * Create a host on the system clock.
@@ -226,13 +229,29 @@ public final class InMemoryLeaseHost implements LeaseHost {
 		}
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Served natively: a take that waits is a waiter of the key's one queue, beside the
+	 * blocking ones and in the same arrival order, completed by the release or expiry
+	 * that hands it the key; it holds no thread. The instants at which a waiter needs an
+	 * answer without anyone asking (its grant's instant, its bound) are kept by one
+	 * daemon thread shared by every in-memory host. The other questions answer on the
+	 * caller's thread, holding a key's lock only for one step of the state model, as the
+	 * blocking ones do.
+	 */
+	@Override
+	public AsyncLeaseHost async() {
+		return this.async;
+	}
+
 	// Number of keys with stored state; free keys must not accumulate.
 	int storedKeys() {
 		return this.states.size();
 	}
 
 	// Take the key if it is free; otherwise refuse, or queue the caller.
-	private TakeAnswer enter(KeyState state, LeaseHolder holder, long micros, long reading, boolean waits) {
+	TakeAnswer enter(KeyState state, LeaseHolder holder, long micros, long reading, boolean waits) {
 		KeyModel model = state.model();
 		TakeAnswer answer = model.take(holder, micros, model.now(reading), waits, state::nextWaiterId);
 		state.save(model);
@@ -243,7 +262,7 @@ public final class InMemoryLeaseHost implements LeaseHost {
 		return model.now(reading());
 	}
 
-	private long reading() {
+	long reading() {
 		return Micros.of(this.clock.instant());
 	}
 
@@ -253,6 +272,9 @@ public final class InMemoryLeaseHost implements LeaseHost {
 		while (true) {
 			// Sleep until the standing grant's instant or our bound, whichever is first.
 			long wakeAt = Math.min(queued.grantExpiresAt(), queued.bound());
+			// Waiters without a thread that this step settled are answered elsewhere:
+			// this thread keeps the lock while it sleeps.
+			this.async.settleLater(state.key, this.async.afterSave(state));
 			try {
 				state.awaitGrantChange(Micros.toNanos(wakeAt - queued.now()) + 1);
 			}
@@ -283,11 +305,11 @@ public final class InMemoryLeaseHost implements LeaseHost {
 		return answer;
 	}
 
-	private static Taken taken(LeaseKey key, LeaseHolder holder, TakeAnswer granted) {
+	static Taken taken(LeaseKey key, LeaseHolder holder, TakeAnswer granted) {
 		return new Taken(new Lease(key, holder, Micros.toInstant(((Granted) granted).expiresAt())));
 	}
 
-	private KeyState lock(LeaseKey key) {
+	KeyState lock(LeaseKey key) {
 		while (true) {
 			KeyState state = this.states.storedOrNew(key);
 			state.lock.lock();
@@ -298,7 +320,7 @@ public final class InMemoryLeaseHost implements LeaseHost {
 		}
 	}
 
-	private @Nullable KeyState lockIfPresent(LeaseKey key) {
+	@Nullable KeyState lockIfPresent(LeaseKey key) {
 		while (true) {
 			KeyState state = this.states.stored(key);
 			if (state == null) {
@@ -314,13 +336,18 @@ public final class InMemoryLeaseHost implements LeaseHost {
 
 	// The question just read the clock and saved its reading: no second reading is
 	// needed to see that the key is free.
-	private void unlock(KeyState state) {
+	// Waiters without a thread that the question settled are answered once the lock is
+	// let go.
+	void unlock(KeyState state) {
+		List<Settlement> settled = List.of();
 		try {
 			retireIfFree(state, Long.MIN_VALUE);
+			settled = this.async.afterSave(state);
 		}
 		finally {
 			state.lock.unlock();
 		}
+		this.async.settle(state.key, settled);
 	}
 
 	private void retireIfFree(KeyState state, long reading) {
@@ -333,7 +360,7 @@ public final class InMemoryLeaseHost implements LeaseHost {
 	// Look at a few stored keys and remove those whose grant passed with nobody waiting.
 	// Removing them changes no answer: a passed grant is read as free either way. The
 	// reading is the take's own, so the clean-up reads no clock of its own.
-	private void cleanUpSome(long reading) {
+	void cleanUpSome(long reading) {
 		if (!this.cleanUpLock.tryLock()) {
 			return;
 		}

@@ -39,7 +39,8 @@ import dev.lease.host.WaiterQueue;
  * asked yet. Each question builds a {@link KeyModel} from it and saves back what the
  * model changed, as a database stores rows. The queue, the handed grants and the waiters'
  * condition are made when a first waiter needs them: a key that is only taken and
- * released, the common case, costs a lock and this object.
+ * released, the common case, costs a lock and this object. Waiters of the non-blocking
+ * view stand in the same queue; {@link AsyncWaiters} keeps their futures.
  *
  * @author Lease contributors
  */
@@ -78,6 +79,9 @@ final class KeyState {
 
 	private long lastWaiterId;
 
+	/** Waiters without a thread, made by the first. */
+	private @Nullable AsyncWaiters async;
+
 	KeyState(LeaseKey key) {
 		this.key = key;
 	}
@@ -85,6 +89,26 @@ final class KeyState {
 	KeyModel model() {
 		return new KeyModel(this.key, this.holder, this.expiresAt, this.latest, this.arrivals,
 				(this.queue != null && !this.queue.isEmpty()) ? WaiterQueue.of(this.queue) : NO_WAITERS);
+	}
+
+	AsyncWaiters async() {
+		if (this.async == null) {
+			this.async = new AsyncWaiters();
+		}
+		return this.async;
+	}
+
+	@Nullable AsyncWaiters asyncIfAny() {
+		return this.async;
+	}
+
+	// The instant the standing grant ends, or the latest reading when none stands.
+	long grantExpiresAt() {
+		return (this.holder != null) ? this.expiresAt : this.latest;
+	}
+
+	long latest() {
+		return this.latest;
 	}
 
 	long nextWaiterId() {
@@ -122,6 +146,9 @@ final class KeyState {
 		if (grantChanged && this.grantChanged != null) {
 			this.grantChanged.signalAll();
 		}
+		if (this.async != null && (grantChanged || model.changed())) {
+			this.async.changed();
+		}
 	}
 
 	private void saveQueue(KeyModel model) {
@@ -131,10 +158,16 @@ final class KeyState {
 		}
 		for (QueuedWaiter dropped : model.dropped()) {
 			this.queue.remove(dropped);
+			if (this.async != null) {
+				this.async.dropped(dropped);
+			}
 		}
 		for (KeyModel.Handoff handoff : model.handed()) {
 			this.queue.remove(handoff.waiter());
-			this.handed.put(handoff.waiter().id(), handoff.expiresAt());
+			// A waiter without a thread is answered now; a sleeping one asks for it.
+			if (this.async == null || !this.async.handed(handoff.waiter().id(), handoff.expiresAt())) {
+				this.handed.put(handoff.waiter().id(), handoff.expiresAt());
+			}
 		}
 		this.queue.addAll(model.added());
 	}

@@ -28,6 +28,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import dev.lease.AsyncLeaseHost;
 import dev.lease.GrantsPage;
 import dev.lease.Held;
 import dev.lease.Lease;
@@ -57,8 +58,8 @@ import dev.lease.host.TakeAnswer.Granted;
  * taken. Keys and holders are binary columns compared byte for byte (Identity 2 to 4).
  * <p>
  * Each question is one short transaction under READ COMMITTED that locks the key's row,
- * resolves the stored state at the database's now (DESIGN §4) and writes back what it
- * changed; no row lock is held while anyone waits. On PostgreSQL, a take of a free key
+ * resolves the stored state at the database's now (Host semantics) and writes back what
+ * it changed; no row lock is held while anyone waits. On PostgreSQL, a take of a free key
  * with nobody queued is one statement that reads the clock with the row locked (two when
  * the key has no row yet), and a release with nobody queued is one; on MySQL and MariaDB
  * these and a remaining with nobody queued are one statement each. Waiters are rows of a
@@ -130,6 +131,8 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 	private volatile @Nullable JdbcLeaseParts parts;
 
 	private boolean closed;
+
+	private final AsyncLeaseHost async = AsyncLeaseHost.onThreads(this);
 
 	/**
 	 * Create a host on the given data source with the default table prefix, waking
@@ -270,6 +273,26 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 	 * Stop the clean-up's thread and the listening connection, if any. Waiters still
 	 * waiting fall back to polling.
 	 */
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Served on threads ({@link AsyncLeaseHost#onThreads(LeaseHost)}): JDBC has no
+	 * non-blocking driver to wait on. Each take waits on a thread of its own, a virtual
+	 * thread on JDK 21 and later (cheap: many may wait), a daemon platform thread on JDK
+	 * 17 (one per waiting take, as many as the caller starts); a waiting take holds no
+	 * connection and no row lock while it waits, only its thread. Try take, remaining,
+	 * release and grants run on a separate set of pooled daemon threads, so that a
+	 * release never waits behind takes for a thread. Every question still borrows its
+	 * connections from the host's {@link DataSource}, whose pool bounds how many reach
+	 * the database at once. A cancelled take's future is withdrawn by the time
+	 * {@code cancel} returns: the cancelling thread waits for the withdrawal's round
+	 * trip.
+	 */
+	@Override
+	public AsyncLeaseHost async() {
+		return this.async;
+	}
+
 	@Override
 	public void close() {
 		JdbcLeaseParts built;

@@ -84,9 +84,10 @@ final class JdbcLeaseStatements {
 	final String selectHandedWaiters;
 
 	JdbcLeaseStatements(JdbcLeaseDialect dialect, String tablePrefix) {
+		// On PostgreSQL the key's lock comes first (KEY_LOCKED).
 		this.selectKeyForUpdate = sql("""
 				SELECT HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS FROM %PREFIX%KEYS
-				WHERE LEASE_KEY = ? FOR UPDATE""", dialect, tablePrefix);
+				WHERE LEASE_KEY = %KEY% FOR UPDATE""", dialect, tablePrefix);
 		this.selectKeyAndNow = sql("""
 				SELECT HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS, %NOW% FROM %PREFIX%KEYS
 				WHERE LEASE_KEY = ?""", dialect, tablePrefix);
@@ -117,7 +118,12 @@ final class JdbcLeaseStatements {
 				AND (QUEUED > 0 OR EXPIRES_AT > %START%) ORDER BY LEASE_KEY LIMIT ?) K
 				ON 1 = 1 ORDER BY K.LEASE_KEY""", dialect, tablePrefix);
 		// Removing a passed grant with nobody queued changes no answer: it reads as free.
-		this.deleteFreeKeys = sql("""
+		// On PostgreSQL a row goes only under its key's lock (KEY_HASH), taken only for a
+		// row that qualifies (CASE fixes the order); a key whose lock is taken is left to
+		// the next round rather than waited for.
+		this.deleteFreeKeys = sql(dialect.hasOneStatementPaths() ? """
+				DELETE FROM %PREFIX%KEYS WHERE CASE WHEN QUEUED = 0 AND (HOLDER IS NULL OR EXPIRES_AT <= %NOW%)
+				THEN PG_TRY_ADVISORY_XACT_LOCK(%KEY_HASH%) ELSE FALSE END""" : """
 				DELETE FROM %PREFIX%KEYS WHERE QUEUED = 0 AND (HOLDER IS NULL OR EXPIRES_AT <= %NOW%)""", dialect,
 				tablePrefix);
 		// A grant handed to a waiter is kept for it until it asks, even past its instant.
@@ -131,21 +137,24 @@ final class JdbcLeaseStatements {
 				tablePrefix);
 		this.selectKeysToResolve = sql("""
 				SELECT LEASE_KEY FROM %PREFIX%KEYS WHERE QUEUED > 0 AND EXPIRES_AT <= %NOW%""", dialect, tablePrefix);
-		// PostgreSQL only: take a free key with nobody queued, in one statement. Only the
-		// conflict path grants, reading the clock with the key's row locked. An insert's
-		// values are computed before it can wait for a racing transaction, so a key with
-		// no row gets an empty one, which grants nothing, and the statement run again
-		// takes the key on the conflict path. Answers the grant's instant, null for a
-		// row just inserted, or no row when the key is not free.
+		// PostgreSQL only: take a free key with nobody queued, in one statement, whether
+		// or not it has a row, answering the grant's instant, or no row when the key is
+		// not free. The key's lock is taken first, then the clock read: on the insert
+		// path nobody can have inserted or removed the key's row in between, and the
+		// conflict path reads the clock again in SET and WHERE, which PostgreSQL
+		// evaluates once the row is locked, so the grant is dated after any other.
 		this.takeInOneStatement = sql("""
-				INSERT INTO %PREFIX%KEYS AS K (LEASE_KEY, LATEST, QUEUED, ARRIVALS) VALUES (?, 0, 0, 0)
-				ON CONFLICT (LEASE_KEY) DO UPDATE SET HOLDER = ?, EXPIRES_AT = GREATEST(K.LATEST, %NOW%) + ?,
-				LATEST = GREATEST(K.LATEST, %NOW%), ARRIVALS = 0
+				INSERT INTO %PREFIX%KEYS AS K (LEASE_KEY, HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS)
+				SELECT C.KEY, ?, C.READING + ?, C.READING, 0, 0
+				FROM (SELECT L.KEY, %NOW% AS READING FROM (%LOCKING%) L) C
+				ON CONFLICT (LEASE_KEY) DO UPDATE SET HOLDER = EXCLUDED.HOLDER,
+				EXPIRES_AT = GREATEST(K.LATEST, %NOW%) + ?, LATEST = GREATEST(K.LATEST, %NOW%), ARRIVALS = 0
 				WHERE K.QUEUED = 0 AND (K.HOLDER IS NULL OR K.EXPIRES_AT <= GREATEST(K.LATEST, %NOW%))
 				RETURNING K.EXPIRES_AT""", dialect, tablePrefix);
-		// PostgreSQL only: release by the holder of a standing grant with nobody queued.
+		// PostgreSQL only: release by the holder of a standing grant with nobody queued,
+		// under the key's lock.
 		this.releaseInOneStatement = sql("""
-				DELETE FROM %PREFIX%KEYS WHERE LEASE_KEY = ? AND HOLDER = ? AND QUEUED = 0
+				DELETE FROM %PREFIX%KEYS WHERE LEASE_KEY = %KEY% AND HOLDER = ? AND QUEUED = 0
 				AND EXPIRES_AT > GREATEST(LATEST, %NOW%)""", dialect, tablePrefix);
 		this.notify = "SELECT PG_NOTIFY(?, ?)";
 		// PostgreSQL only: a waiter takes the grant a release handed it, in one
@@ -242,8 +251,26 @@ final class JdbcLeaseStatements {
 			SELECT WAITER_ID, HOLDER, DURATION_MICROS, BOUND, ARRIVAL FROM %PREFIX%WAITERS
 			WHERE LEASE_KEY = ? AND GRANTED_EXPIRES_AT IS NULL AND ARRIVAL > ? ORDER BY ARRIVAL LIMIT ?""";
 
+	// PostgreSQL: the key's lock (KEY_HASH), a transaction-scoped advisory lock on a hash
+	// of the
+	// key, taken before its row is read, inserted or removed, by every statement that may
+	// insert or remove a key's row or date a grant. A take that finds no row thus reads
+	// the clock with the key locked as surely as one that locks the row: no row can come
+	// or go, and no grant be made, until it commits. The lock is always taken before the
+	// row's, so the two cannot deadlock.
+	private static final String KEY_HASH = "HASHTEXTEXTENDED(ENCODE(LEASE_KEY, 'hex'), 7811886091)";
+
+	// The key, the parameter, once its lock is taken: as an initial plan its value is
+	// computed before the statement reads any row.
+	private static final String LOCKING = "SELECT P.LEASE_KEY AS KEY, PG_ADVISORY_XACT_LOCK(" + KEY_HASH
+			+ ") AS LOCKED FROM (SELECT CAST(? AS BYTEA) AS LEASE_KEY) P";
+
 	private static String sql(String template, JdbcLeaseDialect dialect, String tablePrefix) {
-		return template.replace("%PREFIX%", tablePrefix)
+		return template
+			.replace("%KEY%", dialect.hasOneStatementPaths() ? "(SELECT L.KEY FROM (" + LOCKING + ") L)" : "?")
+			.replace("%LOCKING%", LOCKING)
+			.replace("%KEY_HASH%", KEY_HASH)
+			.replace("%PREFIX%", tablePrefix)
 			.replace("%NOW%", dialect.clock().expression())
 			.replace("%START%", dialect.statementStart());
 	}

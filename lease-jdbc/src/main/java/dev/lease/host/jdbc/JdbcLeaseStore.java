@@ -42,8 +42,8 @@ import dev.lease.host.Wakeups;
 /**
  * The JDBC host's reads and writes. Each question is one short transaction under READ
  * COMMITTED that locks the key's row, resolves the stored state at the database's now
- * (DESIGN §4) and writes back what it changed; no row lock is held while anyone waits. A
- * database with faster paths for the common cases overrides the hooks
+ * (Host semantics) and writes back what it changed; no row lock is held while anyone
+ * waits. A database with faster paths for the common cases overrides the hooks
  * ({@link PostgresqlLeaseStore}, {@link MysqlLeaseStore}); every hook answers exactly
  * what the transaction would.
  *
@@ -249,7 +249,8 @@ class JdbcLeaseStore {
 				// "Where do I stand?" saves nothing of its own. A resolve that handed the
 				// key on is saved, so that the waiters it named are woken and can take
 				// their grant: resolve is deterministic, the next question would derive
-				// the same (DESIGN §4), and this is how a key's one re-asker serves them.
+				// the same (Host semantics), and this is how a key's one re-asker serves
+				// them.
 				if (state != null && state.changed()) {
 					save(tx, state, now);
 				}

@@ -38,10 +38,10 @@ import dev.lease.host.Wakeups;
 import dev.lease.host.Withdrawals;
 
 /**
- * The JDBC host's waiting protocol (DESIGN §4): a take queues the caller at the database,
- * sleeps until woken or no longer than it may, then picks up a grant handed to it or asks
- * where it stands; at its bound, on an interrupt, or when the database gives no answer,
- * it withdraws.
+ * The JDBC host's waiting protocol (Host semantics): a take queues the caller at the
+ * database, sleeps until woken or no longer than it may, then picks up a grant handed to
+ * it or asks where it stands; at its bound, on an interrupt, or when the database gives
+ * no answer, it withdraws.
  * <p>
  * A hot key costs the same at any queue length (issue 16): a waiter is woken only by a
  * wake-up that names it ({@link Wakeups}): the grant handed to it, from PostgreSQL
@@ -239,7 +239,7 @@ final class JdbcLeaseWaiting {
 		}
 
 		// The delegate re-asks no later than the standing grant's end or half its own
-		// duration (DESIGN §4).
+		// duration (Host semantics).
 		private long reaskAt() {
 			return Math.min(at(this.queued.grantExpiresAt()), this.asked + Micros.toNanos(this.durationMicros / 2))
 					+ Micros.toNanos(LATE_MICROS);
@@ -321,7 +321,7 @@ final class JdbcLeaseWaiting {
 		}
 
 		// An interrupted waiter withdraws at once, a grant handed to it meanwhile given
-		// back, and throws InterruptedException (DESIGN §4). It withdraws before it
+		// back, and throws InterruptedException (Host semantics). It withdraws before it
 		// returns, so that no release can hand it the key afterwards, and on the
 		// withdrawal connection, so that a busy pool does not keep it waiting.
 		private InterruptedException giveUp(InterruptedException interrupt) {

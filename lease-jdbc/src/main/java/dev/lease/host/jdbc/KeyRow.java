@@ -79,9 +79,6 @@ record KeyRow(byte @Nullable [] holder, long expiresAt, long latest, int queued,
 	/** A number that is never null, such as a grant's instant. */
 	static final RowMapper<Long> NUMBER = (resultSet, rowNumber) -> number(resultSet, 1);
 
-	/** A number that may be null. */
-	static final RowMapper<OptionalLong> OPTIONAL_NUMBER = (resultSet, rowNumber) -> optionalNumber(resultSet, 1);
-
 	/** A key's bytes. */
 	static final RowMapper<byte[]> KEY = (resultSet, rowNumber) -> resultSet.getBytes(1);
 

@@ -42,7 +42,7 @@ import dev.lease.host.Wakeups;
  * given up within 2.5 s of the database's last word. When it fails, each key's delegate
  * is woken to poll, with a short bounded backoff, until it is back; it is re-opened after
  * a backoff that doubles up to a bound, and every waiter asks once when it listens again
- * (DESIGN §4).
+ * (Host semantics).
  *
  * @author Lease contributors
  */

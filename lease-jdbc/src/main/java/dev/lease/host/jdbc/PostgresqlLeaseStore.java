@@ -32,10 +32,10 @@ import dev.lease.host.WaiterQueue;
 
 /**
  * The store on PostgreSQL, which takes the common cases in fewer round trips: a take of a
- * free key with nobody queued is one statement that reads the clock with the row locked
- * (two when the key has no row yet), a release with nobody queued is one, the queue is
- * loaded with a reading of the clock, a state that queued nobody new is saved and
- * notified in one statement, and a waiter picks up its grant in one.
+ * free key with nobody queued is one statement that reads the clock with the key locked,
+ * whether or not it has a row, a release with nobody queued is one, the queue is loaded
+ * with a reading of the clock, a state that queued nobody new is saved and notified in
+ * one statement, and a waiter picks up its grant in one.
  *
  * @author Lease contributors
  */
@@ -49,20 +49,9 @@ final class PostgresqlLeaseStore extends JdbcLeaseStore {
 	@Override
 	OptionalLong takeFreeKey(String what, LeaseKey key, long durationMicros, byte[] holderBytes) {
 		byte[] keyBytes = key.bytes();
-		// The first run may only create the key's row and the second take the key; a row
-		// that went again meanwhile is left to the transaction.
-		for (int run = 0; run < 2; run++) {
-			OptionalLong granted = this.calls.statement(what, key,
-					(tx) -> tx.queryRow(this.statements.takeInOneStatement, KeyRow.OPTIONAL_NUMBER, keyBytes,
-							holderBytes, durationMicros));
-			if (granted == null) {
-				break;
-			}
-			if (granted.isPresent()) {
-				return granted;
-			}
-		}
-		return OptionalLong.empty();
+		Long granted = this.calls.statement(what, key, (tx) -> tx.queryRow(this.statements.takeInOneStatement,
+				KeyRow.NUMBER, holderBytes, durationMicros, keyBytes, durationMicros));
+		return (granted != null) ? OptionalLong.of(granted) : OptionalLong.empty();
 	}
 
 	@Override

@@ -28,7 +28,7 @@ import javax.sql.DataSource;
 import dev.lease.host.Interrupts;
 
 /**
- * How the host's store calls meet interrupts (DESIGN §4): a call answers whatever
+ * How the host's store calls meet interrupts (Host semantics): a call answers whatever
  * interrupts arrive, and the caller finds its interrupt flag set again afterwards; a take
  * that has asked nothing yet, or a waiter about to ask where it stands, may give up
  * instead, as long as nothing was sent.

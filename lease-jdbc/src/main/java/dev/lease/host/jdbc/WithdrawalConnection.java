@@ -31,9 +31,10 @@ import org.springframework.util.ClassUtils;
 
 /**
  * The one connection of a {@link JdbcLeaseHost} on which waiters that give up withdraw,
- * outside the application's pool (DESIGN §4): a waiter interrupted while every pooled
- * connection is busy would otherwise wait the pool's connection timeout before it could
- * withdraw, and may not return before it has, since nothing may stand for it afterwards.
+ * outside the application's pool (Host semantics): a waiter interrupted while every
+ * pooled connection is busy would otherwise wait the pool's connection timeout before it
+ * could withdraw, and may not return before it has, since nothing may stand for it
+ * afterwards.
  * <p>
  * Withdrawals take turns on it. Each is one short transaction that waits for no other
  * connection, so a waiter waits at most for the withdrawals ahead of it, and for the

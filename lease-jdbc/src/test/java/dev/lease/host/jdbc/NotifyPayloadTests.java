@@ -38,7 +38,7 @@ class NotifyPayloadTests {
 	private static final LeaseKey KEY = LeaseKey.of("orders/42 \u00e9");
 
 	@Test
-	@DisplayName("DESIGN §4 Waking: a payload naming handed waiters and the next in line reads back as written")
+	@DisplayName("Host: waking: a payload naming handed waiters and the next in line reads back as written")
 	void payloadNamingWaitersRoundTrips() {
 		NotifyPayload payload = new NotifyPayload(KEY,
 				List.of(handoff(-7L, 1_764_000_000_123_456L), handoff(Long.MAX_VALUE, 1_764_000_001_000_001L)),
@@ -47,7 +47,7 @@ class NotifyPayloadTests {
 	}
 
 	@Test
-	@DisplayName("DESIGN §4 Waking: a payload with only handed waiters, or only the next in line, reads back as written")
+	@DisplayName("Host: waking: a payload with only handed waiters, or only the next in line, reads back as written")
 	void payloadWithOneSideRoundTrips() {
 		NotifyPayload handed = new NotifyPayload(KEY, List.of(handoff(3L, 5L)), null);
 		NotifyPayload next = new NotifyPayload(KEY, List.of(), handoff(4L, 6L));
@@ -56,7 +56,7 @@ class NotifyPayloadTests {
 	}
 
 	@Test
-	@DisplayName("DESIGN §4 Waking: a payload past NOTIFY's size limit is sent as its key alone, and wakes every waiter of the key")
+	@DisplayName("Host: waking: a payload past NOTIFY's size limit is sent as its key alone, and wakes every waiter of the key")
 	void payloadPastTheLimitNamesNobody() {
 		List<Handoff<Long>> handed = new ArrayList<>();
 		for (long id = 0; id < 1000; id++) {
@@ -70,7 +70,7 @@ class NotifyPayloadTests {
 	}
 
 	@Test
-	@DisplayName("DESIGN §4 Waking: a payload not of our making names no key, or only its key")
+	@DisplayName("Host: waking: a payload not of our making names no key, or only its key")
 	void foreignPayloadWakesNobodyByName() {
 		assertThat(NotifyPayload.decode(null)).isNull();
 		assertThat(NotifyPayload.decode("")).isNull();

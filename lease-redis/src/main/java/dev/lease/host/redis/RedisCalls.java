@@ -16,18 +16,27 @@
 
 package dev.lease.host.redis;
 
+import java.net.ConnectException;
+import java.util.Collection;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
+import org.jspecify.annotations.Nullable;
+import org.springframework.dao.QueryTimeoutException;
+import org.springframework.data.redis.RedisConnectionFailureException;
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisNode;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 
 import dev.lease.LeaseHostException;
 import dev.lease.host.Interrupts;
 
 /**
  * The host's calls to Redis, each on a connection of its own, made so that an interrupt
- * neither fails a call nor is lost (DESIGN §4): a call answers, and the caller finds its
- * interrupt flag set again if an interrupt was pending or arrived meanwhile.
+ * neither fails a call nor is lost (Host semantics): a call answers, and the caller finds
+ * its interrupt flag set again if an interrupt was pending or arrived meanwhile.
  * <p>
  * A pending interrupt is put aside for the call, because a pool (Jedis's, or Lettuce's
  * when pooled) would refuse to wait for a connection with it. An interrupt that ends the
@@ -68,8 +77,7 @@ final class RedisCalls {
 				}
 				catch (RuntimeException ex) {
 					if (!(Thread.interrupted() | Interrupts.causedByInterrupt(ex))) {
-						this.disturbed.run();
-						throw new LeaseHostException("Redis failed to answer " + operation, ex);
+						throw failed(operation, ex);
 					}
 					interrupted = true;
 					if (mayGiveUp) {
@@ -85,8 +93,7 @@ final class RedisCalls {
 				}
 				catch (RuntimeException ex) {
 					if (!Interrupts.causedByInterrupt(ex)) {
-						this.disturbed.run();
-						throw new LeaseHostException("Redis failed to answer " + operation, ex);
+						throw failed(operation, ex);
 					}
 					// A cluster client borrows a node's connection inside the command.
 					Thread.interrupted();
@@ -102,6 +109,66 @@ final class RedisCalls {
 				Thread.currentThread().interrupt();
 			}
 		}
+	}
+
+	// The one report of a call that Redis did not answer, told to the durability check
+	// too. It names the server and, when it could not be reached, what a user checks.
+	LeaseHostException failed(String operation, Throwable failure) {
+		this.disturbed.run();
+		String cause = rootMessage(failure);
+		if (unreachable(failure)) {
+			return new LeaseHostException("Redis at " + where(this.connectionFactory) + " is unreachable (" + cause
+					+ "): check that it is running and that spring.data.redis.* points to it (operation: " + operation
+					+ ")", failure);
+		}
+		return new LeaseHostException(
+				"Redis at " + where(this.connectionFactory) + " failed to answer " + operation + " (" + cause + ")",
+				failure);
+	}
+
+	private static boolean unreachable(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof RedisConnectionFailureException || cause instanceof ConnectException
+					|| cause instanceof QueryTimeoutException) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private static String rootMessage(Throwable failure) {
+		Throwable root = failure;
+		while (root.getCause() != null && root.getCause() != root) {
+			root = root.getCause();
+		}
+		return (root.getMessage() != null) ? root.getMessage() : root.getClass().getSimpleName();
+	}
+
+	// Lettuce's and Jedis's factories answer the same getters, on no common type; read
+	// them by name so that neither client need be present.
+	static String where(RedisConnectionFactory factory) {
+		try {
+			// each answers null unless the factory is configured so
+			if (get(factory, "getClusterConfiguration") instanceof RedisClusterConfiguration cluster) {
+				return "cluster nodes " + nodes(cluster.getClusterNodes());
+			}
+			if (get(factory, "getSentinelConfiguration") instanceof RedisSentinelConfiguration sentinel) {
+				String master = (sentinel.getMaster() != null) ? sentinel.getMaster().getName() : "?";
+				return "master " + master + " through sentinels " + nodes(sentinel.getSentinels());
+			}
+			return get(factory, "getHostName") + ":" + get(factory, "getPort");
+		}
+		catch (ReflectiveOperationException | RuntimeException ex) {
+			return "the server of " + factory.getClass().getSimpleName();
+		}
+	}
+
+	private static @Nullable Object get(Object target, String getter) throws ReflectiveOperationException {
+		return target.getClass().getMethod(getter).invoke(target);
+	}
+
+	private static String nodes(Collection<? extends RedisNode> nodes) {
+		return nodes.stream().map(RedisNode::asString).collect(Collectors.joining(", "));
 	}
 
 	/**

@@ -225,8 +225,7 @@ final class RedisLeaseStore {
 		if (failure instanceof LeaseHostException ex) {
 			return ex;
 		}
-		this.durability.disturbed();
-		return new LeaseHostException("Redis failed to answer " + operation, failure);
+		return this.calls.failed(operation, failure);
 	}
 
 	GrantsPage grants(@Nullable RedisGrantsCursor cursor, int limit) {

@@ -39,9 +39,9 @@ import dev.lease.host.redis.RedisScriptAnswer.TakeAnswer;
 import dev.lease.host.redis.RedisScriptAnswer.WaiterAnswer;
 
 /**
- * The waiting protocol of a {@link RedisLeaseHost}'s take (DESIGN §4): a waiter queued at
- * the server under a ticket of its own sleeps until a message names it (the key was
- * handed to it, or it is next in line and must ask when the standing grant ends, to
+ * The waiting protocol of a {@link RedisLeaseHost}'s take (Host semantics): a waiter
+ * queued at the server under a ticket of its own sleeps until a message names it (the key
+ * was handed to it, or it is next in line and must ask when the standing grant ends, to
  * derive a handoff by expiry nobody writes) or, at the latest, its bound; at its bound it
  * asks once more, "withdraw me, or tell me I was granted". One waiter per key in this
  * JVM, the delegate, also asks at the earlier of the standing grant's remaining term and

@@ -1,4 +1,4 @@
--- The one state model of DESIGN section 4, written once for Redis.
+-- The one state model of Host: the state model (docs/semantics.md), written once for Redis.
 --
 -- KEYS[1] is the lease's Redis key and KEYS[2..4] its waiters' structures below (its
 -- ':q', ':w' and ':h'), all declared: on a cluster whose slot is being moved, Redis then

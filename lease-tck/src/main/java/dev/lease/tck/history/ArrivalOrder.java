@@ -129,7 +129,7 @@ final class ArrivalOrder {
 	}
 
 	// A call answered before the instant that left nothing standing then: refused, given
-	// up (DESIGN §4), or granted and provably released or passed. A host failure may
+	// up (Host semantics), or granted and provably released or passed. A host failure may
 	// have left a waiter or a grant behind.
 	private boolean settledBefore(Event call, Instant instant) {
 		if (!call.returnedAt().isBefore(instant) || this.interrupts.unknown(call)) {

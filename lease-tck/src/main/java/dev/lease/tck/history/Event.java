@@ -79,7 +79,7 @@ public record Event(Call call, LeaseKey key, LeaseHolder holder, @Nullable Durat
 	/**
 	 * Return whether the call gave up at an interrupt: it threw
 	 * {@link InterruptedException}, so it holds nothing and stands in no queue after it
-	 * returned (DESIGN §4).
+	 * returned (Host semantics).
 	 * @return whether the call was interrupted
 	 */
 	public boolean interrupted() {

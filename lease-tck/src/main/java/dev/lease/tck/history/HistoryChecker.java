@@ -56,7 +56,7 @@ import dev.lease.tck.history.Event.Call;
  * <p>
  * A take that threw {@link InterruptedException} gave up: a grant made to it at the
  * interrupt was given back before it returned, so it may have held the key between its
- * call and its return and not after (DESIGN §4). In the mode of
+ * call and its return and not after (Host semantics). In the mode of
  * {@link #interruptsKnown()}, an interrupted call is never an unknown outcome: it answers
  * or throws {@link InterruptedException}, and a {@link dev.lease.LeaseHostException}
  * caused by an interrupt is itself a violation.

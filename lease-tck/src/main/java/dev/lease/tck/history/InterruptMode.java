@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * How a {@link HistoryChecker} judges a call an interrupt reached. In both modes a take
  * that threw {@link InterruptedException} gave up: it may have held the key between its
- * call and its return and not after (DESIGN §4).
+ * call and its return and not after (Host semantics).
  *
  * @author Lease contributors
  */
@@ -50,11 +50,12 @@ enum InterruptMode {
 		return event.interrupted() || (this == KNOWN && event.failedByInterrupt());
 	}
 
-	// DESIGN §4: failing with LeaseHostException leaves the call's outcome, and maybe a
+	// Host: interruption: failing with LeaseHostException leaves the call's outcome, and
+	// maybe a
 	// grant, to nobody.
 	@Nullable String violation(Event event) {
 		return (this == KNOWN && event.failedByInterrupt())
-				? "DESIGN §4 interruption: an interrupted call failed with LeaseHostException instead of answering"
+				? "Host: interruption: an interrupted call failed with LeaseHostException instead of answering"
 						+ " or throwing InterruptedException: " + event
 				: null;
 	}

@@ -183,7 +183,7 @@ class HistoryCheckerTests {
 	}
 
 	@Test
-	@DisplayName("DESIGN §4 interruption: a take that threw InterruptedException may have held the key during its call, and nothing after")
+	@DisplayName("Host: interruption: a take that threw InterruptedException may have held the key during its call, and nothing after")
 	void interruptedTakeMayHaveHeldDuringItsCallOnly() {
 		taken(Call.TRY_TAKE, A, 0, 1, 0);
 		interrupted(B, 100, 300);
@@ -211,7 +211,7 @@ class HistoryCheckerTests {
 	}
 
 	@Test
-	@DisplayName("DESIGN §4 interruption: a LeaseHostException caused by an interrupt is an unknown outcome by default and a violation when interrupts are known")
+	@DisplayName("Host: interruption: a LeaseHostException caused by an interrupt is an unknown outcome by default and a violation when interrupts are known")
 	void interruptReportedAsHostFailureIsCaughtWhenInterruptsAreKnown() {
 		taken(Call.TRY_TAKE, A, 0, 1, 0);
 		this.history.add(new Event(Call.TAKE, KEY, B, TERM, at(100), at(300), null, new LeaseHostException(
@@ -220,15 +220,15 @@ class HistoryCheckerTests {
 		answer(Call.TRY_TAKE, C, 400, 401, new Held());
 		this.checker.check(this.history);
 		assertThat(this.checker.interruptsKnown().violations(this.history))
-			.anyMatch((v) -> v.startsWith("DESIGN §4 interruption"))
+			.anyMatch((v) -> v.startsWith("Host: interruption"))
 			.anyMatch((v) -> v.startsWith("Operation 7"));
 		assertThatExceptionOfType(AssertionError.class)
 			.isThrownBy(() -> this.checker.interruptsKnown().check(this.history))
-			.withMessageContaining("DESIGN §4 interruption");
+			.withMessageContaining("Host: interruption");
 	}
 
 	@Test
-	@DisplayName("DESIGN §4 interruption: a LeaseHostException with no interrupt among its causes stays an unknown outcome when interrupts are known")
+	@DisplayName("Host: interruption: a LeaseHostException with no interrupt among its causes stays an unknown outcome when interrupts are known")
 	void hostFailureWithoutInterruptStaysUnknownWhenInterruptsAreKnown() {
 		failed(Call.TRY_TAKE, A, 0, 10);
 		answer(Call.REMAINING, A, 100, 101, Optional.of(Duration.ofMillis(900)));

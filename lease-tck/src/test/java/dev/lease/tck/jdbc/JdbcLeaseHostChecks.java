@@ -135,7 +135,11 @@ abstract class JdbcLeaseHostChecks {
 	}
 
 	JdbcLeaseHost host(DataSource dataSource) {
-		JdbcLeaseHost built = new JdbcLeaseHost(dataSource);
+		return track(new JdbcLeaseHost(dataSource));
+	}
+
+	// A host built by the test, closed after it.
+	JdbcLeaseHost track(JdbcLeaseHost built) {
 		this.closeables.add(0, built);
 		return built;
 	}
@@ -317,7 +321,7 @@ abstract class JdbcLeaseHostChecks {
 	}
 
 	@Test
-	@DisplayName("DESIGN §3: a connection that fails in the middle of a release leaves the grant and the queue as they were")
+	@DisplayName("Host: failures: a connection that fails in the middle of a release leaves the grant and the queue as they were")
 	void connectionFailingMidReleaseLeavesNoHalfWrittenState() throws Exception {
 		AtomicBoolean armed = new AtomicBoolean();
 		JdbcLeaseHost failing = host(failingOn(new DriverManagerDataSource(url()), "UPDATE LEASE_KEYS", armed));

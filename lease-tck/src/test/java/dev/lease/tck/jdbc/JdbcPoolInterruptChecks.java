@@ -51,7 +51,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Waiters interrupted while they wait for a connection of a small pool (DESIGN §4
+ * Waiters interrupted while they wait for a connection of a small pool (Host semantics
  * interruption, Operation 2, Non-goal 4): each throws {@link InterruptedException}, and
  * none leaves a waiter row behind to which a release would hand the key.
  *
@@ -118,7 +118,7 @@ abstract class JdbcPoolInterruptChecks {
 	}
 
 	@Test
-	@DisplayName("DESIGN §4 interruption, Operation 2: waiters interrupted while waiting for a pool connection throw InterruptedException and leave no waiter row for the key to be handed to")
+	@DisplayName("Host: interruption, Operation 2: waiters interrupted while waiting for a pool connection throw InterruptedException and leave no waiter row for the key to be handed to")
 	void waitersInterruptedWaitingForAPoolConnectionLeaveNothingQueued() throws Exception {
 		// One key per queued waiter: of a key's waiters in one JVM only one re-asks on
 		// its own (issue 16), and each of these must ask, and meet the empty pool.
@@ -182,7 +182,7 @@ abstract class JdbcPoolInterruptChecks {
 	}
 
 	@Test
-	@DisplayName("DESIGN §4 interruption, Operation 2: waiters interrupted while every pool connection stays busy past the pool's timeout throw InterruptedException within 2 s and leave no waiter row and no grant")
+	@DisplayName("Host: interruption, Operation 2: waiters interrupted while every pool connection stays busy past the pool's timeout throw InterruptedException within 2 s and leave no waiter row and no grant")
 	void waitersInterruptedWhileEveryConnectionIsBusyReturnPromptly() throws Exception {
 		LeaseKey key = LeaseKey.of("jdbc-interrupt-busy:" + UUID.randomUUID());
 		LeaseHolder holder = LeaseHolder.of("holder:" + UUID.randomUUID());
@@ -219,7 +219,7 @@ abstract class JdbcPoolInterruptChecks {
 	}
 
 	@Test
-	@DisplayName("DESIGN §4 interruption, Operation 2: where takes clean up, a waiter interrupted while every pool connection stays busy throws InterruptedException within 2 s, its clean-up left to a later question")
+	@DisplayName("Host: interruption, Operation 2: where takes clean up, a waiter interrupted while every pool connection stays busy throws InterruptedException within 2 s, its clean-up left to a later question")
 	void waiterInterruptedWhileEveryConnectionIsBusyWhereTakesCleanUpReturnsPromptly() throws Exception {
 		try (JdbcLeaseHost cleaningUp = JdbcLeaseHost.builder(this.pool).cleanupInterval(Duration.ZERO).build()) {
 			LeaseKey key = LeaseKey.of("jdbc-interrupt-cleanup:" + UUID.randomUUID());
@@ -249,7 +249,7 @@ abstract class JdbcPoolInterruptChecks {
 	}
 
 	@Test
-	@DisplayName("DESIGN §4 interruption, Operation 2: a waiter handed the key by another host's release, interrupted while every pool connection stays busy, throws InterruptedException within 2 s and the grant is given back")
+	@DisplayName("Host: interruption, Operation 2: a waiter handed the key by another host's release, interrupted while every pool connection stays busy, throws InterruptedException within 2 s and the grant is given back")
 	void waiterHandedTheKeyAndInterruptedWhileEveryConnectionIsBusyGivesItBack() throws Exception {
 		// Without notifications the waiter learns of its grant only by asking, which the
 		// busy pool keeps it from; the release comes from a host with a pool of its own.

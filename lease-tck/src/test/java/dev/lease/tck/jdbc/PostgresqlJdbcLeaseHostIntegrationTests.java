@@ -16,7 +16,13 @@
 
 package dev.lease.tck.jdbc;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -28,8 +34,10 @@ import org.junit.jupiter.api.Test;
 
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
+import dev.lease.Released;
 import dev.lease.TakeResult;
 import dev.lease.Taken;
+import dev.lease.TryTakeResult;
 import dev.lease.host.jdbc.JdbcLeaseHost;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -57,7 +65,7 @@ class PostgresqlJdbcLeaseHostIntegrationTests extends JdbcLeaseHostChecks {
 	}
 
 	@Test
-	@DisplayName("DESIGN §4 Waking: a host listens on one connection however many of its callers wait")
+	@DisplayName("Host: waking: a host listens on one connection however many of its callers wait")
 	void hostListensOnOneConnectionForAllItsWaiters() throws Exception {
 		String application = "lease-listen-" + UUID.randomUUID().toString().substring(0, 8);
 		JdbcLeaseHost waiting = host(pool(application));
@@ -88,7 +96,7 @@ class PostgresqlJdbcLeaseHostIntegrationTests extends JdbcLeaseHostChecks {
 	}
 
 	@Test
-	@DisplayName("DESIGN §4 Waking: a NOTIFY wakes a waiter on another instance long before its own timer would")
+	@DisplayName("Host: waking: a NOTIFY wakes a waiter on another instance long before its own timer would")
 	void notificationWakesWaiterOnAnotherInstance() throws Exception {
 		JdbcLeaseHost other = host(pool());
 		LeaseKey key = newKey();
@@ -103,7 +111,7 @@ class PostgresqlJdbcLeaseHostIntegrationTests extends JdbcLeaseHostChecks {
 	}
 
 	@Test
-	@DisplayName("DESIGN §4 Waking: without notifications a waiter on another instance learns of a release by polling")
+	@DisplayName("Host: waking: without notifications a waiter on another instance learns of a release by polling")
 	void waiterOnAnotherInstancePollsWithoutNotifications() throws Exception {
 		JdbcLeaseHost other = JdbcLeaseHost.builder(pool()).notifications(false).build();
 		LeaseKey key = newKey();
@@ -114,6 +122,91 @@ class PostgresqlJdbcLeaseHostIntegrationTests extends JdbcLeaseHostChecks {
 		awaitQueued(key, 1);
 		this.host.release(key, holder);
 		assertThat(waiting.get(5, TimeUnit.SECONDS)).isInstanceOf(Taken.class);
+	}
+
+	@Test
+	@DisplayName("Operation 2, Operation 3: on PostgreSQL a take of a free key, with or without a row, and a release with nobody queued are one statement each")
+	void freeKeyTakesAndReleasesRunOneStatementEach() throws Exception {
+		StatementCounter counter = new StatementCounter(pool());
+		JdbcLeaseHost counted = track(JdbcLeaseHost.builder(counter.dataSource())
+			.notifications(false)
+			.cleanupInterval(Duration.ofHours(1))
+			.build());
+		LeaseKey key = newKey();
+		LeaseHolder first = newHolder("first");
+		LeaseHolder second = newHolder("second");
+		long before = counter.statements();
+		assertThat(counted.tryTake(key, first, Duration.ofMillis(200))).isInstanceOf(Taken.class);
+		long withoutRow = counter.statements() - before;
+		// The grant passes, and the key's row is left with a passed grant.
+		Thread.sleep(400);
+		before = counter.statements();
+		assertThat(counted.tryTake(key, second, LONG)).isInstanceOf(Taken.class);
+		long passedRow = counter.statements() - before;
+		before = counter.statements();
+		assertThat(counted.release(key, second)).isInstanceOf(Released.class);
+		long release = counter.statements() - before;
+		before = counter.statements();
+		assertThat(take(counted, key, first, LONG)).isInstanceOf(Taken.class);
+		long take = counter.statements() - before;
+		before = counter.statements();
+		assertThat(take(counted, newKey(), first, LONG)).isInstanceOf(Taken.class);
+		long takeWithoutRow = counter.statements() - before;
+		assertThat(new long[] { withoutRow, passedRow, release, take, takeWithoutRow })
+			.as("statements of: try take without a row, try take of a passed row, release, take of a released key, "
+					+ "take without a row")
+			.containsExactly(1, 1, 1, 1, 1);
+	}
+
+	@Test
+	@DisplayName("Invariant 1.2: on PostgreSQL a one-statement take that waits for another transaction on the key is dated after that transaction, with or without a row")
+	void takeThatWaitsForTheKeyIsDatedAfterIt() throws Exception {
+		String insert = "INSERT INTO LEASE_KEYS (LEASE_KEY, LATEST, QUEUED, ARRIVALS) VALUES (?, 0, 0, 0)";
+		// How every statement that removes a key's row, or may insert one, locks the key
+		// first: a removal under it leaves a take that waited to the insert path.
+		String keyLock = "SELECT PG_ADVISORY_XACT_LOCK(HASHTEXTEXTENDED(ENCODE(?, 'hex'), 7811886091))";
+		for (String racer : List.of("locks the row", "inserts the row", "removes the row under the key's lock")) {
+			LeaseKey key = newKey();
+			if (!racer.startsWith("inserts")) {
+				this.jdbc.update(insert, (Object) key.bytes());
+			}
+			try (Connection blocker = this.dataSource.getConnection()) {
+				blocker.setAutoCommit(false);
+				switch (racer) {
+					case "locks the row" ->
+						run(blocker, "SELECT LEASE_KEY FROM LEASE_KEYS WHERE LEASE_KEY = ? FOR UPDATE", key.bytes());
+					case "inserts the row" -> run(blocker, insert, key.bytes());
+					default -> {
+						run(blocker, keyLock, key.bytes());
+						run(blocker, "DELETE FROM LEASE_KEYS WHERE LEASE_KEY = ?", key.bytes());
+					}
+				}
+				CompletableFuture<TryTakeResult> taking = CompletableFuture
+					.supplyAsync(() -> this.host.tryTake(key, newHolder("taker"), LONG));
+				Thread.sleep(500);
+				assertThat(taking).as("a take while another transaction %s", racer).isNotDone();
+				long reading;
+				try (PreparedStatement clock = blocker
+					.prepareStatement("SELECT CAST(EXTRACT(EPOCH FROM CLOCK_TIMESTAMP()) * 1000000 AS BIGINT)");
+						ResultSet resultSet = clock.executeQuery()) {
+					resultSet.next();
+					reading = resultSet.getLong(1);
+				}
+				blocker.commit();
+				TryTakeResult result = taking.get(10, TimeUnit.SECONDS);
+				assertThat(result).as("a take after another transaction %s", racer).isInstanceOf(Taken.class);
+				Instant dated = ((Taken) result).expiresAt().minus(LONG);
+				assertThat(dated).as("the grant's dating after another transaction %s", racer)
+					.isAfterOrEqualTo(Instant.EPOCH.plus(reading, ChronoUnit.MICROS));
+			}
+		}
+	}
+
+	private static void run(Connection connection, String sql, byte[] key) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement(sql)) {
+			statement.setBytes(1, key);
+			statement.execute();
+		}
 	}
 
 }

@@ -103,7 +103,7 @@ class PostgresqlSilentListenConnectionIntegrationTests {
 	}
 
 	@Test
-	@DisplayName("DESIGN §4 Waking: a LISTEN connection gone silent is found out and replaced, and a handoff made while it is silent reaches its waiter within the bound")
+	@DisplayName("Host: waking: a LISTEN connection gone silent is found out and replaced, and a handoff made while it is silent reaches its waiter within the bound")
 	void silentListenConnectionIsReplaced() throws Exception {
 		assertThat(handoffWakesTheWaiter()).as("a handoff while the listening connection answers")
 			.isLessThan(Duration.ofSeconds(2));

@@ -21,39 +21,30 @@ import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 import dev.lease.AsyncLeaseHost;
-import dev.lease.GrantsPage;
-import dev.lease.Lease;
 import dev.lease.LeaseHolder;
-import dev.lease.LeaseHost;
 import dev.lease.LeaseKey;
-import dev.lease.ReleaseResult;
 import dev.lease.TakeResult;
 import dev.lease.Taken;
-import dev.lease.TryTakeResult;
 import dev.lease.host.redis.RedisLeaseHost;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests for {@link RedisLeaseHost#async()} through Lettuce, whose waiting takes hold no
- * thread: many takes waiting on one key, and the whole conformance kit through a blocking
- * adapter.
+ * thread: many takes waiting on one key (the conformance kit runs through
+ * {@code RedisAsyncLeaseHostConformanceIntegrationTests}).
  *
  * @author Lease contributors
  */
@@ -119,19 +110,6 @@ class RedisAsyncLeaseHostIntegrationTests {
 			.isLessThan(MOST_THREADS);
 	}
 
-	@Nested
-	@DisplayName("Conformance through async()")
-	class Conformance extends RedisLeaseHostConformance {
-
-		private final LeaseHost adapted = new BlockingAdapter(RedisAsyncLeaseHostIntegrationTests.this.host);
-
-		@Override
-		protected LeaseHost host() {
-			return this.adapted;
-		}
-
-	}
-
 	/**
 	 * The live threads of the JVM, read every few milliseconds on a thread that counts
 	 * itself.
@@ -170,97 +148,6 @@ class RedisAsyncLeaseHostIntegrationTests {
 					return;
 				}
 			}
-		}
-
-	}
-
-	/**
-	 * A blocking host whose questions go through another host's
-	 * {@link LeaseHost#async()}: a take waits for its future, and an interrupt cancels
-	 * it. A private stand-in for the kit's adapter.
-	 */
-	private static final class BlockingAdapter implements LeaseHost {
-
-		private final LeaseHost host;
-
-		private final AsyncLeaseHost async;
-
-		BlockingAdapter(LeaseHost host) {
-			this.host = host;
-			this.async = host.async();
-		}
-
-		@Override
-		public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
-			CompletableFuture<TakeResult> take = this.async.take(key, holder, duration);
-			try {
-				return take.get();
-			}
-			catch (InterruptedException ex) {
-				take.cancel(false);
-				throw ex;
-			}
-			catch (ExecutionException ex) {
-				throw rethrown(ex);
-			}
-		}
-
-		@Override
-		public TryTakeResult tryTake(LeaseKey key, LeaseHolder holder, Duration duration) {
-			return join(this.async.tryTake(key, holder, duration));
-		}
-
-		@Override
-		public Optional<Duration> remaining(LeaseKey key, LeaseHolder holder) {
-			return join(this.async.remaining(key, holder));
-		}
-
-		@Override
-		public ReleaseResult release(LeaseKey key, LeaseHolder holder) {
-			return join(this.async.release(key, holder));
-		}
-
-		@Override
-		public GrantsPage grants(@Nullable String cursor, int limit) {
-			return join(this.async.grants(cursor, limit));
-		}
-
-		@Override
-		public Optional<Lease> grant(LeaseKey key) {
-			return this.host.grant(key);
-		}
-
-		private static <T> T join(CompletableFuture<T> answer) {
-			boolean interrupted = false;
-			try {
-				while (true) {
-					try {
-						return answer.get();
-					}
-					catch (InterruptedException ex) {
-						interrupted = true;
-					}
-					catch (ExecutionException ex) {
-						throw rethrown(ex);
-					}
-				}
-			}
-			finally {
-				if (interrupted) {
-					Thread.currentThread().interrupt();
-				}
-			}
-		}
-
-		private static RuntimeException rethrown(ExecutionException ex) {
-			Throwable cause = ex.getCause();
-			if (cause instanceof RuntimeException runtime) {
-				return runtime;
-			}
-			if (cause instanceof Error error) {
-				throw error;
-			}
-			return new IllegalStateException(cause);
 		}
 
 	}

@@ -44,8 +44,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Tests for the grants {@link RedisLeaseHost}'s script hands to waiters: the waiter is
  * driven through the script itself, so that its question can be delayed past its whole
- * term, as a stalled client's or one whose handoff message was lost (DESIGN §4: a handed
- * grant is kept for its waiter until it asks, even past its instant).
+ * term, as a stalled client's or one whose handoff message was lost (Host: the state
+ * model: a handed grant is kept for its waiter until it asks, even past its instant).
  *
  * @author Lease contributors
  */
@@ -57,7 +57,8 @@ class RedisHandedGrantIntegrationTests {
 	private static final Duration FIRST = Duration.ofSeconds(1);
 
 	// How long a handed grant is kept at least past the later of its instant and the
-	// waiter's bound, in milliseconds (DESIGN §4, the same rule as the JDBC host's).
+	// waiter's bound, in milliseconds (Host: the state model, the same rule as the JDBC
+	// host's).
 	private static final long KEPT_MILLIS = KeyModel.HANDED_KEPT_MICROS / 1000;
 
 	private static final byte[] SCRIPT = script();

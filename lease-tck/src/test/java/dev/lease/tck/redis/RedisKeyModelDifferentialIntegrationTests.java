@@ -107,7 +107,7 @@ class RedisKeyModelDifferentialIntegrationTests {
 	}
 
 	@Test
-	@DisplayName("DESIGN §4, Invariant 1, 4, Non-goal 1, 3, 4: lease.lua on Redis and KeyModel answer random operations alike and store the same instants")
+	@DisplayName("Host semantics, Invariant 1, 4, Non-goal 1, 3, 4: lease.lua on Redis and KeyModel answer random operations alike and store the same instants")
 	void scriptAgreesWithKeyModel() {
 		Long given = Long.getLong("lease.differential.seed");
 		List<String> differences = new ArrayList<>();

@@ -1,0 +1,145 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.benchmarks;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.Lock;
+
+import javax.sql.DataSource;
+
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.LockProvider;
+import net.javacrumbs.shedlock.core.SimpleLock;
+import net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider;
+import net.javacrumbs.shedlock.provider.redis.spring.RedisLockProvider;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.integration.jdbc.lock.DefaultLockRepository;
+import org.springframework.integration.jdbc.lock.JdbcLockRegistry;
+import org.springframework.integration.redis.util.RedisLockRegistry;
+import org.springframework.integration.support.locks.LockRegistry;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+
+/**
+ * Other libraries' locks measured beside the project in the same run, on the same server
+ * and pool: ShedLock's providers and Spring Integration's lock registries, each taking
+ * and releasing a key of its own, with the project's term. Each keeps its state in tables
+ * or keys of its own, created here.
+ *
+ * @author Lease contributors
+ */
+final class PeerBenchmarks {
+
+	private static final Duration TERM = Duration.ofSeconds(30);
+
+	private static final String SHEDLOCK_TABLE = "LEASE_BENCH_SHEDLOCK";
+
+	private static final String INT_PREFIX = "LEASE_BENCH_INT_";
+
+	// How often a lock registry refused a free key before taking it.
+	static final LongAdder REFUSALS = new LongAdder();
+
+	private PeerBenchmarks() {
+	}
+
+	/**
+	 * A peer's pair, named as its row in the table.
+	 *
+	 * @param name the peer
+	 * @param pair a try-acquire and a release of a key of its own
+	 */
+	record Peer(String name, PairThroughput.Pair pair) {
+
+	}
+
+	// ShedLock's JdbcTemplateLockProvider on the database clock and Spring Integration's
+	// JdbcLockRegistry, on PostgreSQL.
+	static List<Peer> postgresql(DataSource pool, int threads) {
+		JdbcTemplate jdbc = new JdbcTemplate(pool);
+		jdbc.execute("CREATE TABLE IF NOT EXISTS " + SHEDLOCK_TABLE + " (NAME VARCHAR(64) NOT NULL PRIMARY KEY,"
+				+ " LOCK_UNTIL TIMESTAMP NOT NULL, LOCKED_AT TIMESTAMP NOT NULL, LOCKED_BY VARCHAR(255) NOT NULL)");
+		jdbc.execute("CREATE TABLE IF NOT EXISTS " + INT_PREFIX + "LOCK (LOCK_KEY CHAR(36) NOT NULL,"
+				+ " REGION VARCHAR(100) NOT NULL, CLIENT_ID CHAR(36), CREATED_DATE TIMESTAMP NOT NULL,"
+				+ " EXPIRED_AFTER TIMESTAMP NOT NULL, CONSTRAINT " + INT_PREFIX
+				+ "LOCK_PK PRIMARY KEY (LOCK_KEY, REGION))");
+		jdbc.execute("VACUUM ANALYZE " + SHEDLOCK_TABLE);
+		jdbc.execute("VACUUM ANALYZE " + INT_PREFIX + "LOCK");
+		LockProvider shedlock = new JdbcTemplateLockProvider(JdbcTemplateLockProvider.Configuration.builder()
+			.withJdbcTemplate(jdbc)
+			.withTableName(SHEDLOCK_TABLE)
+			.usingDbTime()
+			.build());
+		DefaultLockRepository repository = new DefaultLockRepository(pool);
+		repository.setPrefix(INT_PREFIX);
+		repository.setTransactionManager(new DataSourceTransactionManager(pool));
+		repository.afterPropertiesSet();
+		repository.afterSingletonsInstantiated();
+		JdbcLockRegistry registry = new JdbcLockRegistry(repository);
+		return List.of(new Peer("ShedLock JdbcTemplateLockProvider (usingDbTime)", shedlock(shedlock, threads)),
+				new Peer("Spring Integration JdbcLockRegistry", registry(registry, threads)));
+	}
+
+	// ShedLock's RedisLockProvider and Spring Integration's RedisLockRegistry.
+	static List<Peer> redis(RedisConnectionFactory factory, String prefix, int threads) {
+		LockProvider shedlock = new RedisLockProvider(factory, prefix + "shedlock");
+		RedisLockRegistry registry = new RedisLockRegistry(factory, prefix + "int", TERM.toMillis());
+		return List.of(new Peer("ShedLock RedisLockProvider", shedlock(shedlock, threads)),
+				new Peer("Spring Integration RedisLockRegistry", registry(registry, threads)));
+	}
+
+	private static PairThroughput.Pair shedlock(LockProvider provider, int threads) {
+		String[][] names = names("bench:shedlock:", threads);
+		return (thread, index) -> {
+			Optional<SimpleLock> lock = provider
+				.lock(new LockConfiguration(Instant.now(), names[thread][(int) (index & 1023)], TERM, Duration.ZERO));
+			lock.orElseThrow(() -> new IllegalStateException("ShedLock refused a free key")).unlock();
+		};
+	}
+
+	private static PairThroughput.Pair registry(LockRegistry<?> registry, int threads) {
+		String[][] names = names("bench:int:", threads);
+		return (thread, index) -> {
+			Lock lock = registry.obtain(names[thread][(int) (index & 1023)]);
+			// JdbcLockRegistry's tryLock can answer false for a free key when its
+			// transaction meets another thread's on the same table; the pair then costs
+			// the tries it takes.
+			int tries = 1;
+			while (!lock.tryLock()) {
+				if (++tries > 100) {
+					throw new IllegalStateException("Spring Integration refused a free key 100 times");
+				}
+			}
+			REFUSALS.add(tries - 1);
+			lock.unlock();
+		};
+	}
+
+	private static String[][] names(String prefix, int threads) {
+		String[][] names = new String[threads][1024];
+		for (int t = 0; t < threads; t++) {
+			for (int i = 0; i < 1024; i++) {
+				names[t][i] = prefix + t + ":" + i;
+			}
+		}
+		return names;
+	}
+
+}

@@ -1,0 +1,161 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.autoconfigure.jdbc;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.UUID;
+
+import javax.sql.DataSource;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.springframework.core.io.ByteArrayResource;
+import org.springframework.core.io.DefaultResourceLoader;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+import org.springframework.jdbc.datasource.SimpleDriverDataSource;
+import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
+import org.springframework.util.StreamUtils;
+
+import dev.lease.autoconfigure.LeaseConfigurationException;
+import dev.lease.host.jdbc.JdbcLeaseHost;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Tests for the versioned migration scripts under
+ * {@code dev/lease/host/jdbc/migration/<platform>/} and for {@link JdbcLeaseSchemaCheck}
+ * on tables they leave: tables created by the first script only (as an older release's
+ * schema script left them) fail the check naming each missing index and the script that
+ * adds it, and pass once that script has run. Each test uses a table prefix of its own.
+ * PostgreSQL is the server of {@code LEASE_TEST_POSTGRES_URL}, else an embedded one;
+ * MariaDB is the server of {@code LEASE_TEST_MARIADB_URL}, and its test is skipped
+ * without it.
+ *
+ * @author Lease contributors
+ */
+class JdbcLeaseSchemaMigrationIntegrationTests {
+
+	private static final String MIGRATION = "classpath:dev/lease/host/jdbc/migration/";
+
+	private static @Nullable EmbeddedPostgres embedded;
+
+	private final String tablePrefix = "MIG_"
+			+ UUID.randomUUID().toString().replace("-", "").substring(0, 12).toUpperCase(Locale.ROOT) + "_";
+
+	@AfterAll
+	static void stopServer() throws IOException {
+		if (embedded != null) {
+			embedded.close();
+		}
+	}
+
+	@Test
+	void olderTablesFailTheCheckNamingTheIndexUntilTheMigrationRunsOnH2() {
+		olderTablesFailTheCheckNamingTheIndexUntilTheMigrationRuns(
+				new DriverManagerDataSource("jdbc:h2:mem:migration-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1"), "h2");
+	}
+
+	@Test
+	void olderTablesFailTheCheckNamingTheIndexUntilTheMigrationRunsOnPostgreSql() throws IOException {
+		olderTablesFailTheCheckNamingTheIndexUntilTheMigrationRuns(postgres(), "postgresql");
+	}
+
+	@Test
+	void olderTablesFailTheCheckNamingTheIndexUntilTheMigrationRunsOnMariaDb() throws Exception {
+		String url = System.getenv("LEASE_TEST_MARIADB_URL");
+		Assumptions.assumeTrue(url != null && !url.isBlank(), "MariaDB test skipped: set LEASE_TEST_MARIADB_URL");
+		olderTablesFailTheCheckNamingTheIndexUntilTheMigrationRuns(
+				new SimpleDriverDataSource(new org.mariadb.jdbc.Driver(), url.trim()), "mysql");
+	}
+
+	@Test
+	void theMigrationScriptsRunTwiceWhereThePlatformAllowsIt() throws IOException {
+		DataSource dataSource = postgres();
+		try {
+			for (int i = 0; i < 2; i++) {
+				run(dataSource, MIGRATION + "postgresql/V1__lease_tables.sql");
+				run(dataSource, MIGRATION + "postgresql/V2__lease_waiters_indexes.sql");
+			}
+		}
+		finally {
+			drop(dataSource);
+		}
+	}
+
+	private void olderTablesFailTheCheckNamingTheIndexUntilTheMigrationRuns(DataSource dataSource, String platform) {
+		JdbcLeaseHost host = JdbcLeaseHost.builder(dataSource).tablePrefix(this.tablePrefix).build();
+		try {
+			run(dataSource, MIGRATION + platform + "/V1__lease_tables.sql");
+			String waiters = this.tablePrefix + "WAITERS";
+			assertThatExceptionOfType(LeaseConfigurationException.class)
+				.isThrownBy(() -> JdbcLeaseSchemaCheck.check(dataSource, host))
+				.satisfies((ex) -> assertThat(ex.getDescription())
+					.contains("table " + waiters + " has no index " + waiters + "_IX3")
+					.contains(waiters + "_IX4")
+					.contains(MIGRATION + platform + "/V2__lease_waiters_indexes.sql")
+					.doesNotContain("_IX1")
+					.doesNotContain("_IX2")
+					.doesNotContain(this.tablePrefix + "KEYS"));
+			run(dataSource, MIGRATION + platform + "/V2__lease_waiters_indexes.sql");
+			JdbcLeaseSchemaCheck.check(dataSource, host);
+		}
+		finally {
+			host.close();
+			drop(dataSource);
+		}
+	}
+
+	private static DataSource postgres() throws IOException {
+		String url = System.getenv("LEASE_TEST_POSTGRES_URL");
+		if (url != null && !url.isBlank()) {
+			return new SimpleDriverDataSource(new org.postgresql.Driver(), url.trim());
+		}
+		if (embedded == null) {
+			embedded = EmbeddedPostgres.start();
+		}
+		return embedded.getPostgresDatabase();
+	}
+
+	// Runs a shipped script under this test's table prefix, as the schema initializer
+	// does.
+	private void run(DataSource dataSource, String location) {
+		try {
+			String sql = StreamUtils.copyToString(new DefaultResourceLoader().getResource(location).getInputStream(),
+					StandardCharsets.UTF_8);
+			String prefixed = sql.replaceAll("\\bLEASE_(KEYS|WAITERS)", this.tablePrefix + "$1");
+			new ResourceDatabasePopulator(new ByteArrayResource(prefixed.getBytes(StandardCharsets.UTF_8), location))
+				.execute(dataSource);
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private void drop(DataSource dataSource) {
+		JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+		jdbc.execute("DROP TABLE IF EXISTS " + this.tablePrefix + "WAITERS");
+		jdbc.execute("DROP TABLE IF EXISTS " + this.tablePrefix + "KEYS");
+	}
+
+}

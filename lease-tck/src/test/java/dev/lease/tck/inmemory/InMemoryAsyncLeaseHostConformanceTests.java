@@ -1,0 +1,46 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.tck.inmemory;
+
+import java.time.Duration;
+
+import dev.lease.LeaseHost;
+import dev.lease.host.inmemory.InMemoryLeaseHost;
+import dev.lease.tck.AsyncLeaseHostAdapter;
+import dev.lease.tck.LeaseHostConformanceKit;
+
+/**
+ * Tests for {@link InMemoryLeaseHost#async()}: the whole conformance kit, every question
+ * asked through the non-blocking view.
+ *
+ * @author Lease contributors
+ */
+class InMemoryAsyncLeaseHostConformanceTests extends LeaseHostConformanceKit {
+
+	private static final LeaseHost HOST = new AsyncLeaseHostAdapter(new InMemoryLeaseHost());
+
+	@Override
+	protected LeaseHost host() {
+		return HOST;
+	}
+
+	@Override
+	protected Duration resolution() {
+		return Duration.ofNanos(1000);
+	}
+
+}
