@@ -202,13 +202,23 @@ public final class LeasedMethodChecks implements BeanPostProcessor, BeanFactoryA
 	// A proxy runs only what it can override or implement: anything else runs unleased.
 	private static void unadvised(Method method, String annotation, List<Problem> problems) {
 		int modifiers = method.getModifiers();
-		@Nullable String kind = Modifier.isStatic(modifiers) ? "static"
-				: Modifier.isPrivate(modifiers) ? "private" : Modifier.isFinal(modifiers) ? "final" : null;
+		@Nullable String kind = Modifier.isStatic(modifiers) ? "static" : Modifier.isPrivate(modifiers) ? "private"
+				: (Modifier.isFinal(modifiers) && !implementsInterface(method)) ? "final" : null;
 		if (kind != null) {
 			problems.add(new Problem(annotation, describe(method), "method", kind,
 					"the method is " + kind + ", so no proxy runs it and the annotation would be ignored",
 					"make it a public, non-static, non-final method and call it through the bean"));
 		}
+	}
+
+	// An interface-based proxy runs a final method that implements an interface method.
+	private static boolean implementsInterface(Method method) {
+		for (Class<?> type : ClassUtils.getAllInterfacesForClassAsSet(method.getDeclaringClass())) {
+			if (ReflectionUtils.findMethod(type, method.getName(), method.getParameterTypes()) != null) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private static Problem blankParty(String where, Fenced fenced) {
