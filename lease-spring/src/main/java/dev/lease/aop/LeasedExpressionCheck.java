@@ -208,7 +208,8 @@ final class LeasedExpressionCheck {
 			return "nothing: the method has no parameters";
 		}
 		return IntStream.range(0, count).mapToObj((i) -> {
-			String name = (this.names != null && this.names[i] != null) ? "#" + this.names[i] + " or " : "";
+			String name = (this.names != null && i < this.names.length && this.names[i] != null)
+					? "#" + this.names[i] + " or " : "";
 			return name + "#p" + i;
 		}).collect(Collectors.joining(", "));
 	}
