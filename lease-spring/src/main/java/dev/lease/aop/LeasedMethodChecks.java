@@ -73,7 +73,7 @@ public final class LeasedMethodChecks implements BeanPostProcessor, BeanFactoryA
 
 	@Override
 	public Object postProcessBeforeInitialization(Object bean, String beanName) {
-		Class<?> type = AopProxyUtils.ultimateTargetClass(bean);
+		Class<?> type = ClassUtils.getUserClass(AopProxyUtils.ultimateTargetClass(bean));
 		if (this.passed.contains(type)
 				|| !AnnotationUtils.isCandidateClass(type, List.of(Leased.class, Fenced.class))) {
 			return bean;

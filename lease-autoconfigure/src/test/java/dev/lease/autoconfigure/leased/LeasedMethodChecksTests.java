@@ -164,6 +164,12 @@ class LeasedMethodChecksTests {
 	}
 
 	@Test
+	void leasedMethodOfAnEnhancedConfigurationClassStarts() {
+		this.runner.withUserConfiguration(EnhancedConfiguration.class)
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
 	void failureAnalyzerIsRegistered() throws IOException {
 		Properties factories = PropertiesLoaderUtils
 			.loadProperties(new ClassPathResource("/META-INF/spring.factories", LeaseAutoConfiguration.class));
@@ -198,6 +204,15 @@ class LeasedMethodChecksTests {
 	static class MalformedDuration {
 
 		@Leased(key = "'k'", duration = "5 sec")
+		void run() {
+		}
+
+	}
+
+	@Configuration
+	static class EnhancedConfiguration {
+
+		@Leased(key = "'k'", duration = "1s")
 		void run() {
 		}
 
