@@ -16,6 +16,7 @@
 
 package dev.lease.host.redis;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -23,30 +24,49 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import dev.lease.AsyncLeaseHost;
 import dev.lease.GrantsPage;
+import dev.lease.Held;
+import dev.lease.Lease;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHostException;
 import dev.lease.LeaseKey;
+import dev.lease.NotHeld;
+import dev.lease.ReentrantTakeException;
 import dev.lease.ReleaseResult;
+import dev.lease.Released;
 import dev.lease.TakeResult;
+import dev.lease.Taken;
 import dev.lease.TryTakeResult;
+import dev.lease.host.HostArguments;
 import dev.lease.host.Wakeups;
+import dev.lease.host.redis.RedisScriptAnswer.Granted;
+import dev.lease.host.redis.RedisScriptAnswer.TryTakeAnswer;
 
 /**
- * A {@link RedisLeaseHost}'s questions through Lettuce's asynchronous API: a take sends
- * the script and returns, and a waiting take holds no thread. It is registered with the
- * host's {@link Wakeups} like a blocking waiter, and asks again, asynchronously, when a
- * wake-up names it (a message, a release made here, a re-subscription) or its instant
- * comes on the host's one timer thread ({@link LettuceAsyncTake}). The other questions
- * never wait for a key and run as {@link AsyncLeaseHost#onThreads} runs them.
+ * A {@link RedisLeaseHost}'s questions through Lettuce's asynchronous API: each sends the
+ * script and returns, and no question holds a thread while Redis answers. A waiting take
+ * is registered with the host's {@link Wakeups} like a blocking waiter, and asks again,
+ * asynchronously, when a wake-up names it (a message, a release made here, a
+ * re-subscription) or its instant comes on the host's one timer thread
+ * ({@link LettuceAsyncTake}). A try take, remaining and release are one script call each,
+ * read by {@link RedisScriptAnswer} as the blocking calls read them: a release that hands
+ * the key on wakes this JVM's waiter at once, and a grant the server was found not
+ * durable for is given back. A call refused while its key's cluster slot moves is asked
+ * again on the timer thread, within the window the blocking call has
+ * ({@link RedisMigrations}).
  * <p>
- * Only with no replicas to acknowledge: a grant confirmed by {@code WAIT} holds its
- * connection, and such a host answers on threads.
+ * A question that would block first goes to a thread ({@link AsyncLeaseHost#onThreads}):
+ * before the host has started (its script loaded, its subscription made), and a take
+ * while a required durability must be read again. Listing grants always does. Only with
+ * no replicas to acknowledge: a grant confirmed by {@code WAIT} holds its connection, and
+ * such a host answers on threads.
  *
  * @author Lease contributors
  */
@@ -63,7 +83,8 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 	private final Wakeups<String, String> wakeups;
 
 	// The one thread of the host's waiting takes: their timers, and every step of
-	// theirs, so that each take's state is touched by this thread only.
+	// theirs, so that each take's state is touched by this thread only; and the pauses
+	// of calls asked again while a slot moves.
 	private final ScheduledThreadPoolExecutor timer;
 
 	LettuceAsyncLeaseHost(RedisLeaseHost host, RedisConnectionFactory connectionFactory, RedisLeaseStore store,
@@ -93,6 +114,10 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 	@Override
 	public CompletableFuture<TakeResult> take(LeaseKey key, LeaseHolder holder, Duration duration) {
 		try {
+			RedisLeaseHost.requireTakeArguments(key, holder, duration);
+			if (!this.host.readyWithoutBlocking(true)) {
+				return this.others.take(key, holder, duration);
+			}
 			this.host.beforeTake(key, holder, duration);
 		}
 		catch (RuntimeException ex) {
@@ -105,19 +130,90 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 
 	@Override
 	public CompletableFuture<TryTakeResult> tryTake(LeaseKey key, LeaseHolder holder, Duration duration) {
-		return this.others.tryTake(key, holder, duration);
+		byte[] redisKey;
+		try {
+			RedisLeaseHost.requireTakeArguments(key, holder, duration);
+			if (!this.host.readyWithoutBlocking(true)) {
+				return this.others.tryTake(key, holder, duration);
+			}
+			this.host.beforeTake(key, holder, duration);
+			redisKey = this.store.redisKey(key);
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+		return run("try_take", redisKey, RedisLeaseStore.tryTakeArguments(holder, duration)).thenCompose((answered) -> {
+			TryTakeAnswer answer = RedisScriptAnswer.tryTake(answered);
+			if (answer instanceof Granted granted) {
+				return confirmed(redisKey, new Lease(key, holder, granted.instant()));
+			}
+			if (answer instanceof RedisScriptAnswer.Held) {
+				return CompletableFuture.completedFuture(new Held());
+			}
+			throw new ReentrantTakeException(key, holder);
+		});
+	}
+
+	// What RedisLeaseStore.confirm() does with no replicas to acknowledge: a grant the
+	// server was found not durable for while it was made is given back.
+	private CompletableFuture<TryTakeResult> confirmed(byte[] redisKey, Lease lease) {
+		LeaseHostException refusal = this.store.refusal();
+		if (refusal == null) {
+			return CompletableFuture.completedFuture(new Taken(lease));
+		}
+		return release(redisKey, lease.holder())
+			.handle((released, failure) -> CompletableFuture.<TryTakeResult>failedFuture(refusal))
+			.thenCompose(Function.identity());
 	}
 
 	@Override
 	public CompletableFuture<Optional<Duration>> remaining(LeaseKey key, LeaseHolder holder) {
-		return this.others.remaining(key, holder);
+		byte[] redisKey;
+		try {
+			HostArguments.requireKeyAndHolder(key, holder);
+			if (!this.host.readyWithoutBlocking(false)) {
+				return this.others.remaining(key, holder);
+			}
+			redisKey = this.store.redisKey(key);
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+		return run("remaining", redisKey, RedisLeaseStore.remainingArguments(holder))
+			.thenApply((answered) -> Optional.ofNullable(RedisScriptAnswer.remaining(answered)));
 	}
 
 	@Override
 	public CompletableFuture<ReleaseResult> release(LeaseKey key, LeaseHolder holder) {
-		return this.others.release(key, holder);
+		byte[] redisKey;
+		try {
+			HostArguments.requireKeyAndHolder(key, holder);
+			if (!this.host.readyWithoutBlocking(false)) {
+				return this.others.release(key, holder);
+			}
+			redisKey = this.store.redisKey(key);
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+		return release(redisKey, holder).thenApply((released) -> released ? new Released() : new NotHeld());
 	}
 
+	// Whether the holder's grant ended; the waiter of this JVM it was handed on to wakes
+	// at once, as at a blocking release made here.
+	CompletableFuture<Boolean> release(byte[] redisKey, LeaseHolder holder) {
+		return run("release", redisKey, this.store.releaseArguments(holder)).thenApply((answered) -> {
+			if (!(RedisScriptAnswer.release(answered) instanceof RedisScriptAnswer.Released released)) {
+				return false;
+			}
+			if (released.handedOn() != null) {
+				this.wakeups.wake(new String(redisKey, StandardCharsets.US_ASCII), List.of(released.handedOn()));
+			}
+			return true;
+		});
+	}
+
+	// Listing a page reads SCAN and then each key found: on a thread.
 	@Override
 	public CompletableFuture<GrantsPage> grants(@Nullable String cursor, int limit) {
 		return this.others.grants(cursor, limit);
@@ -139,13 +235,52 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 		return this.timer;
 	}
 
-	// One question of the script, sent without waiting; failures read as the blocking
-	// calls report them.
+	// One question of the script that is not a waiter's, sent without waiting.
 	CompletableFuture<List<Object>> run(String operation, byte[] redisKey, byte[][] args) {
-		return LettuceCommands
+		return run(operation, redisKey, args, this.store.script().shortRetryNanos());
+	}
+
+	// One question of a waiter (take, ask, settle), asked again while the slot moves for
+	// as long as a blocking waiter's.
+	CompletableFuture<List<Object>> runWaiter(String operation, byte[] redisKey, byte[][] args) {
+		return run(operation, redisKey, args, this.store.script().waiterRetryNanos());
+	}
+
+	// Failures read as the blocking calls report them; a refusal while the key's slot
+	// moves is asked again after RedisMigrations' pauses, on the timer thread, until the
+	// window ends.
+	private CompletableFuture<List<Object>> run(String operation, byte[] redisKey, byte[][] args, long windowNanos) {
+		CompletableFuture<List<Object>> answer = new CompletableFuture<>();
+		send(operation, redisKey, args, System.nanoTime() + windowNanos, RedisMigrations.FIRST_PAUSE_MILLIS, answer);
+		return answer;
+	}
+
+	private void send(String operation, byte[] redisKey, byte[][] args, long deadline, long pauseMillis,
+			CompletableFuture<List<Object>> answer) {
+		LettuceCommands
 			.evalShaAsync(this.connectionFactory, this.store.script(), redisKey, args,
 					this.store.commandTimeoutMillis())
-			.exceptionallyCompose((ex) -> CompletableFuture.failedFuture(this.store.failed(operation, unwrap(ex))));
+			.whenComplete((answered, failure) -> {
+				if (failure == null) {
+					answer.complete(answered);
+					return;
+				}
+				Throwable cause = unwrap(failure);
+				long left = deadline - System.nanoTime();
+				if (left > 0 && RedisMigrations.isMigrating(cause)) {
+					try {
+						this.timer.schedule(
+								() -> send(operation, redisKey, args, deadline, RedisMigrations.nextPause(pauseMillis),
+										answer),
+								Math.min(left, TimeUnit.MILLISECONDS.toNanos(pauseMillis)), TimeUnit.NANOSECONDS);
+						return;
+					}
+					catch (RejectedExecutionException ex) {
+						// closed: the refusal stands
+					}
+				}
+				answer.completeExceptionally(this.store.failed(operation, cause));
+			});
 	}
 
 	// Run a step of a take on the timer thread; a closed host fails it.

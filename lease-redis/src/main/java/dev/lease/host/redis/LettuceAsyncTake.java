@@ -39,7 +39,6 @@ import dev.lease.host.Wakeups;
 import dev.lease.host.Withdrawals;
 import dev.lease.host.redis.RedisScriptAnswer.Granted;
 import dev.lease.host.redis.RedisScriptAnswer.Queued;
-import dev.lease.host.redis.RedisScriptAnswer.Released;
 import dev.lease.host.redis.RedisScriptAnswer.TakeAnswer;
 import dev.lease.host.redis.RedisScriptAnswer.WaiterAnswer;
 
@@ -114,7 +113,8 @@ final class LettuceAsyncTake {
 		this.asking = true;
 		registered.onWake(() -> this.host.step(this, this::decide));
 		this.answer.whenComplete((result, failure) -> this.host.step(this, this::abandon));
-		this.host.run("take", this.redisKey, RedisLeaseStore.takeArguments(this.holder, this.duration, this.ticket))
+		this.host
+			.runWaiter("take", this.redisKey, RedisLeaseStore.takeArguments(this.holder, this.duration, this.ticket))
 			.whenComplete((answered, failure) -> this.host.step(this, () -> entered(answered, failure)));
 	}
 
@@ -177,7 +177,7 @@ final class LettuceAsyncTake {
 		this.asking = true;
 		byte[][] question = atBound ? this.host.store().settleArguments(this.ticket, false)
 				: this.host.store().askArguments(this.ticket);
-		this.host.run("take", this.redisKey, question)
+		this.host.runWaiter("take", this.redisKey, question)
 			.whenComplete((answered, failure) -> this.host.step(this, () -> asked(answered, failure, atBound, now)));
 	}
 
@@ -297,7 +297,7 @@ final class LettuceAsyncTake {
 	// while its bound has not passed, as a blocking waiter's withdrawal is.
 	private void withdraw(int attempt) {
 		long boundAt = boundAt();
-		this.host.run("take", this.redisKey, this.host.store().settleArguments(this.ticket, true))
+		this.host.runWaiter("take", this.redisKey, this.host.store().settleArguments(this.ticket, true))
 			.whenComplete((answered, failure) -> {
 				if (failure != null && attempt < Withdrawals.ATTEMPTS && System.nanoTime() - boundAt < 0) {
 					this.host.timer()
@@ -309,12 +309,7 @@ final class LettuceAsyncTake {
 	// Give back a grant; this JVM's waiter it goes to wakes at once, as at any release
 	// made here.
 	private void release() {
-		this.host.run("release", this.redisKey, this.host.store().releaseArguments(this.holder))
-			.thenAccept((answered) -> {
-				if (RedisScriptAnswer.release(answered) instanceof Released released && released.handedOn() != null) {
-					this.host.wakeups().wake(this.wakeKey, List.of(released.handedOn()));
-				}
-			});
+		this.host.release(this.redisKey, this.holder);
 	}
 
 	private void sleepUntil(long wakeAt) {

@@ -197,6 +197,12 @@ final class RedisDurabilityMonitor implements AutoCloseable {
 		}
 	}
 
+	// Whether a take must read the server's durability again before it is let through: a
+	// round trip that blocks, which a non-blocking take leaves to a thread.
+	boolean checkDue() {
+		return this.requireDurable && !this.verified;
+	}
+
 	// Whether a grant answered now must be given back.
 	boolean refuses() {
 		return this.requireDurable && this.latest.status() != Status.DURABLE;

@@ -19,8 +19,10 @@ package dev.lease.host.redis;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
@@ -29,6 +31,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.SubscriptionListener;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+import org.springframework.util.backoff.BackOffExecution;
 import org.springframework.util.backoff.ExponentialBackOff;
 
 import dev.lease.LeaseHostException;
@@ -53,16 +56,34 @@ final class RedisHandoffSubscription implements MessageListener, SubscriptionLis
 
 	private final Wakeups<String, String> wakeups;
 
+	private final Runnable disturbed;
+
+	private final AtomicBoolean subscribedOnce = new AtomicBoolean();
+
 	private final RedisMessageListenerContainer container;
 
 	private final String probe = "probe:" + UUID.randomUUID();
 
 	private final Semaphore probed = new Semaphore(0);
 
-	RedisHandoffSubscription(RedisConnectionFactory connectionFactory, String channel,
-			Wakeups<String, String> wakeups) {
+	RedisHandoffSubscription(RedisConnectionFactory connectionFactory, String channel, Wakeups<String, String> wakeups,
+			Runnable disturbed) {
 		this.wakeups = wakeups;
-		this.container = new RedisMessageListenerContainer();
+		this.disturbed = disturbed;
+		this.container = new RedisMessageListenerContainer() {
+
+			// The subscription's connection failed: the server may be restarting or gone,
+			// and with a blocking client the container's quick retries can use up the
+			// pool's connections to the old server before a question meets one and fails,
+			// so no failed call may be left to report it.
+			@Override
+			protected void handleSubscriptionException(CompletableFuture<Void> future, BackOffExecution backOff,
+					Throwable ex) {
+				disturbed.run();
+				super.handleSubscriptionException(future, backOff, ex);
+			}
+
+		};
 		this.container.setConnectionFactory(connectionFactory);
 		// A blocking client (Jedis) holds a thread for the subscription; signalling is
 		// cheap, so it runs on that thread.
@@ -111,6 +132,11 @@ final class RedisHandoffSubscription implements MessageListener, SubscriptionLis
 	// (Lettuce subscribes again on its own, the container does for Jedis).
 	@Override
 	public void onChannelSubscribed(byte[] channel, long count) {
+		if (this.subscribedOnce.getAndSet(true)) {
+			// made again after a loss: perhaps on another server, which the durability
+			// check must read before the next take is let through
+			this.disturbed.run();
+		}
 		this.wakeups.wakeAll();
 	}
 

@@ -146,7 +146,7 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 			RedisHandoffSubscription subscription;
 			try {
 				subscription = new RedisHandoffSubscription(this.connectionFactory, this.keyPrefix + "handoff",
-						this.wakeups);
+						this.wakeups, this.durability::disturbed);
 			}
 			catch (RuntimeException ex) {
 				throw (ex instanceof LeaseHostException) ? ex
@@ -199,6 +199,16 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 		Started started = start();
 		this.durability.requireDurable();
 		return started;
+	}
+
+	// Whether a non-blocking question can be sent at once: the host has started and, for
+	// a take, no durability check is due first. Else the question goes to a thread.
+	boolean readyWithoutBlocking(boolean take) {
+		return this.started != null && !(take && this.durability.checkDue());
+	}
+
+	static void requireTakeArguments(LeaseKey key, LeaseHolder holder, Duration duration) {
+		ARGUMENTS.requireTake(key, holder, duration);
 	}
 
 	// A waiting take holds no thread through Lettuce: see LettuceAsyncLeaseHost.

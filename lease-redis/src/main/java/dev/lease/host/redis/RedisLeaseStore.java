@@ -214,6 +214,20 @@ final class RedisLeaseStore {
 		return new byte[][] { RELEASE, holder.bytes(), this.channel };
 	}
 
+	static byte[][] tryTakeArguments(LeaseHolder holder, Duration duration) {
+		return new byte[][] { TRY, holder.bytes(), micros(duration) };
+	}
+
+	static byte[][] remainingArguments(LeaseHolder holder) {
+		return new byte[][] { REMAINING, holder.bytes() };
+	}
+
+	// Why a grant answered now is given back (the server was found not durable, as in
+	// confirm()), or null when it stands.
+	@Nullable LeaseHostException refusal() {
+		return this.durability.refuses() ? this.durability.refusal() : null;
+	}
+
 	// Whether a grant must pass confirm() on a thread: the server was found not durable
 	// (the grant is given back), or replicas must acknowledge it.
 	boolean confirmBlocks() {

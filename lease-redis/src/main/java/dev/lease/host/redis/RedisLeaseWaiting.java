@@ -16,12 +16,14 @@
 
 package dev.lease.host.redis;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.lease.Lease;
 import dev.lease.LeaseHolder;
@@ -59,7 +61,12 @@ import dev.lease.host.redis.RedisScriptAnswer.WaiterAnswer;
  */
 final class RedisLeaseWaiting {
 
-	private static final SecureRandom random = new SecureRandom();
+	// A ticket is this JVM's random part then a count: unique among this JVM's waiters,
+	// and drawn without reading the system's random source, which a caller on a thread
+	// that must not block (a non-blocking take's) cannot do.
+	private static final long JVM_PART = new SecureRandom().nextLong();
+
+	private static final AtomicLong tickets = new AtomicLong(new SecureRandom().nextLong());
 
 	// Asked this long after an instant, so as not to ask before Redis has passed it.
 	private static final long LATE_NANOS = 1000;
@@ -190,8 +197,7 @@ final class RedisLeaseWaiting {
 	}
 
 	static byte[] ticket() {
-		byte[] bytes = new byte[12];
-		random.nextBytes(bytes);
+		byte[] bytes = ByteBuffer.allocate(16).putLong(JVM_PART).putLong(tickets.getAndIncrement()).array();
 		return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes).getBytes(StandardCharsets.US_ASCII);
 	}
 

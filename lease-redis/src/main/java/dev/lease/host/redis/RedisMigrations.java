@@ -29,6 +29,9 @@ import java.util.function.Supplier;
  * safe; it is asked again, after a pause that grows to {@value #LONGEST_PAUSE_MILLIS} ms,
  * until the call's window ends, and then the last refusal is thrown.
  * <p>
+ * {@link LettuceAsyncLeaseHost} asks again with the same pauses and windows, on its timer
+ * thread rather than on a sleeping caller.
+ * <p>
  * An interrupt does not end the pauses: the caller's rule is that a call answers (see
  * {@link RedisCalls}); the interrupt flag is set again once it has.
  *
@@ -36,7 +39,7 @@ import java.util.function.Supplier;
  */
 final class RedisMigrations {
 
-	private static final long FIRST_PAUSE_MILLIS = 5;
+	static final long FIRST_PAUSE_MILLIS = 5;
 
 	private static final long LONGEST_PAUSE_MILLIS = 100;
 
@@ -59,7 +62,7 @@ final class RedisMigrations {
 					}
 					LockSupport.parkNanos(Math.min(left, TimeUnit.MILLISECONDS.toNanos(pause)));
 					interrupted |= Thread.interrupted();
-					pause = Math.min(pause * 2, LONGEST_PAUSE_MILLIS);
+					pause = nextPause(pause);
 				}
 			}
 		}
@@ -68,6 +71,11 @@ final class RedisMigrations {
 				Thread.currentThread().interrupt();
 			}
 		}
+	}
+
+	// The pause after the given one: twice as long, up to the longest.
+	static long nextPause(long pauseMillis) {
+		return Math.min(pauseMillis * 2, LONGEST_PAUSE_MILLIS);
 	}
 
 	// Redis's refusals of a command whose slot is being moved, as the client passes them
