@@ -40,6 +40,7 @@ import org.springframework.util.StringUtils;
 
 import dev.lease.LeaseHost;
 import dev.lease.aop.LeasedAdvisor;
+import dev.lease.aop.LeasedMethodChecks;
 import dev.lease.aop.LeasedMethodInterceptor;
 import dev.lease.template.LeaseTemplate;
 
@@ -95,6 +96,16 @@ public final class LeaseAutoConfiguration {
 		// The template is looked up on first use: an advisor is created early, and would
 		// drag the template, its host and LeaseProperties past the post-processors.
 		return new LeasedAdvisor(new LeasedMethodInterceptor(template::getObject, beanFactory));
+	}
+
+	// Before the advisor proxies a bean: every problem of its annotated methods at once,
+	// as a failure report, rather than the first one as a proxy creation error, or a bad
+	// expression as an error at each call.
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean
+	static LeasedMethodChecks leasedMethodChecks() {
+		return new LeasedMethodChecks();
 	}
 
 	// Resolves the template of leased calls, and so applies any LeaseHostDecorator to its

@@ -25,6 +25,16 @@ package dev.lease.annotation;
 public enum LeaseMode {
 
 	/**
+	 * Not chosen: {@link #TRY_TAKE} on a {@code @Scheduled} method, {@link #TAKE}
+	 * elsewhere. A scheduled job's tick is one run by whichever instance has the key; an
+	 * instance that waited would run the same tick again once the key is released. Given
+	 * to {@link dev.lease.template.LeaseTemplate} directly, where there is no method to
+	 * judge, it takes as {@link #TAKE}.
+	 * @since 0.1.0
+	 */
+	DEFAULT,
+
+	/**
 	 * Take the key, waiting while it is held, but no longer than the remaining term of
 	 * the grant that stood on arrival (Operation 1 to 5).
 	 */

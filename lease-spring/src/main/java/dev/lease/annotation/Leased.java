@@ -60,16 +60,25 @@ public @interface Leased {
 
 	/**
 	 * Whether to wait for the key ({@link LeaseMode#TAKE}) or never wait
-	 * ({@link LeaseMode#TRY_TAKE}).
+	 * ({@link LeaseMode#TRY_TAKE}). Unset ({@link LeaseMode#DEFAULT}): never wait on a
+	 * {@code @Scheduled} method, wait elsewhere.
+	 * <p>
+	 * A scheduled job runs on every instance's trigger; the instance that waited for the
+	 * key would run the tick the holder just ran, once the holder released it (after
+	 * {@link #holdAtLeast()}), so each tick would run once per instance. Only a job that
+	 * must run on every trigger, one instance after another, asks for
+	 * {@link LeaseMode#TAKE}.
 	 * @return the mode
 	 */
-	LeaseMode mode() default LeaseMode.TAKE;
+	LeaseMode mode() default LeaseMode.DEFAULT;
 
 	/**
-	 * What to do when the key was not taken.
+	 * What to do when the key was not taken. Unset ({@link OnUnavailable#DEFAULT}):
+	 * {@link OnUnavailable#SKIP} on a {@code @Scheduled} method, whose tick another
+	 * instance ran, {@link OnUnavailable#THROW} elsewhere.
 	 * @return the reaction
 	 */
-	OnUnavailable onUnavailable() default OnUnavailable.THROW;
+	OnUnavailable onUnavailable() default OnUnavailable.DEFAULT;
 
 	/**
 	 * Optional SpEL expression yielding the holder as a {@code String} or {@code byte[]}.
@@ -89,7 +98,8 @@ public @interface Leased {
 	 * instances' triggers, one instance runs each tick and the others skip. The release
 	 * never waits past the grant's instant and never extends the grant: a
 	 * {@code holdAtLeast} equal to the duration is never released, its instant ends it.
-	 * Longer than the duration, or negative, fails at start-up naming the method. See
+	 * Longer than the duration, or negative, fails at start-up naming the method (with
+	 * the auto-configuration, as a failure report). See
 	 * {@link dev.lease.template.LeaseRequest#holdAtLeast()} for how the wait is kept.
 	 * @return the shortest age of the grant at its release
 	 */

@@ -25,6 +25,14 @@ package dev.lease.annotation;
 public enum OnUnavailable {
 
 	/**
+	 * Not chosen: {@link #SKIP} on a {@code @Scheduled} method, whose caller is the
+	 * scheduler and has no use for an exception every tick another instance runs;
+	 * {@link #THROW} elsewhere.
+	 * @since 0.1.0
+	 */
+	DEFAULT,
+
+	/**
 	 * Throw {@link dev.lease.LeaseUnavailableException} naming the key; the method does
 	 * not run.
 	 */

@@ -90,8 +90,8 @@ final class LeasedOperation {
 		this.holder = holder;
 		this.duration = duration;
 		this.holdAtLeast = holdAtLeast;
-		this.mode = leased.mode();
-		this.onUnavailable = leased.onUnavailable();
+		this.mode = LeasedDefaults.mode(method, leased);
+		this.onUnavailable = LeasedDefaults.onUnavailable(method, leased);
 		this.kind = ReturnKind.of(method);
 		this.parameterNames = PARAMETER_NAMES.getParameterNames(method);
 	}
@@ -107,7 +107,7 @@ final class LeasedOperation {
 					+ " runs under advice only through kotlinx-coroutines-reactor: without it the function would"
 					+ " run without its lease. Add org.jetbrains.kotlinx:kotlinx-coroutines-reactor to the class path");
 		}
-		if (leased.onUnavailable() == OnUnavailable.SKIP && method.getReturnType().isPrimitive()
+		if (LeasedDefaults.onUnavailable(method, leased) == OnUnavailable.SKIP && method.getReturnType().isPrimitive()
 				&& method.getReturnType() != void.class) {
 			throw new IllegalStateException("@Leased on " + description
 					+ " has onUnavailable = SKIP, but a skipped call" + " cannot return a "
