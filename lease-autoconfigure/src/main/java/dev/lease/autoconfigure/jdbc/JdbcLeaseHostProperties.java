@@ -57,10 +57,10 @@ public class JdbcLeaseHostProperties extends DatabaseInitializationProperties {
 
 	/**
 	 * JDBC URL of the host's own connections, opened outside the application's pool: the
-	 * one LISTEN connection and the one interrupted waiters withdraw on. Not needed with a
-	 * Hikari pool configured with a JDBC URL, whose settings are used; with another pool,
-	 * when not set, the LISTEN connection is borrowed from the pool for as long as the host
-	 * runs and withdrawals borrow one each.
+	 * one LISTEN connection and the one interrupted waiters withdraw on. Not needed with
+	 * a Hikari pool configured with a JDBC URL, whose settings are used; with another
+	 * pool, when not set, the LISTEN connection is borrowed from the pool for as long as
+	 * the host runs and withdrawals borrow one each.
 	 */
 	private @Nullable String listenUrl;
 
