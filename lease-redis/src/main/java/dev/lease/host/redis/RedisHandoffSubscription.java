@@ -32,7 +32,6 @@ import org.springframework.data.redis.connection.SubscriptionListener;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import org.springframework.util.backoff.BackOffExecution;
-import org.springframework.util.backoff.ExponentialBackOff;
 
 import dev.lease.LeaseHostException;
 import dev.lease.host.Wakeups;
@@ -51,8 +50,6 @@ import dev.lease.host.Wakeups;
 final class RedisHandoffSubscription implements MessageListener, SubscriptionListener, AutoCloseable {
 
 	private static final long SUBSCRIBE_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(10);
-
-	private static final long RECOVERY_FIRST_MILLIS = 50;
 
 	private final Wakeups<String, String> wakeups;
 
@@ -93,19 +90,17 @@ final class RedisHandoffSubscription implements MessageListener, SubscriptionLis
 			thread.start();
 		});
 		this.container.setTaskExecutor(Runnable::run);
-		// A blocking client's subscription that fails is made again by the container:
-		// soon, since every handoff published meanwhile waits for it.
-		this.container.setRecoveryBackoff(recoveryBackoff());
+		// A blocking client's subscription that fails is made again by the container at
+		// its
+		// default interval: with retries a few milliseconds apart while the server was
+		// down,
+		// a failed attempt nested in another left the container's lock held on a future
+		// that
+		// never completed, and closing the host hung (seen with Jedis across a restart).
 		this.container.addMessageListener(this, new ChannelTopic(channel));
 		this.container.afterPropertiesSet();
 		this.container.start();
 		awaitSubscribed(connectionFactory, channel.getBytes(StandardCharsets.US_ASCII));
-	}
-
-	private static ExponentialBackOff recoveryBackoff() {
-		ExponentialBackOff backoff = new ExponentialBackOff(RECOVERY_FIRST_MILLIS, 2);
-		backoff.setMaxInterval(RedisMessageListenerContainer.DEFAULT_RECOVERY_INTERVAL);
-		return backoff;
 	}
 
 	// A waiter subscribes before it asks a question whose answer it will sleep on: make
