@@ -23,7 +23,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -32,6 +36,7 @@ import org.springframework.data.redis.connection.SubscriptionListener;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import org.springframework.util.backoff.BackOffExecution;
+import org.springframework.util.backoff.ExponentialBackOff;
 
 import dev.lease.LeaseHostException;
 import dev.lease.host.Wakeups;
@@ -50,6 +55,12 @@ import dev.lease.host.Wakeups;
 final class RedisHandoffSubscription implements MessageListener, SubscriptionListener, AutoCloseable {
 
 	private static final long SUBSCRIBE_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+	private static final long RECOVERY_FIRST_MILLIS = 50;
+
+	private static final long CLOSE_TIMEOUT_MILLIS = 5000;
+
+	private static final Log logger = LogFactory.getLog(RedisHandoffSubscription.class);
 
 	private final Wakeups<String, String> wakeups;
 
@@ -90,17 +101,19 @@ final class RedisHandoffSubscription implements MessageListener, SubscriptionLis
 			thread.start();
 		});
 		this.container.setTaskExecutor(Runnable::run);
-		// A blocking client's subscription that fails is made again by the container at
-		// its
-		// default interval: with retries a few milliseconds apart while the server was
-		// down,
-		// a failed attempt nested in another left the container's lock held on a future
-		// that
-		// never completed, and closing the host hung (seen with Jedis across a restart).
+		// A blocking client's subscription that fails is made again by the container:
+		// soon, since every handoff published meanwhile waits for it.
+		this.container.setRecoveryBackoff(recoveryBackoff());
 		this.container.addMessageListener(this, new ChannelTopic(channel));
 		this.container.afterPropertiesSet();
 		this.container.start();
 		awaitSubscribed(connectionFactory, channel.getBytes(StandardCharsets.US_ASCII));
+	}
+
+	private static ExponentialBackOff recoveryBackoff() {
+		ExponentialBackOff backoff = new ExponentialBackOff(RECOVERY_FIRST_MILLIS, 2);
+		backoff.setMaxInterval(RedisMessageListenerContainer.DEFAULT_RECOVERY_INTERVAL);
+		return backoff;
 	}
 
 	// A waiter subscribes before it asks a question whose answer it will sleep on: make
@@ -160,10 +173,35 @@ final class RedisHandoffSubscription implements MessageListener, SubscriptionLis
 
 	@Override
 	public void close() {
+		AtomicReference<@Nullable Exception> failure = new AtomicReference<>();
+		Thread closing = new Thread(() -> {
+			try {
+				this.container.destroy();
+			}
+			catch (Exception ex) {
+				failure.set(ex);
+			}
+		}, "lease-redis-subscription-close");
+		closing.setDaemon(true);
+		closing.start();
 		try {
-			this.container.destroy();
+			closing.join(CLOSE_TIMEOUT_MILLIS);
 		}
-		catch (Exception ex) {
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		if (closing.isAlive()) {
+			// The container can keep its lock while a recovery attempt made inside
+			// another
+			// waits for a subscription that never completes (a server down across several
+			// retries): the daemon thread is left to it rather than the caller's
+			// shutdown.
+			logger.warn("The Redis subscription did not stop within " + CLOSE_TIMEOUT_MILLIS
+					+ " ms; it is left to a daemon thread");
+			return;
+		}
+		Exception ex = failure.get();
+		if (ex != null) {
 			throw new LeaseHostException("Could not stop the Redis subscription", ex);
 		}
 	}
