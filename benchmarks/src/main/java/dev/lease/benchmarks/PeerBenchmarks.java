@@ -60,16 +60,6 @@ final class PeerBenchmarks {
 	private PeerBenchmarks() {
 	}
 
-	/**
-	 * A peer's pair, named as its row in the table.
-	 *
-	 * @param name the peer
-	 * @param pair a try-acquire and a release of a key of its own
-	 */
-	record Peer(String name, PairThroughput.Pair pair) {
-
-	}
-
 	// ShedLock's JdbcTemplateLockProvider on the database clock and Spring Integration's
 	// JdbcLockRegistry, on PostgreSQL.
 	static List<Peer> postgresql(DataSource pool, int threads) {
@@ -140,6 +130,16 @@ final class PeerBenchmarks {
 			}
 		}
 		return names;
+	}
+
+	/**
+	 * A peer's pair, named as its row in the table.
+	 *
+	 * @param name the peer
+	 * @param pair a try-acquire and a release of a key of its own
+	 */
+	record Peer(String name, PairThroughput.Pair pair) {
+
 	}
 
 }
