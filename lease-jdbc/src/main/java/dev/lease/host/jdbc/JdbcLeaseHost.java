@@ -116,21 +116,9 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(JdbcLeaseHost.class);
 
-	private final DataSource dataSource;
-
 	private final String tablePrefix;
 
-	private final boolean notifications;
-
-	private final @Nullable DataSource listenDataSource;
-
-	private final Duration cleanupInterval;
-
-	// Built once the database has said which it is: at construction, or at the first
-	// call that reaches it.
-	private volatile @Nullable JdbcLeaseParts parts;
-
-	private boolean closed;
+	private final LazyJdbcLeaseParts parts;
 
 	private final AsyncLeaseHost async = AsyncLeaseHost.onThreads(this);
 
@@ -155,11 +143,9 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 	}
 
 	private JdbcLeaseHost(Builder builder) {
-		this.dataSource = builder.dataSource;
 		this.tablePrefix = builder.tablePrefix;
-		this.notifications = builder.notifications;
-		this.listenDataSource = builder.listenDataSource;
-		this.cleanupInterval = builder.cleanupInterval;
+		this.parts = new LazyJdbcLeaseParts(builder.dataSource, builder.tablePrefix, builder.notifications,
+				builder.listenDataSource, builder.cleanupInterval);
 		try {
 			parts();
 		}
@@ -270,58 +256,29 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 	}
 
 	/**
-	 * Stop the clean-up's thread and the listening connection, if any. Waiters still
-	 * waiting fall back to polling.
-	 */
-	/**
 	 * {@inheritDoc}
 	 * <p>
 	 * Served on threads ({@link AsyncLeaseHost#onThreads(LeaseHost)}): JDBC has no
-	 * non-blocking driver to wait on. Each take waits on a thread of its own, a virtual
-	 * thread on JDK 21 and later (cheap: many may wait), a daemon platform thread on JDK
-	 * 17 (one per waiting take, as many as the caller starts); a waiting take holds no
-	 * connection and no row lock while it waits, only its thread. Try take, remaining,
-	 * release and grants run on a separate set of pooled daemon threads, so that a
-	 * release never waits behind takes for a thread. Every question still borrows its
-	 * connections from the host's {@link DataSource}, whose pool bounds how many reach
-	 * the database at once. A cancelled take's future is withdrawn by the time
-	 * {@code cancel} returns: the cancelling thread waits for the withdrawal's round
-	 * trip.
+	 * non-blocking driver to wait on. A waiting take holds its thread (virtual on JDK 21
+	 * and later), but no connection and no row lock; the host's {@link DataSource} pool
+	 * still bounds how many questions reach the database at once.
 	 */
 	@Override
 	public AsyncLeaseHost async() {
 		return this.async;
 	}
 
+	/**
+	 * Stop the clean-up's thread and the listening connection, if any. Waiters still
+	 * waiting fall back to polling.
+	 */
 	@Override
 	public void close() {
-		JdbcLeaseParts built;
-		synchronized (this) {
-			this.closed = true;
-			built = this.parts;
-		}
-		if (built != null) {
-			built.close();
-		}
+		this.parts.close();
 	}
 
-	// The parts, built at the first call the database answers; until then each call
-	// throws and nothing is granted.
 	private JdbcLeaseParts parts() {
-		JdbcLeaseParts built = this.parts;
-		if (built != null) {
-			return built;
-		}
-		synchronized (this) {
-			built = this.parts;
-			if (built == null) {
-				built = JdbcLeaseParts.of(this.dataSource, JdbcLeaseDialect.detect(this.dataSource), this.tablePrefix,
-						this.notifications && !this.closed, this.listenDataSource,
-						this.closed ? Duration.ZERO : this.cleanupInterval);
-				this.parts = built;
-			}
-			return built;
-		}
+		return this.parts.get();
 	}
 
 	/**

@@ -19,7 +19,6 @@ package dev.lease.host.redis;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.locks.ReentrantLock;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -83,8 +82,6 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 
 	private final String keyPrefix;
 
-	private final RedisConnectionFactory connectionFactory;
-
 	private final RedisDurabilityMonitor durability;
 
 	private final RedisLeaseStore store;
@@ -92,24 +89,19 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 	// This JVM's waiters, by Redis key and ticket.
 	private final Wakeups<String, String> wakeups = new Wakeups<>();
 
-	private final ReentrantLock starting = new ReentrantLock();
-
-	// Null until the host has started: loaded its script, read the server's durability
-	// and subscribed. Redis down at build time leaves it null; the next call starts it.
-	private volatile @Nullable Started started;
-
-	private volatile boolean closed;
+	private final RedisHostStart hostStart;
 
 	private final AsyncLeaseHost async;
 
 	private RedisLeaseHost(Builder builder) {
 		this.keyPrefix = builder.keyPrefix;
-		this.connectionFactory = builder.connectionFactory;
 		this.durability = new RedisDurabilityMonitor(builder.connectionFactory, this.keyPrefix, builder.requireDurable,
 				builder.durabilityCheckInterval);
 		this.store = new RedisLeaseStore(builder.connectionFactory, this.keyPrefix, builder.replicasToAck,
 				builder.replicaTimeout, this.durability,
 				(redisKey, handed) -> this.wakeups.wake(redisKey, List.of(handed)));
+		this.hostStart = new RedisHostStart(builder.connectionFactory, this.keyPrefix + "handoff", this.store,
+				this.durability, this.wakeups);
 		this.async = LettuceAsyncLeaseHost.orOnThreads(this, builder.replicasToAck, this.store, this.wakeups);
 		try {
 			start();
@@ -126,39 +118,8 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 		this.durability.watch();
 	}
 
-	// Load the script, read the durability and subscribe, once; a failure leaves the host
-	// unstarted, to be tried again at the next call.
-	private Started start() {
-		Started current = this.started;
-		if (current != null) {
-			return current;
-		}
-		this.starting.lock();
-		try {
-			current = this.started;
-			if (current != null) {
-				return current;
-			}
-			if (this.closed) {
-				throw new LeaseHostException("The Redis lease host is closed");
-			}
-			this.store.start();
-			RedisHandoffSubscription subscription;
-			try {
-				subscription = new RedisHandoffSubscription(this.connectionFactory, this.keyPrefix + "handoff",
-						this.wakeups, this.durability::disturbed);
-			}
-			catch (RuntimeException ex) {
-				throw (ex instanceof LeaseHostException) ? ex
-						: new LeaseHostException("Could not subscribe to Redis for handoffs", ex);
-			}
-			current = new Started(subscription, new RedisLeaseWaiting(this.store, this.wakeups));
-			this.started = current;
-			return current;
-		}
-		finally {
-			this.starting.unlock();
-		}
+	private RedisHostStart.Started start() {
+		return this.hostStart.start();
 	}
 
 	/**
@@ -194,9 +155,9 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 	}
 
 	// What a take checks before it asks anything, blocking or not.
-	Started beforeTake(LeaseKey key, LeaseHolder holder, Duration duration) {
+	RedisHostStart.Started beforeTake(LeaseKey key, LeaseHolder holder, Duration duration) {
 		ARGUMENTS.requireTake(key, holder, duration);
-		Started started = start();
+		RedisHostStart.Started started = start();
 		this.durability.requireDurable();
 		return started;
 	}
@@ -204,7 +165,7 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 	// Whether a non-blocking question can be sent at once: the host has started and, for
 	// a take, no durability check is due first. Else the question goes to a thread.
 	boolean readyWithoutBlocking(boolean take) {
-		return this.started != null && !(take && this.durability.checkDue());
+		return this.hostStart.isStarted() && !(take && this.durability.checkDue());
 	}
 
 	static void requireTakeArguments(LeaseKey key, LeaseHolder holder, Duration duration) {
@@ -219,9 +180,7 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 
 	@Override
 	public TryTakeResult tryTake(LeaseKey key, LeaseHolder holder, Duration duration) {
-		ARGUMENTS.requireTake(key, holder, duration);
-		start();
-		this.durability.requireDurable();
+		beforeTake(key, holder, duration);
 		byte[] redisKey = this.store.redisKey(key);
 		TryTakeAnswer answer = this.store.tryTake(redisKey, holder, duration);
 		if (answer instanceof Granted granted) {
@@ -280,24 +239,11 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 	@Override
 	public void close() {
 		this.durability.close();
-		this.starting.lock();
-		try {
-			this.closed = true;
+		this.hostStart.close(() -> {
 			if (this.async instanceof LettuceAsyncLeaseHost lettuce) {
 				lettuce.close();
 			}
-			Started current = this.started;
-			if (current != null) {
-				current.subscription().close();
-			}
-		}
-		finally {
-			this.starting.unlock();
-		}
-	}
-
-	record Started(RedisHandoffSubscription subscription, RedisLeaseWaiting waiting) {
-
+		});
 	}
 
 	/**
