@@ -43,10 +43,12 @@ import dev.lease.host.TakeAnswer.Refused;
  * A store builds one model per question from what it keeps, asks it, and writes back only
  * what the model recorded: the grant, the latest clock reading, the waiters
  * {@linkplain #handed() handed} the key, {@linkplain #dropped() dropped} or
- * {@linkplain #added() added}. A question that saves nothing (remaining, a release by
- * anyone but the holder, a waiter that is still queued) writes none of it: resolve is
- * deterministic, so the next question derives the same state again (State 3, Check 5.2).
- * The queue is read head first and only as far as a question needs ({@link WaiterQueue}).
+ * {@linkplain #added() added}. A question with no change of its own (remaining, a release
+ * by anyone but the holder, a waiter that is still queued) may write none of it: resolve
+ * is deterministic, so the next question derives the same state again (State 3, Check
+ * 5.2). A waiter's own question saves what resolving handed on, so that the waiters it
+ * names are woken (Host: waking). The queue is read head first and only as far as a
+ * question needs ({@link WaiterQueue}).
  * <p>
  * Instants and terms are microseconds ({@link Micros}), instants since the epoch on the
  * host's clock; a model without a grant has a {@code null} holder. A model is not
@@ -206,9 +208,9 @@ public final class KeyModel {
 	/**
 	 * Answer a queued waiter where it stands (Host semantics): granted, when the key was
 	 * handed to it now or before; withdrawn past its bound, when it gives up, or when it
-	 * is no longer queued (Non-goal 4); otherwise still queued, and nothing for the store
-	 * to save. A waiter that gives up and was handed the key gives the grant back, so
-	 * nothing is left held by a caller who gave up.
+	 * is no longer queued (Non-goal 4); otherwise still queued, with nothing of its own
+	 * for the store to save. A waiter that gives up and was handed the key gives the
+	 * grant back, so nothing is left held by a caller who gave up.
 	 * @param waiterId the waiter's id
 	 * @param holder the waiter's holder
 	 * @param handedBefore the instant of a grant an earlier question handed the waiter,

@@ -36,9 +36,12 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every rule the repository cites resolves to an anchor of {@code docs/semantics.md}, and
- * nothing cites a design text outside the repository: a reader can look up every
- * "Operation 4" or "Invariant 2.2" they meet.
+ * Every rule the repository cites resolves to an anchor of {@code docs/semantics.md},
+ * every link into a Markdown page of the repository ({@code semantics.md#operation-4},
+ * {@code #waiting-and-waking}) reaches an anchor or heading there, and nothing cites a
+ * design text outside the repository: a reader can look up every "Operation 4" or
+ * "Invariant 2.2" they meet, and every statement of {@code docs/architecture.md} links
+ * the rule it keeps.
  *
  * @author Lease contributors
  */
@@ -63,6 +66,14 @@ class RuleCitationsTests {
 		.compile("\\bHost:\\s+(?:the" + WRAP + ")?([a-z]+(?:" + WRAP + "[a-z]+)?)\\b");
 
 	private static final Pattern ANCHOR = Pattern.compile("<a id=\"([a-z0-9-]+)\"></a>");
+
+	// A Markdown link to a fragment of a page of the repository: "[x](semantics.md#a)",
+	// "[x](#a)". Links to other sites have a scheme and are not followed.
+	private static final Pattern LINK = Pattern.compile("\\]\\(((?:[\\w./-]*\\.md)?)#([^)\\s]+)\\)");
+
+	private static final Pattern HEADING = Pattern.compile("^#{1,6}\\s+(.+)$", Pattern.MULTILINE);
+
+	private static final Pattern FENCED_BLOCK = Pattern.compile("^```.*?^```", Pattern.MULTILINE | Pattern.DOTALL);
 
 	// A citation of the design note or the specification kept beside the repository: its
 	// section sign, its file name, or the folder they lie in. The first letters stand in
@@ -96,6 +107,45 @@ class RuleCitationsTests {
 			}
 		}
 		assertThat(unresolved).as("citations without an anchor in docs/semantics.md").isEmpty();
+	}
+
+	@Test
+	@DisplayName("Every link to a fragment of a page in the repository reaches an anchor or heading there")
+	void everyLinkReachesItsAnchor() {
+		List<String> unresolved = new ArrayList<>();
+		for (Path file : sources()) {
+			if (!file.toString().endsWith(".md")) {
+				continue;
+			}
+			Matcher link = LINK.matcher(read(file));
+			while (link.find()) {
+				Path target = link.group(1).isEmpty() ? file : file.resolveSibling(link.group(1)).normalize();
+				if (!Files.isRegularFile(target)) {
+					unresolved.add(ROOT.relativize(file) + ": '" + link.group(1) + "#" + link.group(2) + "' (no file "
+							+ ROOT.relativize(target) + ")");
+				}
+				else if (!pageAnchors(target).contains(link.group(2))) {
+					unresolved.add(ROOT.relativize(file) + ": '" + link.group(1) + "#" + link.group(2) + "' (no #"
+							+ link.group(2) + " in " + ROOT.relativize(target) + ")");
+				}
+			}
+		}
+		assertThat(unresolved).as("links without an anchor in the page they name").isEmpty();
+	}
+
+	@Test
+	@DisplayName("The link check knows a page's anchors and the ids of its headings")
+	void linkCheckReadsAnchorsAndHeadings() {
+		assertThat(pageAnchors(ROOT.resolve("docs/semantics.md"))).contains("operation-4", "host-waking",
+				"conformance-checks");
+		assertThat(pageAnchors(ROOT.resolve("docs/architecture.md"))).contains("the-host-kit-devleasehost",
+				"at-the-bound-withdrawal");
+		Matcher link = LINK.matcher("see [Operation 4](semantics.md#operation-4) and [below](#testing)");
+		List<String> found = new ArrayList<>();
+		while (link.find()) {
+			found.add(link.group(1) + "#" + link.group(2));
+		}
+		assertThat(found).containsExactly("semantics.md#operation-4", "#testing");
 	}
 
 	@Test
@@ -146,6 +196,26 @@ class RuleCitationsTests {
 		Matcher matcher = ANCHOR.matcher(read(ROOT.resolve("docs/semantics.md")));
 		while (matcher.find()) {
 			anchors.add(matcher.group(1));
+		}
+		return anchors;
+	}
+
+	// The explicit anchors of a Markdown page and the ids its headings get where the page
+	// is rendered: lower case, punctuation dropped, spaces made hyphens.
+	private static Set<String> pageAnchors(Path page) {
+		String text = read(page);
+		Set<String> anchors = new TreeSet<>();
+		Matcher anchor = ANCHOR.matcher(text);
+		while (anchor.find()) {
+			anchors.add(anchor.group(1));
+		}
+		Matcher heading = HEADING.matcher(FENCED_BLOCK.matcher(text).replaceAll(""));
+		while (heading.find()) {
+			anchors.add(heading.group(1)
+				.strip()
+				.toLowerCase(Locale.ROOT)
+				.replaceAll("[^\\p{L}\\p{N}_\\- ]", "")
+				.replace(' ', '-'));
 		}
 		return anchors;
 	}

@@ -233,9 +233,9 @@ class JdbcLeaseStore {
 		return new Granted(grantedExpiresAt);
 	}
 
-	// "Where do I stand?": granted, queued (saving nothing), or at the bound or on
-	// interrupt "withdraw me, or tell me I was granted"; on interrupt a grant handed to
-	// the waiter is released at once.
+	// "Where do I stand?": granted, queued (saving only what resolving handed on), or at
+	// the bound or on interrupt "withdraw me, or tell me I was granted"; on interrupt a
+	// grant handed to the waiter is released at once.
 	final TakeAnswer ask(LeaseKey key, LeaseHolder holder, Queued queued, boolean interrupted) {
 		long waiterId = queued.waiterId();
 		Transaction.Work<TakeAnswer> work = (tx) -> {

@@ -154,8 +154,10 @@ final class RedisLeaseStore {
 		return RedisScriptAnswer.take(runOrGiveUp("take", redisKey, TAKE, holder.bytes(), micros(duration), ticket));
 	}
 
-	// "Where do I stand?": saves nothing, withdraws nothing; may be dropped at an
-	// interrupt that comes before it is sent (RedisCalls.GaveUp).
+	// "Where do I stand?": saves nothing of the waiter's own and, before its bound,
+	// withdraws nothing; the script saves what resolving handed on, so that the waiter
+	// it names is woken. May be dropped at an interrupt that comes before it is sent
+	// (RedisCalls.GaveUp).
 	WaiterAnswer ask(byte[] redisKey, byte[] ticket) {
 		return RedisScriptAnswer.waiter(runOrGiveUp("take", redisKey, ASK, ticket, NO, this.channel));
 	}
