@@ -95,7 +95,7 @@ final class JdbcLeaseSchemaCheck {
 		}
 		catch (LeaseHostException ex) {
 			logger.warn("Could not check the JDBC lease host's tables, the database did not answer; they are not"
-					+ " checked later");
+					+ " checked later: " + ex.getMessage());
 			return;
 		}
 		String location = JdbcLeaseHost.SCHEMA_LOCATION.replace("@@platform@@", platform);

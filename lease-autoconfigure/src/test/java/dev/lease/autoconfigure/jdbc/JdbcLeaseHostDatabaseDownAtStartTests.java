@@ -44,9 +44,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Tests for {@link JdbcLeaseHostAutoConfiguration} when the database does not answer at
- * start-up (a closed port): the application starts, the {@code lease} health indicator
- * reports the host down with the cause, and every operation throws
- * {@link LeaseHostException}.
+ * start-up (a closed port): the application starts, its warning names the database and
+ * what to check, the {@code lease} health indicator reports the host down with the cause,
+ * and every operation throws {@link LeaseHostException}.
  *
  * @author Lease contributors
  */
@@ -74,7 +74,9 @@ class JdbcLeaseHostDatabaseDownAtStartTests {
 				.withMessageContaining("database");
 			assertThatExceptionOfType(LeaseHostException.class)
 				.isThrownBy(() -> host.tryTake(LeaseKey.of("down"), LeaseHolder.of("h"), Duration.ofSeconds(5)));
-			assertThat(output).contains("Connection to 127.0.0.1:1 refused");
+			assertThat(output).contains("Connection to 127.0.0.1:1 refused")
+				.contains("The database at jdbc:postgresql://127.0.0.1:1/none is unreachable (")
+				.contains("check that it is running and that spring.datasource.* points to it");
 		});
 	}
 

@@ -51,7 +51,8 @@ import dev.lease.host.Wakeups;
  * deadlock, serialization failure or lock timeout as Spring translates them
  * ({@link PessimisticLockingFailureException}), and waking this host's waiters of the key
  * once a call that handed the key on has committed. A failure is answered as a
- * {@link LeaseHostException} naming what could not be done.
+ * {@link LeaseHostException} naming what could not be done, or, when the database could
+ * not be reached, naming the database and what to check ({@link UnreachableDatabase}).
  * <p>
  * The host's connections are bound under a data source of its own that only delegates to
  * the application's, so a call made inside the application's transaction on the same data
@@ -71,6 +72,8 @@ final class JdbcLeaseCalls {
 
 	private final JdbcLeaseDialect dialect;
 
+	private final String database;
+
 	private final String selectNow;
 
 	private final JdbcTemplate jdbc;
@@ -83,11 +86,13 @@ final class JdbcLeaseCalls {
 
 	private final @Nullable WithdrawalConnection withdrawals;
 
-	JdbcLeaseCalls(DataSource dataSource, JdbcLeaseDialect dialect, String selectNow, StoreInterrupts interrupts,
-			Wakeups<LeaseKey, Long> wakeups, @Nullable WithdrawalConnection withdrawals) {
+	JdbcLeaseCalls(DataSource dataSource, JdbcLeaseDialect.Detected database, String selectNow,
+			StoreInterrupts interrupts, Wakeups<LeaseKey, Long> wakeups, @Nullable WithdrawalConnection withdrawals) {
+		JdbcLeaseDialect dialect = database.dialect();
 		this.dataSource = dataSource;
 		this.own = new DelegatingDataSource(dataSource);
 		this.dialect = dialect;
+		this.database = database.database();
 		this.selectNow = selectNow;
 		SQLExceptionTranslator translator = new SQLErrorCodeSQLExceptionTranslator(dialect.clock().productName());
 		this.jdbc = new JdbcTemplate(this.own);
@@ -177,8 +182,13 @@ final class JdbcLeaseCalls {
 					pauseBeforeRetry(attempt);
 				}
 			}
-			String message = "Could not " + what + ((key != null) ? " for key '" + key + "'" : "") + " on "
-					+ this.dialect.displayName();
+			String operation = what + ((key != null) ? " for key '" + key + "'" : "");
+			LeaseHostException unreachable = (failure != null)
+					? UnreachableDatabase.of(this.database, operation, failure, false) : null;
+			if (unreachable != null) {
+				throw unreachable;
+			}
+			String message = "Could not " + operation + " on " + this.dialect.displayName();
 			throw (failure != null) ? new LeaseHostException(message + ": " + failure.getMessage(), failure)
 					: new LeaseHostException(message);
 		}

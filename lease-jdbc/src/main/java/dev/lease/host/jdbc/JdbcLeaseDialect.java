@@ -136,11 +136,20 @@ enum JdbcLeaseDialect {
 		return jdbcTemplate.getDataSource();
 	}
 
-	static JdbcLeaseDialect detect(DataSource dataSource) {
+	// The dialect, and the database's name for reports: its metadata's URL, read once
+	// here, since the database cannot be asked once it is down.
+	static Detected detect(DataSource dataSource) {
 		try (Connection connection = dataSource.getConnection()) {
-			return of(connection.getMetaData());
+			DatabaseMetaData metaData = connection.getMetaData();
+			JdbcLeaseDialect dialect = of(metaData);
+			return new Detected(dialect, UnreachableDatabase.name(dialect, metaData.getURL(), dataSource));
 		}
 		catch (SQLException ex) {
+			LeaseHostException unreachable = UnreachableDatabase.of(UnreachableDatabase.name(dataSource),
+					"choose the host's dialect", ex, true);
+			if (unreachable != null) {
+				throw unreachable;
+			}
 			throw new LeaseHostException(
 					"The JDBC lease host could not reach its database to choose its dialect: " + ex.getMessage(), ex);
 		}
@@ -162,6 +171,16 @@ enum JdbcLeaseDialect {
 			}
 		}
 		throw new IllegalStateException("No dialect reads the clock " + clock);
+	}
+
+	/**
+	 * A database's dialect, and how a report names the database.
+	 *
+	 * @param dialect the dialect
+	 * @param database the product and its URL, without credentials
+	 */
+	record Detected(JdbcLeaseDialect dialect, String database) {
+
 	}
 
 }

@@ -75,7 +75,9 @@ import dev.lease.host.TakeAnswer.Granted;
  * <p>
  * A database that does not answer at construction is asked again at each call, every call
  * throwing {@link LeaseHostException} until it answers (one warning is logged at
- * construction); the host then chooses its dialect and works as if built then.
+ * construction); the host then chooses its dialect and works as if built then. A call
+ * that fails because the database cannot be reached says so, naming the database by its
+ * JDBC URL without credentials and what to check.
  * <p>
  * The host uses connections of its own from the {@link DataSource}, never the caller's
  * transaction: a grant does not roll back with the caller's work (Non-goal 6). The tables
@@ -153,8 +155,8 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 			if (!(ex.getCause() instanceof SQLException)) {
 				throw ex;
 			}
-			logger.warn("The JDBC lease host could not reach its database to choose its dialect; every call throws"
-					+ " LeaseHostException until the database answers: " + ex.getCause());
+			logger.warn("The JDBC lease host has not chosen its dialect; every call throws LeaseHostException until"
+					+ " the database answers: " + ex.getMessage());
 		}
 	}
 

@@ -63,19 +63,25 @@ final class JdbcLeaseParts {
 		this.withdrawals = withdrawals;
 	}
 
-	static JdbcLeaseParts of(DataSource dataSource, JdbcLeaseDialect dialect, String tablePrefix, boolean notifications,
-			@Nullable DataSource listenDataSource, Duration cleanupInterval) {
+	static JdbcLeaseParts of(DataSource dataSource, JdbcLeaseDialect.Detected database, String tablePrefix,
+			boolean notifications, @Nullable DataSource listenDataSource, Duration cleanupInterval) {
+		JdbcLeaseDialect dialect = database.dialect();
 		JdbcLeaseStatements statements = new JdbcLeaseStatements(dialect, tablePrefix);
 		StoreInterrupts interrupts = StoreInterrupts.of(dataSource, dialect);
 		String channel = (tablePrefix + "KEYS").toLowerCase(Locale.ROOT);
 		Wakeups<LeaseKey, Long> wakeups = new Wakeups<>();
 		PickedUpWaiters pickedUp = new PickedUpWaiters();
+		// A listen data source of its own is reported as such, with its own setting.
+		String listenDatabase = (listenDataSource != null) ? UnreachableDatabase.name(listenDataSource)
+				: database.database();
+		String listenSettings = (listenDataSource != null) ? "lease.jdbc.listen-url"
+				: UnreachableDatabase.DATASOURCE_SETTINGS;
 		PostgresNotificationListener listener = (dialect.notifies() && notifications)
 				? new PostgresNotificationListener(ListenConnections.of(dataSource, listenDataSource), channel, wakeups,
-						pickedUp, statements.deleteWaiter)
+						pickedUp, statements.deleteWaiter, listenDatabase, listenSettings)
 				: null;
 		WithdrawalConnection withdrawals = WithdrawalConnection.of(dataSource, listenDataSource);
-		JdbcLeaseCalls calls = new JdbcLeaseCalls(dataSource, dialect, statements.selectNow, interrupts, wakeups,
+		JdbcLeaseCalls calls = new JdbcLeaseCalls(dataSource, database, statements.selectNow, interrupts, wakeups,
 				withdrawals);
 		JdbcLeaseStore store = JdbcLeaseStore.of(calls, statements, dialect, pickedUp, channel, listener != null);
 		JdbcLeaseWaiting waiting = new JdbcLeaseWaiting(store, wakeups, interrupts, pickedUp, listener);

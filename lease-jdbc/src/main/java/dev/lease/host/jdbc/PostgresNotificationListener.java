@@ -80,6 +80,10 @@ final class PostgresNotificationListener {
 
 	private final String deleteWaiter;
 
+	private final String database;
+
+	private final String settings;
+
 	private volatile boolean listening;
 
 	private volatile boolean running = true;
@@ -87,12 +91,14 @@ final class PostgresNotificationListener {
 	private @Nullable Thread thread;
 
 	PostgresNotificationListener(ListenConnections connections, String channel, Wakeups<LeaseKey, Long> wakeups,
-			PickedUpWaiters pickedUp, String deleteWaiter) {
+			PickedUpWaiters pickedUp, String deleteWaiter, String database, String settings) {
 		this.connections = connections;
 		this.channel = channel;
 		this.wakeups = wakeups;
 		this.pickedUp = pickedUp;
 		this.deleteWaiter = deleteWaiter;
+		this.database = database;
+		this.settings = settings;
 	}
 
 	// Start listening unless already started.
@@ -153,8 +159,7 @@ final class PostgresNotificationListener {
 				return;
 			}
 			if (!warned) {
-				logger.warn("Lease notifications on channel '" + this.channel
-						+ "' are interrupted; waiters poll until they are back", failure);
+				logger.warn(interrupted(failure), failure);
 				warned = true;
 			}
 			else if (logger.isDebugEnabled()) {
@@ -168,6 +173,15 @@ final class PostgresNotificationListener {
 			}
 			backoff = Math.min(backoff * 2, MAXIMUM_RECONNECT_MILLIS);
 		}
+	}
+
+	// The warning of an interruption, which says what to check when the database could
+	// not be reached.
+	String interrupted(@Nullable Exception failure) {
+		String unreachable = (failure != null)
+				? UnreachableDatabase.message(this.database, failure, this.settings, false) : null;
+		return "Lease notifications on channel '" + this.channel + "' are interrupted; waiters poll until they are back"
+				+ ((unreachable != null) ? ": " + unreachable : "");
 	}
 
 	private void listen(Connection connection) throws Exception {
