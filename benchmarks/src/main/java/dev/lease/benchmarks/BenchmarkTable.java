@@ -23,13 +23,16 @@ import java.util.Locale;
 
 /**
  * One table of figures, each printed beside the floor the same server allows and the
- * ratio between them, and, where a peer can refuse a free key, how often it did.
+ * ratio between them, and, where a peer can refuse a free key, how often it did; then the
+ * cost of one pair.
  *
  * @author Lease contributors
  */
 final class BenchmarkTable {
 
 	private final List<Row> rows = new ArrayList<>();
+
+	private final CostTable cost = new CostTable();
 
 	/**
 	 * Add a figure measured beside its floor.
@@ -53,6 +56,14 @@ final class BenchmarkTable {
 	 */
 	void add(String name, String unit, double value, double floor, String refusals) {
 		this.rows.add(new Row(name, unit, value, floor, refusals));
+	}
+
+	/**
+	 * Return the cost table, printed after this one.
+	 * @return the cost table
+	 */
+	CostTable cost() {
+		return this.cost;
 	}
 
 	void print(PrintStream out) {

@@ -59,6 +59,7 @@ public final class Benchmarks {
 			suite.accept(table);
 		}
 		table.print(System.out);
+		table.cost().print(System.out);
 	}
 
 }

@@ -87,6 +87,7 @@ final class JdbcBenchmarks {
 			pairs(table, "PostgreSQL", FLOOR_UPSERT, pool, host, (threads) -> PeerBenchmarks.postgresql(pool, threads));
 			handoff(table, "jdbc handoff, same instance", host, host);
 			handoff(table, "jdbc handoff, other instance (LISTEN/NOTIFY)", host, other);
+			JdbcCost.run(table.cost(), "PostgreSQL", url, FLOOR_UPSERT);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -105,6 +106,7 @@ final class JdbcBenchmarks {
 		try (HikariDataSource pool = pool(url); JdbcLeaseHost host = new JdbcLeaseHost(pool)) {
 			new ResourceDatabasePopulator(new ClassPathResource("dev/lease/host/jdbc/schema-mysql.sql")).execute(pool);
 			pairs(table, "MariaDB", MYSQL_FLOOR_UPSERT, pool, host, (threads) -> List.of());
+			JdbcCost.run(table.cost(), "MariaDB", url, MYSQL_FLOOR_UPSERT);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

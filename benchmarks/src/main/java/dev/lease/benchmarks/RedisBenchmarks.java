@@ -106,6 +106,7 @@ final class RedisBenchmarks {
 			finally {
 				factory.destroy();
 			}
+			RedisCost.run(table.cost(), host, port, prefix, embedded != null);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
