@@ -35,9 +35,8 @@ import dev.lease.host.jdbc.JdbcLeaseHost;
 /**
  * The cost of the JDBC host's try_take+release pair and of its floor on one thread: the
  * calls that reach the driver, counted under the pool, and the client's CPU, over
- * {@value PairCost#PAIRS} pairs; then, on a pool of its own, the server's time per
- * statement over {@value ServerStatementTimes#PAIRS} pairs
- * ({@link ServerStatementTimes}).
+ * {@link PairCost#PAIRS} pairs; then, on a pool of its own, the server's time per
+ * statement over {@link ServerStatementTimes#PAIRS} pairs ({@link ServerStatementTimes}).
  *
  * @author Lease contributors
  */

@@ -43,9 +43,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 final class ServerStatementTimes {
 
-	static final int PAIRS = 500;
+	static final int PAIRS = Integer.getInteger("bench.cost-timed-pairs", 500);
 
-	private static final int WARM_UP = 200;
+	private static final int WARM_UP = PAIRS * 2 / 5;
 
 	private static final String APPLICATION = "lease-bench-cost";
 
