@@ -23,13 +23,16 @@ import java.util.Locale;
 
 /**
  * One table of figures, each printed beside the floor the same server allows and the
- * ratio between them.
+ * ratio between them, and, where a peer can refuse a free key, how often it did; then the
+ * cost of one pair.
  *
  * @author Lease contributors
  */
 final class BenchmarkTable {
 
 	private final List<Row> rows = new ArrayList<>();
+
+	private final CostTable cost = new CostTable();
 
 	/**
 	 * Add a figure measured beside its floor.
@@ -40,23 +43,44 @@ final class BenchmarkTable {
 	 * none
 	 */
 	void add(String name, String unit, double value, double floor) {
-		this.rows.add(new Row(name, unit, value, floor));
+		add(name, unit, value, floor, "—");
+	}
+
+	/**
+	 * Add a figure measured beside its floor, with the refusals of free keys it met.
+	 * @param name what was measured
+	 * @param unit the unit of both figures
+	 * @param value the figure
+	 * @param floor the floor on the same server and client
+	 * @param refusals the refusals per pair, or "—" where none can be counted
+	 */
+	void add(String name, String unit, double value, double floor, String refusals) {
+		this.rows.add(new Row(name, unit, value, floor, refusals));
+	}
+
+	/**
+	 * Return the cost table, printed after this one.
+	 * @return the cost table
+	 */
+	CostTable cost() {
+		return this.cost;
 	}
 
 	void print(PrintStream out) {
 		if (this.rows.isEmpty()) {
 			return;
 		}
+		boolean refusals = this.rows.stream().anyMatch((row) -> !row.refusals().equals("—"));
 		out.println();
-		out.println("| benchmark | figure | floor | ratio |");
-		out.println("|---|---:|---:|---:|");
+		out.println("| benchmark | figure | floor | ratio |" + (refusals ? " refused first tries per pair |" : ""));
+		out.println("|---|---:|---:|---:|" + (refusals ? "---|" : ""));
 		for (Row row : this.rows) {
-			out.println(row.format());
+			out.println(row.format() + (refusals ? " " + row.refusals() + " |" : ""));
 		}
 		out.println();
 	}
 
-	private record Row(String name, String unit, double value, double floor) {
+	private record Row(String name, String unit, double value, double floor, String refusals) {
 
 		String format() {
 			String floorText = Double.isNaN(this.floor) ? "—" : number(this.floor) + " " + this.unit;

@@ -59,10 +59,7 @@ public final class Benchmarks {
 			suite.accept(table);
 		}
 		table.print(System.out);
-		if (PeerBenchmarks.REFUSALS.sum() > 0) {
-			System.out.println("Spring Integration lock registries refused a free key " + PeerBenchmarks.REFUSALS.sum()
-					+ " times (each retried at once, within the pair)");
-		}
+		table.cost().print(System.out);
 	}
 
 }

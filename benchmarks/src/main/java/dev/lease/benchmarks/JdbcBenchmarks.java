@@ -53,14 +53,14 @@ final class JdbcBenchmarks {
 
 	private static final int HANDOFFS = 500;
 
-	private static final String FLOOR_UPSERT = """
+	static final String FLOOR_UPSERT = """
 			INSERT INTO LEASE_KEYS (LEASE_KEY, HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS) VALUES (?, ?, ?, ?, 0, 0)
 			ON CONFLICT (LEASE_KEY) DO UPDATE SET HOLDER = EXCLUDED.HOLDER, EXPIRES_AT = EXCLUDED.EXPIRES_AT
 			WHERE LEASE_KEYS.EXPIRES_AT <= EXCLUDED.LATEST""";
 
 	// The same upsert on MySQL and MariaDB: the key changes hands only once its instant
 	// passed.
-	private static final String MYSQL_FLOOR_UPSERT = """
+	static final String MYSQL_FLOOR_UPSERT = """
 			INSERT INTO LEASE_KEYS (LEASE_KEY, HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS) VALUES (?, ?, ?, ?, 0, 0)
 			ON DUPLICATE KEY UPDATE HOLDER = IF(EXPIRES_AT <= VALUES(LATEST), VALUES(HOLDER), HOLDER),
 			EXPIRES_AT = IF(EXPIRES_AT <= VALUES(LATEST), VALUES(EXPIRES_AT), EXPIRES_AT)""";
@@ -87,6 +87,7 @@ final class JdbcBenchmarks {
 			pairs(table, "PostgreSQL", FLOOR_UPSERT, pool, host, (threads) -> PeerBenchmarks.postgresql(pool, threads));
 			handoff(table, "jdbc handoff, same instance", host, host);
 			handoff(table, "jdbc handoff, other instance (LISTEN/NOTIFY)", host, other);
+			JdbcCost.run(table.cost(), "PostgreSQL", url, FLOOR_UPSERT);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -105,6 +106,7 @@ final class JdbcBenchmarks {
 		try (HikariDataSource pool = pool(url); JdbcLeaseHost host = new JdbcLeaseHost(pool)) {
 			new ResourceDatabasePopulator(new ClassPathResource("dev/lease/host/jdbc/schema-mysql.sql")).execute(pool);
 			pairs(table, "MariaDB", MYSQL_FLOOR_UPSERT, pool, host, (threads) -> List.of());
+			JdbcCost.run(table.cost(), "MariaDB", url, MYSQL_FLOOR_UPSERT);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -128,18 +130,25 @@ final class JdbcBenchmarks {
 			// Other libraries in the same rounds, on the same pool, beside the same
 			// floor.
 			besides.addAll(peers.apply(threads));
-			List<PairThroughput.Beside> measured = PairThroughput.besideAll(threads, ROUNDS, (thread, index) -> {
-				byte[] key = floorKeys[thread][(int) (index & 1023)].bytes();
-				long now = System.currentTimeMillis() * 1000;
-				jdbc.update(floorUpsert, key, holderBytes, now + TERM.toNanos() / 1000, now);
-				jdbc.update(FLOOR_DELETE, key, holderBytes);
-			}, besides.stream().map(PeerBenchmarks.Peer::pair).toList());
+			List<PairThroughput.Beside> measured = PairThroughput.besideAll(threads, ROUNDS,
+					floor(jdbc, floorUpsert, floorKeys, holderBytes),
+					besides.stream().map(PeerBenchmarks.Peer::pair).toList());
 			for (int i = 0; i < besides.size(); i++) {
 				String name = (i == 0) ? besides.get(i).name() : besides.get(i).name() + " (" + database + ")";
 				table.add(name + ", " + threads + " thread(s)", "pairs/s", measured.get(i).figure(),
-						measured.get(i).floor());
+						measured.get(i).floor(), besides.get(i).refusalsPerPair());
 			}
 		}
+	}
+
+	// One upsert and one delete, the simplest correct use of the same table.
+	static PairThroughput.Pair floor(JdbcTemplate jdbc, String floorUpsert, LeaseKey[][] floorKeys, byte[] holder) {
+		return (thread, index) -> {
+			byte[] key = floorKeys[thread][(int) (index & 1023)].bytes();
+			long now = System.currentTimeMillis() * 1000;
+			jdbc.update(floorUpsert, key, holder, now + TERM.toNanos() / 1000, now);
+			jdbc.update(FLOOR_DELETE, key, holder);
+		};
 	}
 
 	// Release on one host while a waiter stands on the other: the time from the release
@@ -189,7 +198,7 @@ final class JdbcBenchmarks {
 		return new HikariDataSource(config);
 	}
 
-	private static LeaseKey[][] keys(String prefix, int threads) {
+	static LeaseKey[][] keys(String prefix, int threads) {
 		LeaseKey[][] keys = new LeaseKey[threads][1024];
 		for (int t = 0; t < threads; t++) {
 			for (int i = 0; i < 1024; i++) {

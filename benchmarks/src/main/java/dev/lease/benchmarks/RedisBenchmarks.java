@@ -62,7 +62,7 @@ final class RedisBenchmarks {
 
 	private static final Duration TERM = Duration.ofSeconds(30);
 
-	private static final byte[] COMPARE_AND_DELETE = """
+	static final byte[] COMPARE_AND_DELETE = """
 			if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 			return 0""".getBytes(StandardCharsets.UTF_8);
 
@@ -106,6 +106,7 @@ final class RedisBenchmarks {
 			finally {
 				factory.destroy();
 			}
+			RedisCost.run(table.cost(), host, port, prefix, embedded != null);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
@@ -156,13 +157,12 @@ final class RedisBenchmarks {
 			for (int i = 0; i < besides.size(); i++) {
 				String name = (i == 0) ? besides.get(i).name() : besides.get(i).name() + " (Redis)";
 				table.add(name + ", " + threads + " thread(s)", "pairs/s", measured.get(i).figure(),
-						measured.get(i).floor());
+						measured.get(i).floor(), besides.get(i).refusalsPerPair());
 			}
 		}
 	}
 
-	private static PairThroughput.Pair floor(LettuceConnectionFactory factory, String sha, byte[][][] keys,
-			byte[] holder) {
+	static PairThroughput.Pair floor(LettuceConnectionFactory factory, String sha, byte[][][] keys, byte[] holder) {
 		return (thread, index) -> {
 			byte[] key = keys[thread][(int) (index & 1023)];
 			try (RedisConnection connection = factory.getConnection()) {
