@@ -373,7 +373,7 @@ class JdbcLeaseStore {
 		}
 		// Delivered only once this transaction commits: the waiter it names may answer
 		// Taken from it without asking.
-		return new NotifyPayload(state.key(), handoffs, next).encode();
+		return new PostgresqlHandoffMessage(state.key(), handoffs, next).encode();
 	}
 
 	final String channel() {
