@@ -87,7 +87,7 @@ public final class KeyModel {
 	private @Nullable KeyModelQueue queue;
 
 	// Made by the first handoff: most questions hand nothing on.
-	private @Nullable List<Handoff> handed;
+	private @Nullable List<HandedGrant> handed;
 
 	/**
 	 * Create the model of a key as its store keeps it.
@@ -223,7 +223,7 @@ public final class KeyModel {
 	public TakeAnswer ask(long waiterId, LeaseHolder holder, OptionalLong handedBefore, long now, boolean givingUp) {
 		resolve(now);
 		OptionalLong granted = handedBefore;
-		for (Handoff handoff : handed()) {
+		for (HandedGrant handoff : handed()) {
 			if (handoff.waiter().id() == waiterId) {
 				granted = OptionalLong.of(handoff.expiresAt());
 			}
@@ -264,7 +264,7 @@ public final class KeyModel {
 				if (this.handed == null) {
 					this.handed = new ArrayList<>();
 				}
-				this.handed.add(new Handoff(waiter, this.expiresAt));
+				this.handed.add(new HandedGrant(waiter, this.expiresAt));
 				return;
 			}
 			queue().dropped(waiter);
@@ -351,7 +351,7 @@ public final class KeyModel {
 	 * its waiter until it asks, even past its instant.
 	 * @return the handoffs
 	 */
-	public List<Handoff> handed() {
+	public List<HandedGrant> handed() {
 		return (this.handed != null) ? Collections.unmodifiableList(this.handed) : List.of();
 	}
 
@@ -380,12 +380,14 @@ public final class KeyModel {
 	}
 
 	/**
-	 * A grant handed to a waiter.
+	 * A grant handed to a waiter, as the model decided it: the store keeps it for its
+	 * waiter until it asks, and a host that wakes waiters announces it as a
+	 * {@link Wakeups.Handoff} once saved.
 	 *
 	 * @param waiter the waiter the key was handed to
 	 * @param expiresAt the grant's instant
 	 */
-	public record Handoff(QueuedWaiter waiter, long expiresAt) {
+	public record HandedGrant(QueuedWaiter waiter, long expiresAt) {
 
 	}
 

@@ -52,7 +52,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class Wakeups<K, W> {
 
-	private final ConcurrentHashMap<K, Waiters<W>> waiting = new ConcurrentHashMap<>();
+	private final ConcurrentHashMap<K, KeyWaiters<W>> waiting = new ConcurrentHashMap<>();
 
 	/**
 	 * Register a waiter of the given key under the name the store will give it.
@@ -64,7 +64,7 @@ public final class Wakeups<K, W> {
 	public Signal<W> register(K key, W waiter) {
 		Signal<W> signal = new Signal<>(waiter);
 		this.waiting.compute(key, (k, waiters) -> {
-			Waiters<W> registered = (waiters != null) ? waiters : new Waiters<>();
+			KeyWaiters<W> registered = (waiters != null) ? waiters : new KeyWaiters<>();
 			registered.add(signal);
 			return registered;
 		});
@@ -91,7 +91,7 @@ public final class Wakeups<K, W> {
 	 * gone or elsewhere need not poll sooner
 	 */
 	public int wake(K key, List<Handoff<W>> handoffs) {
-		Waiters<W> waiters = this.waiting.get(key);
+		KeyWaiters<W> waiters = this.waiting.get(key);
 		if (waiters == null) {
 			return 0;
 		}
@@ -119,7 +119,7 @@ public final class Wakeups<K, W> {
 	 * @param standingExpiresAt the standing grant's instant on the host's clock
 	 */
 	public void nextInLine(K key, W waiter, Instant standingExpiresAt) {
-		Waiters<W> waiters = this.waiting.get(key);
+		KeyWaiters<W> waiters = this.waiting.get(key);
 		Signal<W> signal = (waiters != null) ? waiters.get(waiter) : null;
 		if (signal != null) {
 			signal.nextInLine(standingExpiresAt);
@@ -140,7 +140,7 @@ public final class Wakeups<K, W> {
 	 * host polls) what they would have said. The other waiters sleep on.
 	 */
 	public void wakeDelegates() {
-		this.waiting.values().forEach(Waiters::wakeDelegate);
+		this.waiting.values().forEach(KeyWaiters::wakeDelegate);
 	}
 
 	/**
@@ -164,7 +164,7 @@ public final class Wakeups<K, W> {
 	/**
 	 * This JVM's waiters of one key, by name, in the order they registered.
 	 */
-	private static final class Waiters<W> {
+	private static final class KeyWaiters<W> {
 
 		private final Map<W, Signal<W>> byName = new LinkedHashMap<>();
 

@@ -105,7 +105,7 @@ class KeyModelTests {
 		model.resolve(1_130);
 		assertThat(model.holder()).isEqualTo(B);
 		assertThat(model.expiresAt()).isEqualTo(1_150);
-		assertThat(model.handed()).containsExactly(new KeyModel.Handoff(b, 1_150));
+		assertThat(model.handed()).containsExactly(new KeyModel.HandedGrant(b, 1_150));
 		assertThat(model.queued()).isZero();
 	}
 
@@ -124,7 +124,7 @@ class KeyModelTests {
 		QueuedWaiter c = waiter(2, C, 30, 1_100);
 		KeyModel model = behind(A, 1_100, b, c);
 		model.resolve(1_160);
-		assertThat(model.handed()).containsExactly(new KeyModel.Handoff(b, 1_150));
+		assertThat(model.handed()).containsExactly(new KeyModel.HandedGrant(b, 1_150));
 		assertThat(model.dropped()).containsExactly(c);
 		assertThat(model.holder()).isNull();
 	}
@@ -135,7 +135,7 @@ class KeyModelTests {
 		QueuedWaiter b = waiter(1, B, 50, 1_100);
 		KeyModel model = behind(A, 1_100, b);
 		assertThat(model.release(A, 1_020)).isTrue();
-		assertThat(model.handed()).containsExactly(new KeyModel.Handoff(b, 1_070));
+		assertThat(model.handed()).containsExactly(new KeyModel.HandedGrant(b, 1_070));
 	}
 
 	@Test
@@ -172,7 +172,8 @@ class KeyModelTests {
 		KeyModel model = behind(A, 1_100, b, c);
 		model.release(A, 1_000);
 		model.release(B, 1_010);
-		assertThat(model.handed()).containsExactly(new KeyModel.Handoff(b, 1_050), new KeyModel.Handoff(c, 1_060));
+		assertThat(model.handed()).containsExactly(new KeyModel.HandedGrant(b, 1_050),
+				new KeyModel.HandedGrant(c, 1_060));
 	}
 
 	@Test
@@ -183,7 +184,7 @@ class KeyModelTests {
 		KeyModel model = behind(A, 1_100, b, c);
 		model.resolve(1_100);
 		assertThat(model.dropped()).containsExactly(b);
-		assertThat(model.handed()).containsExactly(new KeyModel.Handoff(c, 1_150));
+		assertThat(model.handed()).containsExactly(new KeyModel.HandedGrant(c, 1_150));
 	}
 
 	@Test

@@ -95,9 +95,12 @@ public abstract class LeaseHostConformanceKit {
 		return Duration.ofMillis(10);
 	}
 
+	// Each group is named after its checks with "Group", never after a type of the API
+	// (Fence) or of the host kit (Handoff), so that a name in a test report means one
+	// thing; the display name is what a report shows.
 	@Nested
 	@DisplayName("Take")
-	class Take extends TakeChecks {
+	class TakeGroup extends TakeChecks {
 
 		@Override
 		LeaseHostConformanceKit kit() {
@@ -108,7 +111,7 @@ public abstract class LeaseHostConformanceKit {
 
 	@Nested
 	@DisplayName("Waiters")
-	class Waiters extends WaiterChecks {
+	class WaiterGroup extends WaiterChecks {
 
 		@Override
 		LeaseHostConformanceKit kit() {
@@ -119,7 +122,7 @@ public abstract class LeaseHostConformanceKit {
 
 	@Nested
 	@DisplayName("Handoff")
-	class Handoff extends HandoffChecks {
+	class HandoffGroup extends HandoffChecks {
 
 		@Override
 		LeaseHostConformanceKit kit() {
@@ -130,7 +133,7 @@ public abstract class LeaseHostConformanceKit {
 
 	@Nested
 	@DisplayName("Try Take")
-	class TryTake extends TryTakeChecks {
+	class TryTakeGroup extends TryTakeChecks {
 
 		@Override
 		LeaseHostConformanceKit kit() {
@@ -141,7 +144,7 @@ public abstract class LeaseHostConformanceKit {
 
 	@Nested
 	@DisplayName("Remaining")
-	class Remaining extends RemainingChecks {
+	class RemainingGroup extends RemainingChecks {
 
 		@Override
 		LeaseHostConformanceKit kit() {
@@ -152,7 +155,7 @@ public abstract class LeaseHostConformanceKit {
 
 	@Nested
 	@DisplayName("Grants")
-	class Grants extends GrantsChecks {
+	class GrantsGroup extends GrantsChecks {
 
 		@Override
 		LeaseHostConformanceKit kit() {
@@ -163,7 +166,7 @@ public abstract class LeaseHostConformanceKit {
 
 	@Nested
 	@DisplayName("Release")
-	class Release extends ReleaseChecks {
+	class ReleaseGroup extends ReleaseChecks {
 
 		@Override
 		LeaseHostConformanceKit kit() {
@@ -174,7 +177,7 @@ public abstract class LeaseHostConformanceKit {
 
 	@Nested
 	@DisplayName("Expiry")
-	class Expiry extends ExpiryChecks {
+	class ExpiryGroup extends ExpiryChecks {
 
 		@Override
 		LeaseHostConformanceKit kit() {
@@ -185,7 +188,7 @@ public abstract class LeaseHostConformanceKit {
 
 	@Nested
 	@DisplayName("Identity")
-	class Identity extends IdentityChecks {
+	class IdentityGroup extends IdentityChecks {
 
 		@Override
 		LeaseHostConformanceKit kit() {
@@ -196,7 +199,7 @@ public abstract class LeaseHostConformanceKit {
 
 	@Nested
 	@DisplayName("Arguments")
-	class Arguments extends ArgumentChecks {
+	class ArgumentGroup extends ArgumentChecks {
 
 		@Override
 		LeaseHostConformanceKit kit() {
@@ -207,7 +210,7 @@ public abstract class LeaseHostConformanceKit {
 
 	@Nested
 	@DisplayName("Fence")
-	class Fence extends FenceChecks {
+	class FenceGroup extends FenceChecks {
 
 		@Override
 		LeaseHostConformanceKit kit() {
@@ -218,7 +221,7 @@ public abstract class LeaseHostConformanceKit {
 
 	@Nested
 	@DisplayName("History")
-	class History extends HistoryChecks {
+	class HistoryGroup extends HistoryChecks {
 
 		@Override
 		LeaseHostConformanceKit kit() {
@@ -229,7 +232,7 @@ public abstract class LeaseHostConformanceKit {
 
 	@Nested
 	@DisplayName("Interruption")
-	class Interruption extends InterruptChecks {
+	class InterruptGroup extends InterruptChecks {
 
 		@Override
 		LeaseHostConformanceKit kit() {
@@ -240,7 +243,7 @@ public abstract class LeaseHostConformanceKit {
 
 	@Nested
 	@DisplayName("Concurrency")
-	class Concurrency extends ConcurrencyChecks {
+	class ConcurrencyGroup extends ConcurrencyChecks {
 
 		@Override
 		LeaseHostConformanceKit kit() {
@@ -251,7 +254,7 @@ public abstract class LeaseHostConformanceKit {
 
 	@Nested
 	@DisplayName("Load")
-	class Load extends LoadChecks {
+	class LoadGroup extends LoadChecks {
 
 		@Override
 		LeaseHostConformanceKit kit() {

@@ -50,50 +50,50 @@ class BrokenHostDetectionTests {
 	@Test
 	@DisplayName("The kit catches a host whose re-take moves the grant's instant (Non-goal 1, 2)")
 	void catchesReTakeThatExtends() {
-		assertThat(failuresOf(ReTakeExtendsKit.class, LeaseHostConformanceKit.TryTake.class))
+		assertThat(failuresOf(ReTakeExtendsKit.class, LeaseHostConformanceKit.TryTakeGroup.class))
 			.anyMatch((name) -> name.startsWith("Non-goal 1, 2"));
 	}
 
 	@Test
 	@DisplayName("The kit catches a host that frees a key 50 ms before its instant (Check 2.2)")
 	void catchesEarlyFreeing() {
-		assertThat(failuresOf(FreesEarlyKit.class, LeaseHostConformanceKit.Expiry.class))
+		assertThat(failuresOf(FreesEarlyKit.class, LeaseHostConformanceKit.ExpiryGroup.class))
 			.anyMatch((name) -> name.startsWith("Check 2.2"));
 	}
 
 	@Test
 	@DisplayName("The kit catches a host whose waiters wait beyond their arrival term (Check 4.2)")
 	void catchesUnboundedWaiting() {
-		assertThat(failuresOf(WaitsWithoutBoundKit.class, LeaseHostConformanceKit.Waiters.class))
+		assertThat(failuresOf(WaitsWithoutBoundKit.class, LeaseHostConformanceKit.WaiterGroup.class))
 			.anyMatch((name) -> name.startsWith("Check 4.2"));
 	}
 
 	@Test
 	@DisplayName("The kit catches a host that admits waiters last in, first out (Non-goal 3)")
 	void catchesLastInFirstOut() {
-		assertThat(failuresOf(AdmitsLastArrivalFirstKit.class, LeaseHostConformanceKit.Waiters.class))
+		assertThat(failuresOf(AdmitsLastArrivalFirstKit.class, LeaseHostConformanceKit.WaiterGroup.class))
 			.anyMatch((name) -> name.startsWith("Non-goal 3: five staggered waiters"));
 	}
 
 	@Test
 	@DisplayName("The kit catches a host that lets anyone release a grant (Operation 13)")
 	void catchesReleaseByAnyone() {
-		assertThat(failuresOf(ReleasesForAnyoneKit.class, LeaseHostConformanceKit.Release.class))
+		assertThat(failuresOf(ReleasesForAnyoneKit.class, LeaseHostConformanceKit.ReleaseGroup.class))
 			.anyMatch((name) -> name.startsWith("Operation 13"));
 	}
 
 	@Test
 	@DisplayName("The kit catches a host whose interrupted take is granted while the caller gets a host failure (Host: interruption)")
 	void catchesGhostGrantOnInterrupt() {
-		assertThat(failuresOf(GhostOnInterruptKit.class, LeaseHostConformanceKit.Interruption.class))
+		assertThat(failuresOf(GhostOnInterruptKit.class, LeaseHostConformanceKit.InterruptGroup.class))
 			.anyMatch((name) -> name.startsWith("Operation 11, Invariant 1, Host: interruption"));
 	}
 
 	@Test
 	@DisplayName("The kit passes the correct host it forwards to, so every failure above is the broken rule's")
 	void passesTheCorrectHost() {
-		assertThat(failuresOf(CorrectKit.class, LeaseHostConformanceKit.Waiters.class)).isEmpty();
-		assertThat(failuresOf(CorrectKit.class, LeaseHostConformanceKit.Interruption.class)).isEmpty();
+		assertThat(failuresOf(CorrectKit.class, LeaseHostConformanceKit.WaiterGroup.class)).isEmpty();
+		assertThat(failuresOf(CorrectKit.class, LeaseHostConformanceKit.InterruptGroup.class)).isEmpty();
 	}
 
 	@Test

@@ -162,7 +162,7 @@ final class KeyState {
 				this.async.dropped(dropped);
 			}
 		}
-		for (KeyModel.Handoff handoff : model.handed()) {
+		for (KeyModel.HandedGrant handoff : model.handed()) {
 			this.queue.remove(handoff.waiter());
 			// A waiter without a thread is answered now; a sleeping one asks for it.
 			if (this.async == null || !this.async.handed(handoff.waiter().id(), handoff.expiresAt())) {

@@ -325,7 +325,7 @@ class JdbcLeaseStore {
 		for (QueuedWaiter waiter : state.dropped()) {
 			tx.update(this.statements.deleteWaiter, waiter.id());
 		}
-		for (KeyModel.Handoff handoff : state.handed()) {
+		for (KeyModel.HandedGrant handoff : state.handed()) {
 			tx.update(this.statements.handWaiter, handoff.expiresAt(), handoff.waiter().id());
 		}
 		for (QueuedWaiter waiter : state.added()) {
@@ -353,7 +353,7 @@ class JdbcLeaseStore {
 			return null;
 		}
 		List<Wakeups.Handoff<Long>> handoffs = new ArrayList<>();
-		for (KeyModel.Handoff handoff : state.handed()) {
+		for (KeyModel.HandedGrant handoff : state.handed()) {
 			handoffs.add(new Wakeups.Handoff<>(handoff.waiter().id(), Micros.toInstant(handoff.expiresAt())));
 		}
 		tx.handoffs = handoffs;
@@ -373,7 +373,7 @@ class JdbcLeaseStore {
 		}
 		// Delivered only once this transaction commits: the waiter it names may answer
 		// Taken from it without asking.
-		return new NotifyPayload(state.key(), handoffs, next).encode();
+		return new PostgresqlHandoffMessage(state.key(), handoffs, next).encode();
 	}
 
 	final String channel() {

@@ -241,7 +241,7 @@ final class PostgresNotificationListener {
 	// asking, the one next in line to ask when the standing grant ends; a payload that
 	// names nobody wakes every waiter of its key once, and each asks.
 	private void wake(@Nullable String text) {
-		NotifyPayload payload = NotifyPayload.decode(text);
+		PostgresqlHandoffMessage payload = PostgresqlHandoffMessage.decode(text);
 		if (payload == null) {
 			return;
 		}

@@ -102,7 +102,7 @@ final class PostgresqlLeaseStore extends JdbcLeaseStore {
 					tx.pickedUpRows.stream().mapToLong(Long::longValue))
 			.toArray();
 		long[] handedIds = state.handed().stream().mapToLong((handoff) -> handoff.waiter().id()).toArray();
-		long[] handedExpiresAt = state.handed().stream().mapToLong(KeyModel.Handoff::expiresAt).toArray();
+		long[] handedExpiresAt = state.handed().stream().mapToLong(KeyModel.HandedGrant::expiresAt).toArray();
 		boolean kept = !state.isFree(now);
 		byte[] keyBytes = state.key().bytes();
 		String payload = handoffs(tx, state);

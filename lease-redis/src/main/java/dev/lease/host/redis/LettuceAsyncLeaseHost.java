@@ -147,7 +147,7 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 			if (answer instanceof Granted granted) {
 				return confirmed(redisKey, new Lease(key, holder, granted.instant()));
 			}
-			if (answer instanceof RedisScriptAnswer.Held) {
+			if (answer instanceof RedisScriptAnswer.Refused) {
 				return CompletableFuture.completedFuture(new Held());
 			}
 			throw new ReentrantTakeException(key, holder);
@@ -203,11 +203,11 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 	// at once, as at a blocking release made here.
 	CompletableFuture<Boolean> release(byte[] redisKey, LeaseHolder holder) {
 		return run("release", redisKey, this.store.releaseArguments(holder)).thenApply((answered) -> {
-			if (!(RedisScriptAnswer.release(answered) instanceof RedisScriptAnswer.Released released)) {
+			if (!(RedisScriptAnswer.release(answered) instanceof RedisScriptAnswer.Ended ended)) {
 				return false;
 			}
-			if (released.handedOn() != null) {
-				this.wakeups.wake(new String(redisKey, StandardCharsets.US_ASCII), List.of(released.handedOn()));
+			if (ended.handedOn() != null) {
+				this.wakeups.wake(new String(redisKey, StandardCharsets.US_ASCII), List.of(ended.handedOn()));
 			}
 			return true;
 		});

@@ -186,7 +186,7 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 		if (answer instanceof Granted granted) {
 			return new Taken(this.store.confirm(redisKey, new Lease(key, holder, granted.instant()), null));
 		}
-		if (answer instanceof RedisScriptAnswer.Held) {
+		if (answer instanceof RedisScriptAnswer.Refused) {
 			return new Held();
 		}
 		throw new ReentrantTakeException(key, holder);

@@ -36,8 +36,8 @@ import dev.lease.LeaseHolder;
 import dev.lease.LeaseHostException;
 import dev.lease.LeaseKey;
 import dev.lease.host.Wakeups;
+import dev.lease.host.redis.RedisScriptAnswer.Ended;
 import dev.lease.host.redis.RedisScriptAnswer.ReleaseAnswer;
-import dev.lease.host.redis.RedisScriptAnswer.Released;
 import dev.lease.host.redis.RedisScriptAnswer.Standing;
 import dev.lease.host.redis.RedisScriptAnswer.TakeAnswer;
 import dev.lease.host.redis.RedisScriptAnswer.TryTakeAnswer;
@@ -177,11 +177,11 @@ final class RedisLeaseStore {
 	boolean release(byte[] redisKey, LeaseHolder holder) {
 		ReleaseAnswer answer = RedisScriptAnswer
 			.release(run("release", redisKey, RELEASE, holder.bytes(), this.channel));
-		if (!(answer instanceof Released released)) {
+		if (!(answer instanceof Ended ended)) {
 			return false;
 		}
-		if (released.handedOn() != null) {
-			this.handedOn.accept(new String(redisKey, StandardCharsets.US_ASCII), released.handedOn());
+		if (ended.handedOn() != null) {
+			this.handedOn.accept(new String(redisKey, StandardCharsets.US_ASCII), ended.handedOn());
 		}
 		return true;
 	}

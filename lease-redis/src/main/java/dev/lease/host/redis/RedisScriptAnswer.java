@@ -45,7 +45,7 @@ import dev.lease.host.Wakeups;
  * </tr>
  * <tr>
  * <td>{@code 0}</td>
- * <td>{@link Held}</td>
+ * <td>{@link Refused}</td>
  * </tr>
  * <tr>
  * <td>{@code -1}</td>
@@ -80,7 +80,7 @@ import dev.lease.host.Wakeups;
  * </tr>
  * <tr>
  * <td>{@code 2}</td>
- * <td>{@link Gone}: not granted, and no longer queued (settle: withdrawn)</td>
+ * <td>{@link Refused}: not granted, and no longer queued (settle: withdrawn)</td>
  * </tr>
  * <tr>
  * <td rowspan="2">{@code remaining holder}</td>
@@ -94,11 +94,11 @@ import dev.lease.host.Wakeups;
  * <tr>
  * <td rowspan="3">{@code release holder channel}</td>
  * <td>{@code 1}</td>
- * <td>{@link Released} with nobody handed the key</td>
+ * <td>{@link Ended} with nobody handed the key</td>
  * </tr>
  * <tr>
  * <td>{@code 1 ticket expiresAt}</td>
- * <td>{@link Released}, handed on to that ticket (also published on the channel)</td>
+ * <td>{@link Ended}, handed on to that ticket (also published on the channel)</td>
  * </tr>
  * <tr>
  * <td>published on {@code <prefix>handoff} by any operation that hands the key on or
@@ -110,7 +110,7 @@ import dev.lease.host.Wakeups;
  * </tr>
  * <tr>
  * <td>{@code 0}</td>
- * <td>{@link NotHeld}</td>
+ * <td>{@link NotHolder}</td>
  * </tr>
  * <tr>
  * <td rowspan="2">{@code grant} (writes nothing)</td>
@@ -143,7 +143,7 @@ sealed interface RedisScriptAnswer {
 	static TryTakeAnswer tryTake(List<Object> answer) {
 		return switch (code(answer)) {
 			case 1 -> new Granted(number(answer, 1));
-			case 0 -> new Held();
+			case 0 -> new Refused();
 			case -1 -> new Reentrant();
 			default -> throw unexpected(answer);
 		};
@@ -162,7 +162,7 @@ sealed interface RedisScriptAnswer {
 		return switch (code(answer)) {
 			case 1 -> new Granted(number(answer, 1));
 			case 0 -> queued(answer);
-			case 2 -> new Gone();
+			case 2 -> new Refused();
 			default -> throw unexpected(answer);
 		};
 	}
@@ -184,8 +184,8 @@ sealed interface RedisScriptAnswer {
 
 	static ReleaseAnswer release(List<Object> answer) {
 		return switch (code(answer)) {
-			case 1 -> new Released((answer.size() == 3) ? handoff(answer, 1) : null);
-			case 0 -> new NotHeld();
+			case 1 -> new Ended((answer.size() == 3) ? handoff(answer, 1) : null);
+			case 0 -> new NotHolder();
 			default -> throw unexpected(answer);
 		};
 	}
@@ -298,9 +298,11 @@ sealed interface RedisScriptAnswer {
 	}
 
 	/**
-	 * Another holder's grant stands.
+	 * The key not granted: another holder's grant stands, for a try, or the waiter is no
+	 * longer queued (settle: withdrawn), for a waiter's question; the host kit's
+	 * {@link dev.lease.host.TakeAnswer.Refused}.
 	 */
-	record Held() implements TryTakeAnswer {
+	record Refused() implements TryTakeAnswer, WaiterAnswer {
 
 	}
 
@@ -327,25 +329,18 @@ sealed interface RedisScriptAnswer {
 	}
 
 	/**
-	 * The waiter was not granted the key and is no longer queued.
-	 */
-	record Gone() implements WaiterAnswer {
-
-	}
-
-	/**
 	 * The holder's grant ended.
 	 *
 	 * @param handedOn the waiter the key was handed to in the same step, if any
 	 */
-	record Released(Wakeups.@Nullable Handoff<String> handedOn) implements ReleaseAnswer {
+	record Ended(Wakeups.@Nullable Handoff<String> handedOn) implements ReleaseAnswer {
 
 	}
 
 	/**
 	 * The caller does not hold the key; nothing changed.
 	 */
-	record NotHeld() implements ReleaseAnswer {
+	record NotHolder() implements ReleaseAnswer {
 
 	}
 

@@ -26,13 +26,12 @@ import org.junit.jupiter.api.Test;
 
 import dev.lease.LeaseHostException;
 import dev.lease.host.Wakeups;
-import dev.lease.host.redis.RedisScriptAnswer.Gone;
+import dev.lease.host.redis.RedisScriptAnswer.Ended;
 import dev.lease.host.redis.RedisScriptAnswer.Granted;
-import dev.lease.host.redis.RedisScriptAnswer.Held;
-import dev.lease.host.redis.RedisScriptAnswer.NotHeld;
+import dev.lease.host.redis.RedisScriptAnswer.NotHolder;
 import dev.lease.host.redis.RedisScriptAnswer.Queued;
 import dev.lease.host.redis.RedisScriptAnswer.Reentrant;
-import dev.lease.host.redis.RedisScriptAnswer.Released;
+import dev.lease.host.redis.RedisScriptAnswer.Refused;
 import dev.lease.host.redis.RedisScriptAnswer.Standing;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -52,7 +51,7 @@ class RedisScriptAnswerTests {
 	@DisplayName("Operation 6, 7, Non-goal 1: try answers taken with its instant, held, or reentrant")
 	void tryTakeAnswers() {
 		assertThat(RedisScriptAnswer.tryTake(List.of(1L, 1_500_000L))).isEqualTo(new Granted(1_500_000L));
-		assertThat(RedisScriptAnswer.tryTake(List.of(0L))).isEqualTo(new Held());
+		assertThat(RedisScriptAnswer.tryTake(List.of(0L))).isEqualTo(new Refused());
 		assertThat(RedisScriptAnswer.tryTake(List.of(-1L))).isEqualTo(new Reentrant());
 		assertThat(new Granted(1_500_000L).instant()).isEqualTo(Instant.ofEpochSecond(1, 500_000_000));
 	}
@@ -67,13 +66,13 @@ class RedisScriptAnswerTests {
 	}
 
 	@Test
-	@DisplayName("Operation 2, 4: a waiter's question answers granted, queued, or gone")
+	@DisplayName("Operation 2, 4: a waiter's question answers granted, queued, or refused (no longer queued)")
 	void waiterAnswers() {
 		assertThat(RedisScriptAnswer.waiter(List.of(1L, 7L))).isEqualTo(new Granted(7L));
 		assertThat(RedisScriptAnswer.waiter(List.of(0L, 30L, 20L, 0L))).isEqualTo(new Queued(30L, 20L, false, null));
 		assertThat(RedisScriptAnswer.waiter(List.of(0L, 30L, 20L, 0L, "t1".getBytes(StandardCharsets.US_ASCII), 9L)))
 			.isEqualTo(new Queued(30L, 20L, false, new Wakeups.Handoff<>("t1", RedisScriptAnswer.instant(9L))));
-		assertThat(RedisScriptAnswer.waiter(List.of(2L))).isEqualTo(new Gone());
+		assertThat(RedisScriptAnswer.waiter(List.of(2L))).isEqualTo(new Refused());
 	}
 
 	@Test
@@ -81,10 +80,10 @@ class RedisScriptAnswerTests {
 	void remainingAndReleaseAnswers() {
 		assertThat(RedisScriptAnswer.remaining(List.of(1L, 2_000L))).isEqualTo(Duration.ofMillis(2));
 		assertThat(RedisScriptAnswer.remaining(List.of(0L))).isNull();
-		assertThat(RedisScriptAnswer.release(List.of(1L))).isEqualTo(new Released(null));
+		assertThat(RedisScriptAnswer.release(List.of(1L))).isEqualTo(new Ended(null));
 		assertThat(RedisScriptAnswer.release(List.of(1L, "t1".getBytes(StandardCharsets.US_ASCII), 9L)))
-			.isEqualTo(new Released(new Wakeups.Handoff<>("t1", RedisScriptAnswer.instant(9L))));
-		assertThat(RedisScriptAnswer.release(List.of(0L))).isEqualTo(new NotHeld());
+			.isEqualTo(new Ended(new Wakeups.Handoff<>("t1", RedisScriptAnswer.instant(9L))));
+		assertThat(RedisScriptAnswer.release(List.of(0L))).isEqualTo(new NotHolder());
 		Standing standing = RedisScriptAnswer.grant(List.of(1L, "h".getBytes(StandardCharsets.US_ASCII), 9L));
 		assertThat(standing).isNotNull();
 		assertThat(standing.holder()).containsExactly('h');

@@ -76,9 +76,9 @@ final class FenceJudge {
 	}
 
 	// Answers null when the request may go on, else the problem to answer with.
-	@Nullable Problem judge(@Nullable String header, boolean required) {
+	@Nullable ProblemAnswer judge(@Nullable String header, boolean required) {
 		if (header == null || header.isBlank()) {
-			return (required) ? new Problem(428, "Precondition Required",
+			return (required) ? new ProblemAnswer(428, "Precondition Required",
 					"This endpoint of '" + this.party + "' requires a '" + LeaseFenceHeader.NAME + "' header", null)
 					: null;
 		}
@@ -87,7 +87,7 @@ final class FenceJudge {
 			fence = LeaseFenceHeader.parse(header);
 		}
 		catch (IllegalArgumentException ex) {
-			return new Problem(400, "Bad Request", ex.getMessage(), null);
+			return new ProblemAnswer(400, "Bad Request", ex.getMessage(), null);
 		}
 		Instant reading = this.clock.instant();
 		if (!reading.isAfter(fence)) {
@@ -95,12 +95,12 @@ final class FenceJudge {
 		}
 		FenceRefusals.refused(new FenceRefusal(this.party, null, fence, null, reading),
 				(this.listener != null) ? this.listener : this.application.get());
-		return new Problem(409, "Conflict", "The lease fence " + fence + " has passed on the clock of '" + this.party
-				+ "' (reading " + reading + "); the work was refused", fence);
+		return new ProblemAnswer(409, "Conflict", "The lease fence " + fence + " has passed on the clock of '"
+				+ this.party + "' (reading " + reading + "); the work was refused", fence);
 	}
 
 	// A problem-detail answer (RFC 9457).
-	record Problem(int status, String title, String detail, @Nullable Instant fence) {
+	record ProblemAnswer(int status, String title, String detail, @Nullable Instant fence) {
 
 		String json() {
 			StringBuilder json = new StringBuilder();

@@ -93,7 +93,7 @@ public class FenceServletFilter extends OncePerRequestFilter implements BeanFact
 	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
-		FenceJudge.Problem problem = this.judge.judge(request.getHeader(LeaseFenceHeader.NAME), this.required);
+		FenceJudge.ProblemAnswer problem = this.judge.judge(request.getHeader(LeaseFenceHeader.NAME), this.required);
 		if (problem == null) {
 			chain.doFilter(request, response);
 			return;

@@ -94,7 +94,7 @@ public class FenceWebFilter implements WebFilter, BeanFactoryAware {
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
 		String header = exchange.getRequest().getHeaders().getFirst(LeaseFenceHeader.NAME);
-		FenceJudge.Problem problem = this.judge.judge(header, this.required);
+		FenceJudge.ProblemAnswer problem = this.judge.judge(header, this.required);
 		if (problem == null) {
 			return chain.filter(exchange);
 		}

@@ -42,7 +42,7 @@ import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
 import dev.lease.ReentrantTakeException;
 import dev.lease.host.KeyModel;
-import dev.lease.host.KeyModel.Handoff;
+import dev.lease.host.KeyModel.HandedGrant;
 import dev.lease.host.TakeAnswer;
 import dev.lease.host.TakeAnswer.Granted;
 import dev.lease.host.TakeAnswer.Queued;
@@ -285,7 +285,7 @@ class RedisKeyModelDifferentialIntegrationTests {
 		return "refused";
 	}
 
-	private static String released(List<Handoff> handed, int before) {
+	private static String released(List<HandedGrant> handed, int before) {
 		return (handed.size() > before)
 				? "released to " + handed.get(before).waiter().id() + " until " + handed.get(before).expiresAt()
 				: "released";

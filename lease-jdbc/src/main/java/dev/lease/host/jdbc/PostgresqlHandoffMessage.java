@@ -28,7 +28,7 @@ import dev.lease.host.Micros;
 import dev.lease.host.Wakeups.Handoff;
 
 /**
- * The wake-up a committed change sends other hosts as the payload of a PostgreSQL
+ * The handoff message a committed change sends other hosts as the payload of a PostgreSQL
  * {@code NOTIFY}, written and read only here: the key, the grants handed to its waiters,
  * and the waiter left next in line with the standing grant's instant. Its text is
  * {@code <hex key>[ <waiter id>:<expiresAt>]...[ <waiter id>@<standing expiresAt>]}, the
@@ -43,12 +43,12 @@ import dev.lease.host.Wakeups.Handoff;
  * ends, when it should ask then, or {@code null}
  * @author Lease contributors
  */
-record NotifyPayload(LeaseKey key, List<Handoff<Long>> handed, @Nullable Handoff<Long> next) {
+record PostgresqlHandoffMessage(LeaseKey key, List<Handoff<Long>> handed, @Nullable Handoff<Long> next) {
 
 	// PostgreSQL refuses a NOTIFY payload of 8000 bytes or more; the text is ASCII.
 	static final int MAXIMUM_LENGTH = 7999;
 
-	NotifyPayload {
+	PostgresqlHandoffMessage {
 		handed = List.copyOf(handed);
 	}
 
@@ -81,7 +81,7 @@ record NotifyPayload(LeaseKey key, List<Handoff<Long>> handed, @Nullable Handoff
 	 * @param text the text of the payload
 	 * @return the payload, or {@code null} when the text names no key
 	 */
-	static @Nullable NotifyPayload decode(@Nullable String text) {
+	static @Nullable PostgresqlHandoffMessage decode(@Nullable String text) {
 		if (text == null || text.isEmpty()) {
 			return null;
 		}
@@ -111,9 +111,9 @@ record NotifyPayload(LeaseKey key, List<Handoff<Long>> handed, @Nullable Handoff
 			}
 		}
 		catch (RuntimeException ex) {
-			return new NotifyPayload(key, List.of(), null);
+			return new PostgresqlHandoffMessage(key, List.of(), null);
 		}
-		return new NotifyPayload(key, handed, next);
+		return new PostgresqlHandoffMessage(key, handed, next);
 	}
 
 }

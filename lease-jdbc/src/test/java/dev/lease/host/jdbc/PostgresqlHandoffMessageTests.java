@@ -29,30 +29,31 @@ import dev.lease.host.Wakeups.Handoff;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link NotifyPayload}, the wake-up sent with PostgreSQL {@code NOTIFY}.
+ * Tests for {@link PostgresqlHandoffMessage}, the handoff message sent with PostgreSQL
+ * {@code NOTIFY}.
  *
  * @author Lease contributors
  */
-class NotifyPayloadTests {
+class PostgresqlHandoffMessageTests {
 
 	private static final LeaseKey KEY = LeaseKey.of("orders/42 \u00e9");
 
 	@Test
 	@DisplayName("Host: waking: a payload naming handed waiters and the next in line reads back as written")
 	void payloadNamingWaitersRoundTrips() {
-		NotifyPayload payload = new NotifyPayload(KEY,
+		PostgresqlHandoffMessage payload = new PostgresqlHandoffMessage(KEY,
 				List.of(handoff(-7L, 1_764_000_000_123_456L), handoff(Long.MAX_VALUE, 1_764_000_001_000_001L)),
 				handoff(Long.MIN_VALUE, 1_764_000_002_000_000L));
-		assertThat(NotifyPayload.decode(payload.encode())).isEqualTo(payload);
+		assertThat(PostgresqlHandoffMessage.decode(payload.encode())).isEqualTo(payload);
 	}
 
 	@Test
 	@DisplayName("Host: waking: a payload with only handed waiters, or only the next in line, reads back as written")
 	void payloadWithOneSideRoundTrips() {
-		NotifyPayload handed = new NotifyPayload(KEY, List.of(handoff(3L, 5L)), null);
-		NotifyPayload next = new NotifyPayload(KEY, List.of(), handoff(4L, 6L));
-		assertThat(NotifyPayload.decode(handed.encode())).isEqualTo(handed);
-		assertThat(NotifyPayload.decode(next.encode())).isEqualTo(next);
+		PostgresqlHandoffMessage handed = new PostgresqlHandoffMessage(KEY, List.of(handoff(3L, 5L)), null);
+		PostgresqlHandoffMessage next = new PostgresqlHandoffMessage(KEY, List.of(), handoff(4L, 6L));
+		assertThat(PostgresqlHandoffMessage.decode(handed.encode())).isEqualTo(handed);
+		assertThat(PostgresqlHandoffMessage.decode(next.encode())).isEqualTo(next);
 	}
 
 	@Test
@@ -62,22 +63,24 @@ class NotifyPayloadTests {
 		for (long id = 0; id < 1000; id++) {
 			handed.add(handoff(Long.MAX_VALUE - id, 1_764_000_000_000_000L + id));
 		}
-		String text = new NotifyPayload(KEY, handed, null).encode();
-		assertThat(text.length()).isLessThanOrEqualTo(NotifyPayload.MAXIMUM_LENGTH);
-		NotifyPayload read = NotifyPayload.decode(text);
-		assertThat(read).isEqualTo(new NotifyPayload(KEY, List.of(), null));
+		String text = new PostgresqlHandoffMessage(KEY, handed, null).encode();
+		assertThat(text.length()).isLessThanOrEqualTo(PostgresqlHandoffMessage.MAXIMUM_LENGTH);
+		PostgresqlHandoffMessage read = PostgresqlHandoffMessage.decode(text);
+		assertThat(read).isEqualTo(new PostgresqlHandoffMessage(KEY, List.of(), null));
 		assertThat(read.namesNobody()).isTrue();
 	}
 
 	@Test
 	@DisplayName("Host: waking: a payload not of our making names no key, or only its key")
 	void foreignPayloadWakesNobodyByName() {
-		assertThat(NotifyPayload.decode(null)).isNull();
-		assertThat(NotifyPayload.decode("")).isNull();
-		assertThat(NotifyPayload.decode("not hex")).isNull();
-		String key = new NotifyPayload(KEY, List.of(), null).encode();
-		assertThat(NotifyPayload.decode(key + " 12:x 13@14")).isEqualTo(new NotifyPayload(KEY, List.of(), null));
-		assertThat(NotifyPayload.decode(key + " garbage")).isEqualTo(new NotifyPayload(KEY, List.of(), null));
+		assertThat(PostgresqlHandoffMessage.decode(null)).isNull();
+		assertThat(PostgresqlHandoffMessage.decode("")).isNull();
+		assertThat(PostgresqlHandoffMessage.decode("not hex")).isNull();
+		String key = new PostgresqlHandoffMessage(KEY, List.of(), null).encode();
+		assertThat(PostgresqlHandoffMessage.decode(key + " 12:x 13@14"))
+			.isEqualTo(new PostgresqlHandoffMessage(KEY, List.of(), null));
+		assertThat(PostgresqlHandoffMessage.decode(key + " garbage"))
+			.isEqualTo(new PostgresqlHandoffMessage(KEY, List.of(), null));
 	}
 
 	private static Handoff<Long> handoff(long waiter, long expiresAtMicros) {
