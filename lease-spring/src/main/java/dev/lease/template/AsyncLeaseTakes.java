@@ -21,6 +21,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
 
 import org.jspecify.annotations.Nullable;
 
@@ -45,8 +46,11 @@ final class AsyncLeaseTakes {
 
 	private final AsyncLeaseHost host;
 
-	AsyncLeaseTakes(AsyncLeaseHost host) {
+	private final LongSupplier clock;
+
+	AsyncLeaseTakes(AsyncLeaseHost host, LongSupplier clock) {
 		this.host = host;
+		this.clock = clock;
 	}
 
 	CompletableFuture<LeaseOutcome<HeldLease>> take(LeaseRequest request, LeaseHolder holder, LeaseMode mode,
@@ -83,13 +87,15 @@ final class AsyncLeaseTakes {
 					fail(answer, key, holder, failure);
 				}
 				else {
-					deliver(answer, (result instanceof Taken taken) ? LeaseTakes.held(request, taken.lease())
-							: LeaseOutcome.notTaken(key, "it is held by another holder"), releases);
+					deliver(answer,
+							(result instanceof Taken taken) ? LeaseTakes.held(request, taken.lease(), this.clock)
+									: LeaseOutcome.notTaken(key, "it is held by another holder"),
+							releases);
 				}
 			});
 			return;
 		}
-		long started = System.nanoTime();
+		long started = this.clock.getAsLong();
 		CompletableFuture<TakeResult> asked = asked(asking, answer, this.host.take(key, holder, duration));
 		asked.whenComplete((result, failure) -> {
 			if (failure != null) {
@@ -98,20 +104,24 @@ final class AsyncLeaseTakes {
 			else if (!(result instanceof Taken taken)) {
 				deliver(answer, LeaseOutcome.notTaken(key, "it stayed held for the whole arrival term"), releases);
 			}
-			else if (LeaseTakes.mayHavePassed(started, duration)) {
+			else if (LeaseTakes.mayHavePassed(started, this.clock, duration)) {
 				this.host.remaining(key, holder).whenComplete((remaining, unknown) -> {
 					if (unknown != null) {
 						fail(answer, key, holder, unknown);
 					}
 					else {
-						deliver(answer, remaining.isEmpty() ? LeaseOutcome.notTaken(key,
-								"it was handed over after its instant " + taken.lease().expiresAt() + " had passed")
-								: LeaseTakes.held(request, taken.lease()), releases);
+						deliver(answer,
+								remaining.isEmpty()
+										? LeaseOutcome.notTaken(key,
+												"it was handed over after its instant " + taken.lease().expiresAt()
+														+ " had passed")
+										: LeaseTakes.held(request, taken.lease(), this.clock),
+								releases);
 					}
 				});
 			}
 			else {
-				deliver(answer, LeaseTakes.held(request, taken.lease()), releases);
+				deliver(answer, LeaseTakes.held(request, taken.lease(), this.clock), releases);
 			}
 		});
 	}

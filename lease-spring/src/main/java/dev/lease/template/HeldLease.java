@@ -25,8 +25,8 @@ import dev.lease.Lease;
  * A grant taken by
  * {@link LeaseTemplate#take(LeaseRequest, dev.lease.annotation.LeaseMode)} and not yet
  * given back: the caller ends it with {@link LeaseTemplate#release(HeldLease)}. When its
- * request holds at least a while, it remembers when the take answered, on this JVM's
- * monotonic clock.
+ * request holds at least a while, it remembers when the take answered, on its template's
+ * clock.
  *
  * @author Lease contributors
  * @since 0.1.0

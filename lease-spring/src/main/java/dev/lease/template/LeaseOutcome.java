@@ -115,6 +115,11 @@ public final class LeaseOutcome<T> {
 		return this.value;
 	}
 
+	// Why the key was not taken, for a caller that found no value to work with.
+	String reasonNotTaken() {
+		return (this.reason != null) ? this.reason : "it was not taken";
+	}
+
 	@Override
 	public String toString() {
 		return (this.reason == null) ? "taken '" + this.key + "': " + this.value

@@ -17,14 +17,10 @@
 package dev.lease.template;
 
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
@@ -42,13 +38,15 @@ import dev.lease.ReleaseResult;
 
 /**
  * How a {@link LeaseTemplate}'s grants end: released at once, or, when the work finished
- * before the grant was {@link LeaseRequest#holdAtLeast() old enough}, released later by a
- * small daemon scheduler, or left to end at its instant. A release answered
- * {@link NotHeld} right after the work is an overrun (Non-goal 11).
+ * before the grant was {@link LeaseRequest#holdAtLeast() old enough}, released later
+ * ({@link LeaseHolds}), or left to end at its instant. A release answered {@link NotHeld}
+ * right after the work is an overrun (Non-goal 11).
  * <p>
  * While a grant is held on past its work, a take by the same holder on the same key would
  * be answered as reentrant by the host: {@link #standing} lets the template answer it as
  * the other instances are answered, held.
+ * <p>
+ * A hold is measured on the template's clock and kept by {@link LeaseHolds}.
  *
  * @author Lease contributors
  */
@@ -67,18 +65,13 @@ final class LeaseReleases implements AutoCloseable {
 
 	private final OnOverrun onOverrun;
 
-	private final Map<Pair, CompletableFuture<Void>> holding = new ConcurrentHashMap<>();
+	private final LeaseHolds holds;
 
-	private final Object lock = new Object();
-
-	private @Nullable ScheduledThreadPoolExecutor scheduler;
-
-	private boolean closed;
-
-	LeaseReleases(LeaseHost host, OnOverrun onOverrun) {
+	LeaseReleases(LeaseHost host, OnOverrun onOverrun, LongSupplier clock) {
 		this.host = host;
 		this.async = host.async();
 		this.onOverrun = onOverrun;
+		this.holds = new LeaseHolds(clock);
 	}
 
 	// Ends a grant whose work completed: releases it now, or keeps it until it is old
@@ -88,7 +81,7 @@ final class LeaseReleases implements AutoCloseable {
 			return null;
 		}
 		long hold = held.request().holdAtLeast().toNanos();
-		if (hold == 0 || System.nanoTime() - held.takenAtNanos() >= hold) {
+		if (hold == 0 || this.holds.now() - held.takenAtNanos() >= hold) {
 			return release(held);
 		}
 		return keep(held, held.takenAtNanos() + hold);
@@ -102,12 +95,12 @@ final class LeaseReleases implements AutoCloseable {
 			return CompletableFuture.completedFuture(null);
 		}
 		long hold = held.request().holdAtLeast().toNanos();
-		if (hold == 0 || System.nanoTime() - held.takenAtNanos() >= hold) {
+		if (hold == 0 || this.holds.now() - held.takenAtNanos() >= hold) {
 			return releaseAsync(held);
 		}
 		long dueNanos = held.takenAtNanos() + hold;
 		Lease lease = held.lease();
-		long asked = System.nanoTime();
+		long asked = this.holds.now();
 		return ask(() -> this.async.remaining(lease.key(), lease.holder())).handle((remaining, failure) -> {
 			if (failure != null) {
 				logger.debug("Could not ask for the remaining term of the lease on key '" + lease.key()
@@ -156,7 +149,7 @@ final class LeaseReleases implements AutoCloseable {
 	// answered now rather than when the hold would have ended.
 	private @Nullable LeaseExpiredException keep(HeldLease held, long dueNanos) {
 		Lease lease = held.lease();
-		long asked = System.nanoTime();
+		long asked = this.holds.now();
 		Optional<Duration> remaining;
 		try {
 			remaining = this.host.remaining(lease.key(), lease.holder());
@@ -179,7 +172,7 @@ final class LeaseReleases implements AutoCloseable {
 		// earlier than 'asked + remaining' here, and no later than 'now + remaining'.
 		long term = remaining.toNanos();
 		if (dueNanos - (asked + term - INSTANT_MARGIN_NANOS) >= 0) {
-			schedule(held, System.nanoTime() + term + INSTANT_MARGIN_NANOS, false);
+			schedule(held, this.holds.now() + term + INSTANT_MARGIN_NANOS, false);
 		}
 		else {
 			schedule(held, dueNanos, true);
@@ -189,36 +182,18 @@ final class LeaseReleases implements AutoCloseable {
 	// Keeps the grant standing for its holder until 'atNanos', then releases it, or only
 	// stops answering it as held when the instant is left to end it.
 	private void schedule(HeldLease held, long atNanos, boolean release) {
-		Pair pair = new Pair(held.lease().key(), held.lease().holder());
-		CompletableFuture<Void> ended = new CompletableFuture<>();
-		this.holding.put(pair, ended);
-		Runnable end = () -> {
-			try {
-				if (release) {
-					releaseHeld(held);
-				}
-			}
-			finally {
-				this.holding.remove(pair, ended);
-				ended.complete(null);
-			}
-		};
-		synchronized (this.lock) {
-			if (!this.closed) {
-				scheduler().schedule(end, Math.max(0, atNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
-				return;
-			}
-		}
-		this.holding.remove(pair, ended);
-		ended.complete(null);
-		logger.info("The lease on key '" + held.lease().key() + "' was held at least " + held.request().holdAtLeast()
-				+ " by a closed template: it ends at its instant");
+		this.holds.hold(held, atNanos, release ? () -> releaseHeld(held) : null);
 	}
 
 	// The end of the hold that keeps the holder's grant on the key standing after its
 	// work, if one does.
 	@Nullable CompletableFuture<Void> standing(LeaseKey key, LeaseHolder holder) {
-		return this.holding.isEmpty() ? null : this.holding.get(new Pair(key, holder));
+		return this.holds.standing(key, holder);
+	}
+
+	// The clock was moved by hand: the holds it passed end now, on the caller's thread.
+	void clockMoved() {
+		this.holds.clockMoved();
 	}
 
 	// Releases a grant now; answers the exception to throw for an overrun, if any. A host
@@ -268,45 +243,20 @@ final class LeaseReleases implements AutoCloseable {
 				+ " failed; the grant ends at its instant " + lease.expiresAt(), cause);
 	}
 
-	private ScheduledThreadPoolExecutor scheduler() {
-		if (this.scheduler == null) {
-			AtomicInteger threads = new AtomicInteger();
-			ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, (task) -> {
-				Thread thread = new Thread(task, "lease-held-release-" + threads.incrementAndGet());
-				thread.setDaemon(true);
-				return thread;
-			});
-			scheduler.setRemoveOnCancelPolicy(true);
-			this.scheduler = scheduler;
-		}
-		return this.scheduler;
-	}
-
 	/**
 	 * Stop keeping grants: the releases still waiting are not made, and each of those
-	 * grants ends at its instant. Releasing them early instead would let another instance
-	 * run the same tick again, which is what the hold is for.
+	 * grants ends at its instant.
 	 */
 	@Override
 	public void close() {
-		int left;
-		synchronized (this.lock) {
-			if (this.closed) {
-				return;
-			}
-			this.closed = true;
-			left = (this.scheduler != null) ? this.scheduler.shutdownNow().size() : 0;
-		}
-		this.holding.values().forEach((ended) -> ended.complete(null));
-		this.holding.clear();
-		if (left > 0) {
-			logger.info(left + " lease(s) held at least a while after their work were not released on close:"
-					+ " each ends at its instant");
-		}
+		this.holds.close();
 	}
 
-	private record Pair(LeaseKey key, LeaseHolder holder) {
-
+	// A failure of the work carries the overrun its release found, rather than hide it.
+	static void suppressOverrun(Throwable failure, @Nullable LeaseExpiredException overrun) {
+		if (overrun != null) {
+			failure.addSuppressed(overrun);
+		}
 	}
 
 }

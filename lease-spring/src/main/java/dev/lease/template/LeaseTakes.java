@@ -21,6 +21,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.LongSupplier;
 
 import dev.lease.Lease;
 import dev.lease.LeaseHolder;
@@ -47,10 +48,14 @@ final class LeaseTakes {
 
 	private final AsyncLeaseTakes async;
 
-	LeaseTakes(LeaseHost host, String holderPrefix) {
+	// Nanoseconds on the template's clock, as LeaseReleases reads it.
+	private final LongSupplier clock;
+
+	LeaseTakes(LeaseHost host, String holderPrefix, LongSupplier clock) {
 		this.host = host;
 		this.holderPrefix = holderPrefix;
-		this.async = new AsyncLeaseTakes(host.async());
+		this.clock = clock;
+		this.async = new AsyncLeaseTakes(host.async(), clock);
 	}
 
 	LeaseOutcome<HeldLease> take(LeaseRequest request, LeaseMode mode, LeaseReleases releases) {
@@ -110,19 +115,20 @@ final class LeaseTakes {
 			LeaseMode mode) {
 		if (mode == LeaseMode.TRY_TAKE) {
 			return (this.host.tryTake(key, holder, request.duration()) instanceof Taken taken)
-					? held(request, taken.lease()) : LeaseOutcome.notTaken(key, "it is held by another holder");
+					? held(request, taken.lease(), this.clock)
+					: LeaseOutcome.notTaken(key, "it is held by another holder");
 		}
 		try {
-			long started = System.nanoTime();
+			long started = this.clock.getAsLong();
 			TakeResult result = this.host.take(key, holder, request.duration());
 			if (!(result instanceof Taken taken)) {
 				return LeaseOutcome.notTaken(key, "it stayed held for the whole arrival term");
 			}
-			if (mayHavePassed(started, request.duration()) && this.host.remaining(key, holder).isEmpty()) {
+			if (mayHavePassed(started, this.clock, request.duration()) && this.host.remaining(key, holder).isEmpty()) {
 				return LeaseOutcome.notTaken(key,
 						"it was handed over after its instant " + taken.lease().expiresAt() + " had passed");
 			}
-			return held(request, taken.lease());
+			return held(request, taken.lease(), this.clock);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -133,15 +139,15 @@ final class LeaseTakes {
 	// A grant is made no earlier than the take was asked and runs for the whole duration,
 	// so it can have passed by the time the answer arrives only if the take lasted at
 	// least the duration. Only then is the host asked (on its own clock) whether it still
-	// stands; the local monotonic clock merely decides whether to ask, with a margin of
-	// two.
-	static boolean mayHavePassed(long startedNanos, Duration duration) {
-		return System.nanoTime() - startedNanos >= duration.toNanos() / 2;
+	// stands; the template's clock (monotonic, or a test's that moves the host's clock
+	// too) merely decides whether to ask, with a margin of two.
+	static boolean mayHavePassed(long startedNanos, LongSupplier clock, Duration duration) {
+		return clock.getAsLong() - startedNanos >= duration.toNanos() / 2;
 	}
 
 	// The clock is read only for a hold: the answer's time matters to nothing else.
-	static LeaseOutcome<HeldLease> held(LeaseRequest request, Lease lease) {
-		long takenAt = request.holdAtLeast().isZero() ? 0 : System.nanoTime();
+	static LeaseOutcome<HeldLease> held(LeaseRequest request, Lease lease, LongSupplier clock) {
+		long takenAt = request.holdAtLeast().isZero() ? 0 : clock.getAsLong();
 		return LeaseOutcome.taken(request.key(), new HeldLease(lease, request, takenAt));
 	}
 

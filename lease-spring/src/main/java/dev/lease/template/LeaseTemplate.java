@@ -16,8 +16,10 @@
 
 package dev.lease.template;
 
+import java.time.InstantSource;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.LongSupplier;
 
 import org.jspecify.annotations.Nullable;
 
@@ -55,19 +57,20 @@ import dev.lease.annotation.LeaseMode;
  * <p>
  * <strong>Holding at least.</strong> With {@link LeaseRequest#holdAtLeast()}, work that
  * completes before its grant is that old (measured from the take's answer on this JVM's
- * monotonic clock) is not released at once. The calling thread is not kept waiting: it
- * returns at once, the grant no longer on its stack, and one daemon thread of this
- * template, started on the first such hold, releases the grant when it is old enough.
- * Blocking instead would hold a thread of Spring's task scheduler, which has one thread
- * by default, and so delay every other scheduled job for the hold. Whether the work
- * finished within its term is asked of the host when it completes (one {@code remaining}
- * call), so an overrun is still answered to the caller then. When the hold would end
- * within 100 ms of the grant's instant (always when it equals the duration), nothing is
- * released: the instant ends the grant, and a grant is never extended. Until the hold
- * ends, a take by the same holder on the same key is answered as the host answers any
- * other holder: held for {@code TRY_TAKE}, waited for with {@code TAKE}, never refused as
- * reentrant. Closing the template drops the releases still waiting: those grants end at
- * their instants rather than let another instance run the held work again early.
+ * monotonic clock, or a test's: {@link #withHoldClock}) is not released at once. The
+ * calling thread is not kept waiting: it returns at once, the grant no longer on its
+ * stack, and one daemon thread of this template, started on the first such hold, releases
+ * the grant when it is old enough. Blocking instead would hold a thread of Spring's task
+ * scheduler, which has one thread by default, and so delay every other scheduled job for
+ * the hold. Whether the work finished within its term is asked of the host when it
+ * completes (one {@code remaining} call), so an overrun is still answered to the caller
+ * then. When the hold would end within 100 ms of the grant's instant (always when it
+ * equals the duration), nothing is released: the instant ends the grant, and a grant is
+ * never extended. Until the hold ends, a take by the same holder on the same key is
+ * answered as the host answers any other holder: held for {@code TRY_TAKE}, waited for
+ * with {@code TAKE}, never refused as reentrant. Closing the template drops the releases
+ * still waiting: those grants end at their instants rather than let another instance run
+ * the held work again early.
  *
  * @author Lease contributors
  * @since 0.1.0
@@ -79,6 +82,10 @@ public final class LeaseTemplate implements AutoCloseable {
 	private final LeaseTakes takes;
 
 	private final LeaseReleases releases;
+
+	private final String holderPrefix;
+
+	private final OnOverrun onOverrun;
 
 	/**
 	 * Create a template whose fresh holders are named
@@ -97,6 +104,10 @@ public final class LeaseTemplate implements AutoCloseable {
 	 * @param onOverrun what a call does when it outran its term
 	 */
 	public LeaseTemplate(LeaseHost host, String holderPrefix, OnOverrun onOverrun) {
+		this(host, holderPrefix, onOverrun, System::nanoTime);
+	}
+
+	private LeaseTemplate(LeaseHost host, String holderPrefix, OnOverrun onOverrun, LongSupplier clock) {
 		if (host == null || onOverrun == null) {
 			throw new IllegalArgumentException("'host' and 'onOverrun' must not be null");
 		}
@@ -104,8 +115,30 @@ public final class LeaseTemplate implements AutoCloseable {
 			throw new IllegalArgumentException("'holderPrefix' must not be empty");
 		}
 		this.host = host;
-		this.takes = new LeaseTakes(host, holderPrefix);
-		this.releases = new LeaseReleases(host, onOverrun);
+		this.holderPrefix = holderPrefix;
+		this.onOverrun = onOverrun;
+		this.takes = new LeaseTakes(host, holderPrefix, clock);
+		this.releases = new LeaseReleases(host, onOverrun, clock);
+	}
+
+	/**
+	 * Return a template like this one that measures holds on the given clock, not the
+	 * JVM's monotonic one: a test's, which it moves by hand, calling
+	 * {@link #clockMoved()}.
+	 * @param clock the clock the test moves
+	 * @return a new template over the same host, holder prefix and overrun handling
+	 */
+	public LeaseTemplate withHoldClock(InstantSource clock) {
+		return new LeaseTemplate(this.host, this.holderPrefix, this.onOverrun, LeaseHolds.nanos(clock));
+	}
+
+	/**
+	 * Tell the template that its {@link #withHoldClock hold clock} was moved: the holds
+	 * it passed end now, on the calling thread, not after the real time the template
+	 * waits.
+	 */
+	public void clockMoved() {
+		this.releases.clockMoved();
 	}
 
 	/**
@@ -193,7 +226,7 @@ public final class LeaseTemplate implements AutoCloseable {
 		LeaseOutcome<HeldLease> taken = take(request, mode);
 		HeldLease held = taken.value();
 		if (held == null) {
-			return LeaseOutcome.notTaken(request.key(), reason(taken));
+			return LeaseOutcome.notTaken(request.key(), taken.reasonNotTaken());
 		}
 		T value;
 		LeaseStack.push(held.lease());
@@ -202,7 +235,7 @@ public final class LeaseTemplate implements AutoCloseable {
 		}
 		catch (Throwable ex) {
 			LeaseStack.pop(held.lease());
-			suppressOverrun(ex, this.releases.finish(held));
+			LeaseReleases.suppressOverrun(ex, this.releases.finish(held));
 			throw ex;
 		}
 		LeaseStack.pop(held.lease());
@@ -233,7 +266,7 @@ public final class LeaseTemplate implements AutoCloseable {
 		LeaseOutcome<HeldLease> taken = take(request, mode);
 		HeldLease held = taken.value();
 		if (held == null) {
-			return LeaseOutcome.notTaken(request.key(), reason(taken));
+			return LeaseOutcome.notTaken(request.key(), taken.reasonNotTaken());
 		}
 		CompletionStage<T> stage;
 		LeaseStack.push(held.lease());
@@ -242,7 +275,7 @@ public final class LeaseTemplate implements AutoCloseable {
 		}
 		catch (Throwable ex) {
 			LeaseStack.pop(held.lease());
-			suppressOverrun(ex, this.releases.finish(held));
+			LeaseReleases.suppressOverrun(ex, this.releases.finish(held));
 			throw ex;
 		}
 		LeaseStack.pop(held.lease());
@@ -265,7 +298,7 @@ public final class LeaseTemplate implements AutoCloseable {
 				return;
 			}
 			if (failure != null) {
-				suppressOverrun(failure, overrun);
+				LeaseReleases.suppressOverrun(failure, overrun);
 				completed.completeExceptionally(failure);
 			}
 			else if (overrun != null) {
@@ -362,17 +395,6 @@ public final class LeaseTemplate implements AutoCloseable {
 	@Override
 	public void close() {
 		this.releases.close();
-	}
-
-	private static String reason(LeaseOutcome<?> outcome) {
-		String reason = outcome.reason();
-		return (reason != null) ? reason : "it was not taken";
-	}
-
-	private static void suppressOverrun(Throwable failure, @Nullable LeaseExpiredException overrun) {
-		if (overrun != null) {
-			failure.addSuppressed(overrun);
-		}
 	}
 
 }

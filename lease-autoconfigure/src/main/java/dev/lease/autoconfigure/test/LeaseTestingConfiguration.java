@@ -16,15 +16,20 @@
 
 package dev.lease.autoconfigure.test;
 
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.lease.host.inmemory.InMemoryLeaseHost;
+import dev.lease.template.LeaseTemplate;
 
 /**
  * The beans of {@link AutoConfigureLeaseTesting}: a {@link TestLeaseClock} (the test's
- * own, if it defines one) and the in-memory host that reads it.
+ * own, if it defines one), the in-memory host that reads it, and every
+ * {@link LeaseTemplate} bean remade to measure holds on it. Advancing the clock tells the
+ * host and the templates, so that waiting takes and holds see the new time at once.
  *
  * @author Lease contributors
  */
@@ -39,7 +44,32 @@ class LeaseTestingConfiguration {
 
 	@Bean
 	InMemoryLeaseHost testLeaseHost(TestLeaseClock testLeaseClock) {
-		return new InMemoryLeaseHost(testLeaseClock);
+		InMemoryLeaseHost host = new InMemoryLeaseHost(testLeaseClock);
+		testLeaseClock.onAdvance(host::clockMoved);
+		return host;
+	}
+
+	// A template measures holds on the JVM's monotonic clock, which advancing does not
+	// move: the auto-configured one, or the application's, is replaced by one on the
+	// test clock. The clock is looked up only when a template is made, so that this
+	// early bean does not create it before the post-processors.
+	@Bean
+	static BeanPostProcessor testLeaseTemplateClock(ObjectProvider<TestLeaseClock> testLeaseClock) {
+		return new BeanPostProcessor() {
+
+			@Override
+			public Object postProcessAfterInitialization(Object bean, String beanName) {
+				if (!(bean instanceof LeaseTemplate template)) {
+					return bean;
+				}
+				TestLeaseClock clock = testLeaseClock.getObject();
+				LeaseTemplate onTestClock = template.withHoldClock(clock);
+				clock.onAdvance(onTestClock::clockMoved);
+				template.close();
+				return onTestClock;
+			}
+
+		};
 	}
 
 }

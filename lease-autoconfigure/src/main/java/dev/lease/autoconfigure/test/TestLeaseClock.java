@@ -19,6 +19,8 @@ package dev.lease.autoconfigure.test;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.springframework.util.Assert;
@@ -27,11 +29,11 @@ import org.springframework.util.Assert;
  * A clock a test moves: the in-memory host reads it, so advancing it passes a term or a
  * hold without sleeping. It never goes back, as the host reads its clock.
  * <p>
- * A call waiting in {@code take} sleeps on the JVM's timer for the time it read from this
- * clock, and reads the clock again when that sleep ends or the key's grant changes (a
- * release, a take): advancing does not wake it. Advance time for calls that do not wait,
- * {@code TRY_TAKE} (the default on a {@code @Scheduled} method), or release the key to
- * hand it to a waiter.
+ * Under {@link AutoConfigureLeaseTesting}, advancing also tells the host and every
+ * {@code LeaseTemplate} bean, which otherwise wait on the JVM's timer for the time they
+ * read from this clock: a call waiting in {@code take} (blocking, or without a thread)
+ * whose holder's instant or own bound the clock passed is answered at once, and a
+ * {@code holdAtLeast} the clock passed is released before {@link #advance} returns.
  *
  * @author Lease contributors
  * @since 0.1.0
@@ -40,6 +42,8 @@ import org.springframework.util.Assert;
 public final class TestLeaseClock implements InstantSource {
 
 	private final AtomicReference<Instant> now;
+
+	private final List<Runnable> advanced = new CopyOnWriteArrayList<>();
 
 	/**
 	 * Create a clock that reads the given instant until advanced.
@@ -71,7 +75,14 @@ public final class TestLeaseClock implements InstantSource {
 		Assert.notNull(duration, "'duration' must not be null");
 		Assert.isTrue(!duration.isNegative(),
 				() -> "'duration' must not be negative, the clock never goes back: " + duration);
-		return this.now.updateAndGet((instant) -> instant.plus(duration));
+		Instant advancedTo = this.now.updateAndGet((instant) -> instant.plus(duration));
+		this.advanced.forEach(Runnable::run);
+		return advancedTo;
+	}
+
+	// What reads this clock but waits on the JVM's timer is told when it moves.
+	void onAdvance(Runnable listener) {
+		this.advanced.add(listener);
 	}
 
 }

@@ -18,6 +18,8 @@ package dev.lease.autoconfigure.test;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -26,7 +28,12 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.lease.Held;
+import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
+import dev.lease.LeaseKey;
+import dev.lease.ReentrantTakeException;
+import dev.lease.Taken;
 import dev.lease.annotation.LeaseMode;
 import dev.lease.annotation.Leased;
 import dev.lease.annotation.OnUnavailable;
@@ -36,6 +43,7 @@ import dev.lease.host.inmemory.InMemoryLeaseHost;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link AutoConfigureLeaseTesting}: an application's leased code on the
@@ -44,6 +52,9 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
  * @author Lease contributors
  */
 class AutoConfigureLeaseTestingTests {
+
+	// Well under the 10 s term a waiter would otherwise sleep for on the JVM's timer.
+	private static final Duration SHORT = Duration.ofSeconds(5);
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(
@@ -64,6 +75,41 @@ class AutoConfigureLeaseTestingTests {
 			clock.advance(Duration.ofMinutes(1));
 			assertThat(report.run()).as("the term has passed").isEqualTo("ran");
 			assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(30));
+		});
+	}
+
+	@Test
+	@DisplayName("Operation 2: a @Leased take waiting for another holder is granted when the clock is advanced past that holder's instant, without sleeping for the term")
+	void waitingTakeIsGrantedWhenTheClockPassesTheHoldersInstant() {
+		this.runner.run((context) -> {
+			LeaseHost host = context.getBean(LeaseHost.class);
+			TestLeaseClock clock = context.getBean(TestLeaseClock.class);
+			Settlement settlement = context.getBean(Settlement.class);
+			LeaseKey key = LeaseKey.of("settlement");
+			assertThat(host.tryTake(key, LeaseHolder.of("a"), Duration.ofSeconds(10))).isInstanceOf(Taken.class);
+			CompletableFuture<String> waiting = inThread(settlement::settle);
+			await().atMost(Duration.ofSeconds(10)).until(() -> queued(host, key, Settlement.HOLDER));
+			clock.advance(Duration.ofSeconds(11));
+			assertThat(waiting).succeedsWithin(SHORT).isEqualTo("settled");
+			assertThat(host.grant(key)).as("released after the call").isEmpty();
+		});
+	}
+
+	@Test
+	@DisplayName("Operation 11: a grant held at least 30 s after its work is released when the clock is advanced past the hold, without sleeping for it")
+	void holdPassesWhenTheClockIsAdvanced() {
+		this.runner.run((context) -> {
+			LeaseHost host = context.getBean(LeaseHost.class);
+			TestLeaseClock clock = context.getBean(TestLeaseClock.class);
+			HeldReport report = context.getBean(HeldReport.class);
+			LeaseKey key = LeaseKey.of("held-report");
+			assertThat(report.run()).isEqualTo("ran");
+			assertThat(host.tryTake(key, LeaseHolder.of("other-instance"), Duration.ofMinutes(1)))
+				.isInstanceOf(Held.class);
+			assertThat(report.run()).as("held at least 30 s").isNull();
+			clock.advance(Duration.ofSeconds(31));
+			assertThat(host.grant(key)).as("released once the hold passed").isEmpty();
+			assertThat(report.run()).as("the hold has passed").isEqualTo("ran");
 		});
 	}
 
@@ -91,6 +137,32 @@ class AutoConfigureLeaseTestingTests {
 		assertThat(clock.advance(Duration.ofSeconds(5))).isEqualTo(Instant.EPOCH.plusSeconds(5));
 	}
 
+	// The holder waits for the key once a try take of its own is refused as re-entrant.
+	private static boolean queued(LeaseHost host, LeaseKey key, LeaseHolder holder) {
+		try {
+			host.tryTake(key, holder, Duration.ofSeconds(1));
+			return false;
+		}
+		catch (ReentrantTakeException ex) {
+			return true;
+		}
+	}
+
+	private static <T> CompletableFuture<T> inThread(Supplier<T> call) {
+		CompletableFuture<T> answer = new CompletableFuture<>();
+		Thread thread = new Thread(() -> {
+			try {
+				answer.complete(call.get());
+			}
+			catch (Throwable ex) {
+				answer.completeExceptionally(ex);
+			}
+		});
+		thread.setDaemon(true);
+		thread.start();
+		return answer;
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	@AutoConfigureLeaseTesting
 	static class ApplicationTestConfiguration {
@@ -100,11 +172,42 @@ class AutoConfigureLeaseTestingTests {
 			return new NightlyReport();
 		}
 
+		@Bean
+		Settlement settlement() {
+			return new Settlement();
+		}
+
+		@Bean
+		HeldReport heldReport() {
+			return new HeldReport();
+		}
+
 	}
 
 	static class NightlyReport {
 
 		@Leased(key = "'nightly-report'", duration = "1h", holdAtLeast = "1h", mode = LeaseMode.TRY_TAKE,
+				onUnavailable = OnUnavailable.SKIP)
+		String run() {
+			return "ran";
+		}
+
+	}
+
+	static class Settlement {
+
+		static final LeaseHolder HOLDER = LeaseHolder.of("b");
+
+		@Leased(key = "'settlement'", holder = "'b'", duration = "PT10S", mode = LeaseMode.TAKE)
+		String settle() {
+			return "settled";
+		}
+
+	}
+
+	static class HeldReport {
+
+		@Leased(key = "'held-report'", duration = "PT10M", holdAtLeast = "PT30S", mode = LeaseMode.TRY_TAKE,
 				onUnavailable = OnUnavailable.SKIP)
 		String run() {
 			return "ran";

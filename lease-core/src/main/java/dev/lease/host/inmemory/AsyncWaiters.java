@@ -153,6 +153,13 @@ final class AsyncWaiters {
 		this.changed = true;
 	}
 
+	// The clock moved on by hand: the waiters are asked for now, and the alarm set
+	// afresh from what they answer.
+	void clockMoved() {
+		cancelAlarm();
+		this.changed = true;
+	}
+
 	private void cancelAlarm() {
 		if (this.alarm != null) {
 			this.alarm.cancel(false);

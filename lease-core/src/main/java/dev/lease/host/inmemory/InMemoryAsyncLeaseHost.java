@@ -164,13 +164,38 @@ final class InMemoryAsyncLeaseHost implements AsyncLeaseHost {
 	// The alarm: ask for every waiter without a thread, as a sleeping waiter asks when
 	// it wakes; the handoffs and drops the step saves settle them.
 	private void ring(KeyState state) {
+		askForWaiters(state, false);
+	}
+
+	/**
+	 * The host's clock moved on by hand: every waiter of the key asks now, those without
+	 * a thread here and the sleeping ones on their own threads, rather than after the
+	 * real time each read from the clock.
+	 * @param state the key's state, not locked
+	 */
+	void clockMoved(KeyState state) {
+		askForWaiters(state, true);
+	}
+
+	private void askForWaiters(KeyState state, boolean clockMoved) {
 		state.lock.lock();
 		try {
-			AsyncWaiters async = state.asyncIfAny();
-			if (state.retired || async == null) {
+			if (state.retired) {
 				return;
 			}
-			async.alarmRang();
+			if (clockMoved) {
+				state.wakeWaiters();
+			}
+			AsyncWaiters async = state.asyncIfAny();
+			if (async == null || (clockMoved && async.isEmpty())) {
+				return;
+			}
+			if (clockMoved) {
+				async.clockMoved();
+			}
+			else {
+				async.alarmRang();
+			}
 			KeyModel model = state.model();
 			long now = model.now(this.host.reading());
 			for (Waiter waiter : async.waiters()) {

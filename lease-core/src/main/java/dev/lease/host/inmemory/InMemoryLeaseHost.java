@@ -55,8 +55,9 @@ import dev.lease.host.inmemory.AsyncWaiters.Settlement;
  * so it is no critical section across instances (Composition note 3).
  * <p>
  * The clock is the system clock unless another is given, read as never going back for a
- * key. Instants and terms are whole microseconds, as on every other host, so a duration
- * finer than one microsecond is refused; the state of each key is the kit's
+ * key; whoever moves a given clock by hand says so ({@link #clockMoved()}). Instants and
+ * terms are whole microseconds, as on every other host, so a duration finer than one
+ * microsecond is refused; the state of each key is the kit's
  * {@link dev.lease.host.KeyModel}. A key that is free leaves nothing behind: a released
  * key is removed at once, and a key whose grant simply passed is removed by a small
  * amortised clean-up that every take runs.
@@ -245,6 +246,17 @@ public final class InMemoryLeaseHost implements LeaseHost {
 		return this.async;
 	}
 
+	/**
+	 * Tell the host that its clock moved on by more than the time that passed, as a
+	 * test's clock does when advanced: every waiting take, blocking or not, asks again at
+	 * once, so that a waiter whose holder's instant or whose own bound the clock passed
+	 * is answered now rather than after the real time it read from the clock. Nothing
+	 * else needs it: every other question reads the clock when it is asked.
+	 */
+	public void clockMoved() {
+		this.states.forEach(this.async::clockMoved);
+	}
+
 	// Number of keys with stored state; free keys must not accumulate.
 	int storedKeys() {
 		return this.states.size();
@@ -280,8 +292,7 @@ public final class InMemoryLeaseHost implements LeaseHost {
 			}
 			catch (InterruptedException ex) {
 				// An interrupted waiter leaves nothing held: it is dequeued, or gives
-				// back
-				// its grant.
+				// back its grant.
 				ask(state, holder, waiterId, true);
 				throw ex;
 			}

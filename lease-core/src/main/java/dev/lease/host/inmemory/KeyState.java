@@ -180,6 +180,14 @@ final class KeyState {
 		this.grantChanged.awaitNanos(nanos);
 	}
 
+	// Every sleeping waiter asks again at once: the clock moved on further than the
+	// time each read from it and sleeps for on the JVM's timer.
+	void wakeWaiters() {
+		if (this.grantChanged != null) {
+			this.grantChanged.signalAll();
+		}
+	}
+
 	// Free at the later of the reading and the latest one saved.
 	boolean isFree(long reading) {
 		return (this.queue == null || this.queue.isEmpty())

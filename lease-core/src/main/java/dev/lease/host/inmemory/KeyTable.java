@@ -21,6 +21,7 @@ import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
 
@@ -89,6 +90,13 @@ final class KeyTable {
 
 	void remove(KeyState state) {
 		stripeOf(state.key).remove(state.key, state);
+	}
+
+	// Every stored key, in no order; a key stored or removed meanwhile may be missed.
+	void forEach(Consumer<KeyState> action) {
+		for (ConcurrentHashMap<LeaseKey, KeyState> stripe : this.stripes) {
+			stripe.values().forEach(action);
+		}
 	}
 
 	int size() {
