@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.lease.autoconfigure.redis;
+package dev.lease.test.support;
 
 import java.io.IOException;
 import java.io.InputStream;

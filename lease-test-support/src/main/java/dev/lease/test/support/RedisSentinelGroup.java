@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.lease.autoconfigure.redis;
+package dev.lease.test.support;
 
 import java.io.File;
 import java.io.IOException;
@@ -54,9 +54,12 @@ import static org.awaitility.Awaitility.await;
  *
  * @author Lease contributors
  */
-final class RedisSentinelGroup implements AutoCloseable {
+public final class RedisSentinelGroup implements AutoCloseable {
 
-	static final String MASTER = "lease-failover";
+	/**
+	 * The name the Sentinels monitor the primary under.
+	 */
+	public static final String MASTER = "lease-failover";
 
 	private static final Path SYSTEM_BINARY = Path.of("/usr/bin/redis-server");
 
@@ -114,7 +117,7 @@ final class RedisSentinelGroup implements AutoCloseable {
 	 * Start a group whose replica replicates from the primary directly.
 	 * @return the running group
 	 */
-	static RedisSentinelGroup start() {
+	public static RedisSentinelGroup start() {
 		return start(false);
 	}
 
@@ -123,7 +126,7 @@ final class RedisSentinelGroup implements AutoCloseable {
 	 * {@link #holdReplication()} can make it lag.
 	 * @return the running group
 	 */
-	static RedisSentinelGroup startLinked() {
+	public static RedisSentinelGroup startLinked() {
 		return start(true);
 	}
 
@@ -148,13 +151,13 @@ final class RedisSentinelGroup implements AutoCloseable {
 	}
 
 	// Spring Boot properties that point the RedisConnectionFactory at the Sentinels.
-	String[] properties() {
+	public String[] properties() {
 		return new String[] { "spring.data.redis.sentinel.master=" + MASTER, "spring.data.redis.sentinel.nodes="
 				+ this.sentinelPorts.stream().map((port) -> "127.0.0.1:" + port).collect(Collectors.joining(",")) };
 	}
 
 	// Nothing the primary writes from now on reaches the replica.
-	void holdReplication() {
+	public void holdReplication() {
 		if (this.link == null) {
 			throw new IllegalStateException("The replica replicates directly; start the group linked");
 		}
@@ -163,7 +166,7 @@ final class RedisSentinelGroup implements AutoCloseable {
 
 	// kill -9 of the primary's process (SIGKILL to its PID): no shutdown, nothing
 	// flushed.
-	void killPrimary() {
+	public void killPrimary() {
 		Process process = this.primary;
 		if (process == null) {
 			throw new IllegalStateException("The primary is already killed");
@@ -178,7 +181,7 @@ final class RedisSentinelGroup implements AutoCloseable {
 	 * as one.
 	 * @param atMost the longest wait
 	 */
-	void awaitPromotion(Duration atMost) {
+	public void awaitPromotion(Duration atMost) {
 		await("the Sentinels promote the replica").atMost(atMost)
 			.pollInterval(Duration.ofMillis(100))
 			.ignoreExceptions()
@@ -188,7 +191,7 @@ final class RedisSentinelGroup implements AutoCloseable {
 
 	// The killed primary's machine comes back: an empty server that replicates from the
 	// promoted replica, so that grants can be acknowledged again.
-	void rejoinOldPrimary() throws IOException {
+	public void rejoinOldPrimary() throws IOException {
 		if (this.primary != null) {
 			throw new IllegalStateException("The primary is still running");
 		}
@@ -201,7 +204,7 @@ final class RedisSentinelGroup implements AutoCloseable {
 
 	// Whether the replica's copy of the data holds anything for the key under the prefix,
 	// read on the replica itself: what a failover would keep.
-	boolean replicaHasKey(String keyPrefix, LeaseKey key) {
+	public boolean replicaHasKey(String keyPrefix, LeaseKey key) {
 		String redisKey = keyPrefix + "{" + Base64.getUrlEncoder().withoutPadding().encodeToString(key.bytes()) + "}";
 		try (StatefulRedisConnection<String, String> connection = connect(this.replicaPort)) {
 			return connection.sync().exists(redisKey) > 0;
@@ -209,7 +212,7 @@ final class RedisSentinelGroup implements AutoCloseable {
 	}
 
 	// The last lines each process logged, for a failure's message.
-	String logs() {
+	public String logs() {
 		StringBuilder logs = new StringBuilder();
 		try (var files = Files.list(this.directory)) {
 			for (Path log : files.filter((path) -> path.toString().endsWith(".log")).sorted().toList()) {
