@@ -16,29 +16,23 @@
 
 package dev.lease.shedlock;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
-import org.springframework.core.io.ClassPathResource;
-import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 
 import dev.lease.LeaseHost;
 import dev.lease.host.jdbc.JdbcLeaseHost;
+import dev.lease.test.support.JdbcTestServers;
 
 /**
  * Tests for {@link LeaseLockProvider} over a {@link JdbcLeaseHost} on the PostgreSQL
- * database named by {@code LEASE_TEST_POSTGRES_URL}, its tables made by the shipped
- * schema script: ShedLock's provider suite and the lease's own checks. The embedded
- * fallback of the host's tests lives in lease-tck's test sources, which this module
- * cannot reach, so without the variable these tests are skipped, saying so.
+ * database named by {@code LEASE_TEST_POSTGRES_URL}, else an embedded one, its tables
+ * made by the shipped schema script: ShedLock's provider suite and the lease's own
+ * checks.
  *
  * @author Lease contributors
  */
 class PostgresqlLeaseLockProviderIntegrationTests extends LeaseLockProviderConformance {
-
-	private static final String URL_VARIABLE = "LEASE_TEST_POSTGRES_URL";
 
 	private static HikariDataSource dataSource;
 
@@ -46,17 +40,7 @@ class PostgresqlLeaseLockProviderIntegrationTests extends LeaseLockProviderConfo
 
 	@BeforeAll
 	static void startHost() {
-		String url = System.getenv(URL_VARIABLE);
-		Assumptions.assumeTrue(url != null && !url.isBlank(),
-				URL_VARIABLE + " is not set: no PostgreSQL database to run the ShedLock suite on");
-		HikariConfig config = new HikariConfig();
-		config.setJdbcUrl(url.trim());
-		config.setMaximumPoolSize(16);
-		config.setPoolName("lease-shedlock-test");
-		dataSource = new HikariDataSource(config);
-		// The shipped script, never test-only DDL; it creates the tables only if absent.
-		new ResourceDatabasePopulator(new ClassPathResource("dev/lease/host/jdbc/schema-postgresql.sql"))
-			.execute(dataSource);
+		dataSource = JdbcTestServers.postgres();
 		host = JdbcLeaseHost.builder(dataSource).build();
 	}
 

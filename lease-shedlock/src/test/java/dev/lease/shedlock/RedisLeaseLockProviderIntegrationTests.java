@@ -16,44 +16,30 @@
 
 package dev.lease.shedlock;
 
-import java.net.URI;
-
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import dev.lease.LeaseHost;
 import dev.lease.host.redis.RedisLeaseHost;
+import dev.lease.test.support.RedisTestServer;
 
 /**
  * Tests for {@link LeaseLockProvider} over a {@link RedisLeaseHost} on the server named
- * by {@code LEASE_TEST_REDIS_URL}: ShedLock's provider suite and the lease's own checks.
- * The embedded fallback of the host's tests lives in lease-tck's test sources, which this
- * module cannot reach, so without the variable these tests are skipped, saying so.
+ * by {@code LEASE_TEST_REDIS_URL}, else an embedded one: ShedLock's provider suite and
+ * the lease's own checks.
  *
  * @author Lease contributors
  */
 class RedisLeaseLockProviderIntegrationTests extends LeaseLockProviderConformance {
 
-	private static final String URL_VARIABLE = "LEASE_TEST_REDIS_URL";
-
-	private static LettuceConnectionFactory connectionFactory;
+	private static RedisTestServer server;
 
 	private static RedisLeaseHost host;
 
 	@BeforeAll
 	static void startHost() {
-		String url = System.getenv(URL_VARIABLE);
-		Assumptions.assumeTrue(url != null && !url.isBlank(),
-				URL_VARIABLE + " is not set: no Redis server to run the ShedLock suite on");
-		URI uri = URI.create(url.trim());
-		connectionFactory = new LettuceConnectionFactory(
-				new RedisStandaloneConfiguration(uri.getHost(), (uri.getPort() > 0) ? uri.getPort() : 6379));
-		connectionFactory.afterPropertiesSet();
-		connectionFactory.start();
-		host = RedisLeaseHost.builder(connectionFactory).build();
+		server = RedisTestServer.start();
+		host = RedisLeaseHost.builder(server.lettuce()).build();
 	}
 
 	@AfterAll
@@ -61,8 +47,8 @@ class RedisLeaseLockProviderIntegrationTests extends LeaseLockProviderConformanc
 		if (host != null) {
 			host.close();
 		}
-		if (connectionFactory != null) {
-			connectionFactory.destroy();
+		if (server != null) {
+			server.close();
 		}
 	}
 

@@ -16,16 +16,12 @@
 
 package dev.lease.autoconfigure.jdbc;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.UUID;
 
 import javax.sql.DataSource;
 
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -34,6 +30,7 @@ import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
 import dev.lease.Held;
@@ -45,6 +42,7 @@ import dev.lease.Taken;
 import dev.lease.autoconfigure.LeaseAutoConfiguration;
 import dev.lease.autoconfigure.inmemory.InMemoryLeaseHostAutoConfiguration;
 import dev.lease.host.jdbc.JdbcLeaseHost;
+import dev.lease.test.support.JdbcTestServers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -59,28 +57,12 @@ class JdbcLeaseHostAutoConfigurationIntegrationTests {
 
 	private static DataSource dataSource;
 
-	private static @Nullable EmbeddedPostgres embedded;
-
 	private final String tablePrefix = "IT_" + UUID.randomUUID().toString().replace("-", "").toUpperCase(Locale.ROOT)
 			+ "_";
 
 	@BeforeAll
-	static void startServer() throws IOException {
-		String url = System.getenv("LEASE_TEST_POSTGRES_URL");
-		if (url != null && !url.isBlank()) {
-			dataSource = new SimpleDriverDataSource(new org.postgresql.Driver(), url.trim());
-		}
-		else {
-			embedded = EmbeddedPostgres.start();
-			dataSource = embedded.getPostgresDatabase();
-		}
-	}
-
-	@AfterAll
-	static void stopServer() throws IOException {
-		if (embedded != null) {
-			embedded.close();
-		}
+	static void connect() {
+		dataSource = new DriverManagerDataSource(JdbcTestServers.postgresUrl());
 	}
 
 	@AfterEach

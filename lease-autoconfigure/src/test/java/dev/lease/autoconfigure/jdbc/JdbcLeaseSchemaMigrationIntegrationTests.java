@@ -23,21 +23,17 @@ import java.util.UUID;
 
 import javax.sql.DataSource;
 
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.springframework.core.io.ByteArrayResource;
 import org.springframework.core.io.DefaultResourceLoader;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
-import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 import org.springframework.util.StreamUtils;
 
 import dev.lease.autoconfigure.LeaseConfigurationException;
 import dev.lease.host.jdbc.JdbcLeaseHost;
+import dev.lease.test.support.JdbcTestServers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -58,17 +54,8 @@ class JdbcLeaseSchemaMigrationIntegrationTests {
 
 	private static final String MIGRATION = "classpath:dev/lease/host/jdbc/migration/";
 
-	private static @Nullable EmbeddedPostgres embedded;
-
 	private final String tablePrefix = "MIG_"
 			+ UUID.randomUUID().toString().replace("-", "").substring(0, 12).toUpperCase(Locale.ROOT) + "_";
-
-	@AfterAll
-	static void stopServer() throws IOException {
-		if (embedded != null) {
-			embedded.close();
-		}
-	}
 
 	@Test
 	void olderTablesFailTheCheckNamingTheIndexUntilTheMigrationRunsOnH2() {
@@ -83,10 +70,8 @@ class JdbcLeaseSchemaMigrationIntegrationTests {
 
 	@Test
 	void olderTablesFailTheCheckNamingTheIndexUntilTheMigrationRunsOnMariaDb() throws Exception {
-		String url = System.getenv("LEASE_TEST_MARIADB_URL");
-		Assumptions.assumeTrue(url != null && !url.isBlank(), "MariaDB test skipped: set LEASE_TEST_MARIADB_URL");
 		olderTablesFailTheCheckNamingTheIndexUntilTheMigrationRuns(
-				new SimpleDriverDataSource(new org.mariadb.jdbc.Driver(), url.trim()), "mysql");
+				new DriverManagerDataSource(JdbcTestServers.mariadbUrl()), "mysql");
 	}
 
 	@Test
@@ -126,15 +111,8 @@ class JdbcLeaseSchemaMigrationIntegrationTests {
 		}
 	}
 
-	private static DataSource postgres() throws IOException {
-		String url = System.getenv("LEASE_TEST_POSTGRES_URL");
-		if (url != null && !url.isBlank()) {
-			return new SimpleDriverDataSource(new org.postgresql.Driver(), url.trim());
-		}
-		if (embedded == null) {
-			embedded = EmbeddedPostgres.start();
-		}
-		return embedded.getPostgresDatabase();
+	private static DataSource postgres() {
+		return new DriverManagerDataSource(JdbcTestServers.postgresUrl());
 	}
 
 	// Runs a shipped script under this test's table prefix, as the schema initializer

@@ -48,6 +48,7 @@ import dev.lease.autoconfigure.observation.LeaseObservationAutoConfiguration;
 import dev.lease.health.LeaseHostHealthIndicator;
 import dev.lease.host.redis.RedisLeaseHost;
 import dev.lease.observation.ObservedLeaseHost;
+import dev.lease.test.support.RedisTestServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -68,7 +69,7 @@ class RedisDurabilityReportingIntegrationTests {
 	void healthGaugeAndRequireDurableFollowAServerReconfiguredWhileRunning(@TempDir Path directory) throws Exception {
 		List<String> settings = List.of("appendonly yes", "appendfsync always",
 				"dir " + Files.createDirectories(directory.resolve("data")));
-		try (RedisTestServer server = RedisTestServer.startEmbedded(settings)) {
+		try (RedisTestServer server = RedisTestServer.startEmbedded(RedisTestServer.freePort(), settings)) {
 			new ApplicationContextRunner()
 				.withConfiguration(
 						AutoConfigurations.of(DataRedisAutoConfiguration.class, RedisLeaseHostAutoConfiguration.class,

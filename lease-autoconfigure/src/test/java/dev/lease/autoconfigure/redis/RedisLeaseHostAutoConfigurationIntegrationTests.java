@@ -51,6 +51,7 @@ import dev.lease.host.inmemory.InMemoryLeaseHost;
 import dev.lease.host.jdbc.JdbcLeaseHost;
 import dev.lease.host.redis.RedisDurability.Status;
 import dev.lease.host.redis.RedisLeaseHost;
+import dev.lease.test.support.RedisTestServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -45,6 +45,7 @@ import dev.lease.tck.history.Event;
 import dev.lease.tck.history.Event.Call;
 import dev.lease.tck.history.HistoryChecker;
 import dev.lease.tck.history.RecordingLeaseHost;
+import dev.lease.test.support.RedisSentinelGroup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

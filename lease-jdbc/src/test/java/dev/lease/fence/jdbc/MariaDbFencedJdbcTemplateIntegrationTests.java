@@ -18,8 +18,11 @@ package dev.lease.fence.jdbc;
 
 import javax.sql.DataSource;
 
-import org.junit.jupiter.api.AfterAll;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Nested;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+
+import dev.lease.test.support.JdbcTestServers;
 
 /**
  * Tests for {@link FencedJdbcTemplate} on MariaDB: the server named by
@@ -29,23 +32,18 @@ import org.junit.jupiter.api.Nested;
  */
 class MariaDbFencedJdbcTemplateIntegrationTests extends FencedJdbcTemplateScenarios {
 
-	private static FenceTestServers.Database database;
-
-	@AfterAll
-	static void disconnect() throws Exception {
-		if (database != null) {
-			database.close();
-		}
-	}
+	private static @Nullable DataSource database;
 
 	// Called first in each test's set-up: without the variable, each test is skipped
 	// with a message naming it.
 	@Override
 	protected DataSource dataSource() {
-		if (database == null) {
-			database = FenceTestServers.mariaDb();
+		DataSource dataSource = database;
+		if (dataSource == null) {
+			dataSource = new DriverManagerDataSource(JdbcTestServers.mariadbUrl());
+			database = dataSource;
 		}
-		return database.dataSource();
+		return dataSource;
 	}
 
 	/**

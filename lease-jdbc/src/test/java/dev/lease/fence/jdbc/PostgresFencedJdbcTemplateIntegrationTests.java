@@ -18,9 +18,11 @@ package dev.lease.fence.jdbc;
 
 import javax.sql.DataSource;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+
+import dev.lease.test.support.JdbcTestServers;
 
 /**
  * Tests for {@link FencedJdbcTemplate} on PostgreSQL: the server named by
@@ -30,21 +32,16 @@ import org.junit.jupiter.api.Nested;
  */
 class PostgresFencedJdbcTemplateIntegrationTests extends FencedJdbcTemplateScenarios {
 
-	private static FenceTestServers.Database database;
+	private static DataSource database;
 
 	@BeforeAll
-	static void startDatabase() throws Exception {
-		database = FenceTestServers.postgres();
-	}
-
-	@AfterAll
-	static void stopDatabase() throws Exception {
-		database.close();
+	static void connect() {
+		database = new DriverManagerDataSource(JdbcTestServers.postgresUrl());
 	}
 
 	@Override
 	protected DataSource dataSource() {
-		return database.dataSource();
+		return database;
 	}
 
 	/**

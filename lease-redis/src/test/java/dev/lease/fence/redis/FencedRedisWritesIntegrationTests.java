@@ -28,6 +28,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 import dev.lease.Allowance;
 import dev.lease.Fence;
@@ -40,6 +41,7 @@ import dev.lease.fence.FenceBinding;
 import dev.lease.fence.FenceRefusal;
 import dev.lease.fence.FenceRefusalListener;
 import dev.lease.fence.FencedStoreScenarios;
+import dev.lease.test.support.RedisTestServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -52,17 +54,21 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class FencedRedisWritesIntegrationTests extends FencedStoreScenarios {
 
-	private static FenceTestServers.Redis redis;
+	private static RedisTestServer redis;
+
+	private static StringRedisTemplate template;
 
 	private final String prefix = "fence-test:" + UUID.randomUUID() + ":";
 
 	@BeforeAll
-	static void startRedis() throws Exception {
-		redis = FenceTestServers.redis();
+	static void startRedis() {
+		redis = RedisTestServer.start();
+		template = new StringRedisTemplate(redis.lettuce());
+		template.afterPropertiesSet();
 	}
 
 	@AfterAll
-	static void stopRedis() throws Exception {
+	static void stopRedis() {
 		redis.close();
 	}
 
@@ -73,7 +79,7 @@ class FencedRedisWritesIntegrationTests extends FencedStoreScenarios {
 
 	@Override
 	protected @Nullable String read(String id) {
-		return redis.template().opsForValue().get(this.prefix + id);
+		return template.opsForValue().get(this.prefix + id);
 	}
 
 	@Test
@@ -81,7 +87,7 @@ class FencedRedisWritesIntegrationTests extends FencedStoreScenarios {
 	void everyWriteIsAdmittedBeforeTheFence() {
 		String hash = this.prefix + "hash";
 		String value = this.prefix + "value";
-		redis.template().opsForValue().set(value, "x");
+		template.opsForValue().set(value, "x");
 		Object scripted = withFence(Instant.now().plusSeconds(60), () -> {
 			assertThat(writes().hashSet(hash, "field", "one")).isTrue();
 			assertThat(writes().delete(value)).isEqualTo(1);
@@ -89,10 +95,10 @@ class FencedRedisWritesIntegrationTests extends FencedStoreScenarios {
 					"two");
 		});
 		assertThat(scripted).isEqualTo(1L);
-		assertThat(redis.template().<String, String>opsForHash().entries(hash))
+		assertThat(template.<String, String>opsForHash().entries(hash))
 			.containsExactlyInAnyOrderEntriesOf(Map.of("field", "one", "other", "two"));
-		assertThat(redis.template().hasKey(value)).isFalse();
-		redis.template().delete(hash);
+		assertThat(template.hasKey(value)).isFalse();
+		template.delete(hash);
 	}
 
 	@Test
@@ -100,7 +106,7 @@ class FencedRedisWritesIntegrationTests extends FencedStoreScenarios {
 	void everyWriteIsRefusedAfterTheFence() {
 		String hash = this.prefix + "hash";
 		String value = this.prefix + "value";
-		redis.template().opsForValue().set(value, "x");
+		template.opsForValue().set(value, "x");
 		withFence(Instant.now().minusSeconds(5), () -> {
 			assertThatExceptionOfType(FenceExpiredException.class)
 				.isThrownBy(() -> writes().hashSet(hash, "field", "one"));
@@ -111,9 +117,9 @@ class FencedRedisWritesIntegrationTests extends FencedStoreScenarios {
 				.satisfies((ex) -> assertThat(ex.getReading()).isAfter(ex.getFence()));
 			return null;
 		});
-		assertThat(redis.template().hasKey(hash)).isFalse();
-		assertThat(redis.template().opsForValue().get(value)).isEqualTo("x");
-		redis.template().delete(value);
+		assertThat(template.hasKey(hash)).isFalse();
+		assertThat(template.opsForValue().get(value)).isEqualTo("x");
+		template.delete(value);
 	}
 
 	@Test
@@ -129,12 +135,12 @@ class FencedRedisWritesIntegrationTests extends FencedStoreScenarios {
 		assertThat(application).singleElement().satisfies((refusal) -> assertThat(refusal.party()).isEqualTo(PARTY));
 		withFence(Instant.now().minusSeconds(5), application::add, () -> {
 			assertThatExceptionOfType(FenceExpiredException.class)
-				.isThrownBy(() -> new FencedRedisWrites(redis.template(), PARTY, own::add).set(key, "late"));
+				.isThrownBy(() -> new FencedRedisWrites(template, PARTY, own::add).set(key, "late"));
 			return null;
 		});
 		assertThat(own).hasSize(1);
 		assertThat(application).hasSize(1);
-		assertThat(redis.template().hasKey(key)).isFalse();
+		assertThat(template.hasKey(key)).isFalse();
 	}
 
 	private static @Nullable Object withFence(Instant expiresAt, java.util.function.Supplier<@Nullable Object> work) {
@@ -151,7 +157,7 @@ class FencedRedisWritesIntegrationTests extends FencedStoreScenarios {
 	}
 
 	private static FencedRedisWrites writes() {
-		return new FencedRedisWrites(redis.template(), PARTY);
+		return new FencedRedisWrites(template, PARTY);
 	}
 
 }

@@ -33,6 +33,7 @@ import dev.lease.NotHeld;
 import dev.lease.Taken;
 import dev.lease.tck.history.HistoryAssertions;
 import dev.lease.tck.history.RecordingLeaseHost;
+import dev.lease.test.support.TcpProxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

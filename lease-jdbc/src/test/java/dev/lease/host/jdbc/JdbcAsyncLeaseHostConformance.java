@@ -1,0 +1,40 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.host.jdbc;
+
+import dev.lease.LeaseHost;
+import dev.lease.tck.AsyncLeaseHostAdapter;
+
+/**
+ * The conformance kit against {@link JdbcLeaseHost#async()} on one database, which each
+ * subclass names: every question asked through the non-blocking view.
+ *
+ * @author Lease contributors
+ */
+abstract class JdbcAsyncLeaseHostConformance extends JdbcLeaseHostConformance {
+
+	private LeaseHost adapter;
+
+	@Override
+	protected LeaseHost host() {
+		if (this.adapter == null) {
+			this.adapter = new AsyncLeaseHostAdapter(super.host());
+		}
+		return this.adapter;
+	}
+
+}

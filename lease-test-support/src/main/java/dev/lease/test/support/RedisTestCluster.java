@@ -1,0 +1,271 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.test.support;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.IntStream;
+
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Protocol;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A three-master Redis Cluster started from the redis-server binary the embedded-redis
+ * artifact ships: cluster mode on three free ports, slots assigned by the test, stopped
+ * (processes and files) by {@link #close()}.
+ *
+ * @author Lease contributors
+ */
+public final class RedisTestCluster implements AutoCloseable {
+
+	private static final int SLOTS = 16384;
+
+	private final List<Integer> ports = new ArrayList<>();
+
+	private final List<Process> processes = new ArrayList<>();
+
+	private final List<Object> factories = new ArrayList<>();
+
+	private final Path directory;
+
+	public RedisTestCluster() {
+		this(RedisTestServer.binary());
+	}
+
+	// binary: a redis-server executable of a version to test on.
+	public RedisTestCluster(File binary) {
+		try {
+			this.directory = Files.createTempDirectory("lease-redis-cluster");
+			for (int i = 0; i < 3; i++) {
+				int port = RedisTestServer.freePort();
+				Path dir = Files.createDirectories(this.directory.resolve(Integer.toString(port)));
+				this.processes.add(new ProcessBuilder(binary.getAbsolutePath(), "--port", Integer.toString(port),
+						"--bind", "127.0.0.1", "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+						"--dir", dir.toString(), "--save", "", "--appendonly", "no")
+					.redirectErrorStream(true)
+					.redirectOutput(dir.resolve("redis.log").toFile())
+					.start());
+				this.ports.add(port);
+			}
+			for (int i = 0; i < 3; i++) {
+				int port = this.ports.get(i);
+				await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> ping(port));
+				int from = i * SLOTS / 3;
+				int to = (i + 1) * SLOTS / 3;
+				try (Jedis jedis = new Jedis("127.0.0.1", port)) {
+					jedis.clusterAddSlots(IntStream.range(from, to).toArray());
+				}
+			}
+			try (Jedis jedis = new Jedis("127.0.0.1", this.ports.get(0))) {
+				for (int i = 1; i < 3; i++) {
+					jedis.clusterMeet("127.0.0.1", this.ports.get(i));
+				}
+			}
+			for (int port : this.ports) {
+				await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> clusterOk(port));
+			}
+		}
+		catch (IOException ex) {
+			close();
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/**
+	 * Return the redis-server binaries to test a cluster on: the embedded artifact's, and
+	 * the machine's own ({@code redis-server} on the path) where it has one.
+	 * @return the executables
+	 */
+	public static List<File> binaries() {
+		List<File> binaries = new ArrayList<>(List.of(RedisTestServer.binary()));
+		String path = System.getenv("PATH");
+		for (String dir : (path != null) ? path.split(File.pathSeparator) : new String[0]) {
+			File candidate = new File(dir, "redis-server");
+			if (candidate.canExecute()) {
+				binaries.add(candidate);
+				break;
+			}
+		}
+		return binaries;
+	}
+
+	public String version() {
+		try (Jedis jedis = new Jedis("127.0.0.1", this.ports.get(0))) {
+			for (String line : jedis.info("server").split("\r?\n")) {
+				if (line.startsWith("redis_version:")) {
+					return line.substring("redis_version:".length());
+				}
+			}
+			return "unknown";
+		}
+	}
+
+	private static boolean ping(int port) {
+		try (Jedis jedis = new Jedis("127.0.0.1", port)) {
+			return "PONG".equals(jedis.ping());
+		}
+	}
+
+	private static boolean clusterOk(int port) {
+		try (Jedis jedis = new Jedis("127.0.0.1", port)) {
+			String info = jedis.clusterInfo();
+			return info.contains("cluster_state:ok") && info.contains("cluster_known_nodes:3");
+		}
+	}
+
+	public List<Integer> ports() {
+		return this.ports;
+	}
+
+	public long keysOn(int port) {
+		try (Jedis jedis = new Jedis("127.0.0.1", port)) {
+			return jedis.dbSize();
+		}
+	}
+
+	public int slotOf(String redisKey) {
+		try (Jedis jedis = new Jedis("127.0.0.1", this.ports.get(0))) {
+			return (int) jedis.clusterKeySlot(redisKey);
+		}
+	}
+
+	// The port of the master serving the slot, as the first node sees it.
+	public int ownerOf(int slot) {
+		try (Jedis jedis = new Jedis("127.0.0.1", this.ports.get(0))) {
+			for (String line : jedis.clusterNodes().split("\n")) {
+				String[] fields = line.trim().split(" ");
+				for (int i = 8; i < fields.length; i++) {
+					String[] range = fields[i].split("-");
+					if (!range[0].startsWith("[") && Integer.parseInt(range[0]) <= slot
+							&& slot <= Integer.parseInt(range[range.length - 1])) {
+						return Integer
+							.parseInt(fields[1].substring(fields[1].indexOf(':') + 1, fields[1].indexOf('@')));
+					}
+				}
+			}
+		}
+		throw new IllegalStateException("No master serves slot " + slot);
+	}
+
+	public String idOf(int port) {
+		try (Jedis jedis = new Jedis("127.0.0.1", port)) {
+			return jedis.clusterMyId();
+		}
+	}
+
+	// The first steps of a reshard of one slot: the target imports it, the source
+	// migrates it.
+	public void startMigration(int slot, int from, int to) {
+		try (Jedis target = new Jedis("127.0.0.1", to); Jedis source = new Jedis("127.0.0.1", from)) {
+			target.clusterSetSlotImporting(slot, idOf(from));
+			source.clusterSetSlotMigrating(slot, idOf(to));
+		}
+	}
+
+	// One MIGRATE batch from one master to another; throws Redis's error (BUSYKEY, for a
+	// key that exists on the target).
+	public String migrate(int from, int to, String... keys) {
+		List<String> args = new ArrayList<>(List.of("127.0.0.1", Integer.toString(to), "", "0", "5000", "KEYS"));
+		args.addAll(List.of(keys));
+		try (Jedis source = new Jedis("127.0.0.1", from)) {
+			Object reply = source.sendCommand(Protocol.Command.MIGRATE, args.toArray(String[]::new));
+			return (reply instanceof byte[] bytes) ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(reply);
+		}
+	}
+
+	// The last step: every master is told the slot's new owner, the target first.
+	public void finishMigration(int slot, int from, int to) {
+		List<Integer> order = new ArrayList<>(List.of(to, from));
+		this.ports.stream().filter((port) -> !order.contains(port)).forEach(order::add);
+		String target = idOf(to);
+		for (int port : order) {
+			try (Jedis jedis = new Jedis("127.0.0.1", port)) {
+				jedis.clusterSetSlotNode(slot, target);
+			}
+		}
+	}
+
+	public long keysInSlot(int port, int slot) {
+		try (Jedis jedis = new Jedis("127.0.0.1", port)) {
+			return jedis.clusterCountKeysInSlot(slot);
+		}
+	}
+
+	private RedisClusterConfiguration configuration() {
+		return new RedisClusterConfiguration(this.ports.stream().map((port) -> "127.0.0.1:" + port).toList());
+	}
+
+	public RedisConnectionFactory lettuce() {
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(configuration());
+		factory.afterPropertiesSet();
+		factory.start();
+		this.factories.add(factory);
+		return factory;
+	}
+
+	public RedisConnectionFactory jedis() {
+		JedisConnectionFactory factory = new JedisConnectionFactory(configuration());
+		factory.afterPropertiesSet();
+		factory.start();
+		this.factories.add(factory);
+		return factory;
+	}
+
+	@Override
+	public void close() {
+		for (Object factory : this.factories) {
+			if (factory instanceof LettuceConnectionFactory lettuce) {
+				lettuce.destroy();
+			}
+			else if (factory instanceof JedisConnectionFactory jedis) {
+				jedis.destroy();
+			}
+		}
+		for (Process process : this.processes) {
+			process.destroyForcibly();
+			try {
+				process.waitFor();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+		if (this.directory != null) {
+			try (var paths = Files.walk(this.directory)) {
+				paths.sorted(Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
+			}
+			catch (IOException ex) {
+				// best effort
+			}
+		}
+	}
+
+}
