@@ -17,14 +17,9 @@
 package dev.lease.template;
 
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
@@ -42,9 +37,9 @@ import dev.lease.ReleaseResult;
 
 /**
  * How a {@link LeaseTemplate}'s grants end: released at once, or, when the work finished
- * before the grant was {@link LeaseRequest#holdAtLeast() old enough}, released later by a
- * small daemon scheduler, or left to end at its instant. A release answered
- * {@link NotHeld} right after the work is an overrun (Non-goal 11).
+ * before the grant was {@link LeaseRequest#holdAtLeast() old enough}, kept by
+ * {@link HeldReleases} and released later, or left to end at its instant. A release
+ * answered {@link NotHeld} right after the work is an overrun (Non-goal 11).
  * <p>
  * While a grant is held on past its work, a take by the same holder on the same key would
  * be answered as reentrant by the host: {@link #standing} lets the template answer it as
@@ -67,13 +62,7 @@ final class LeaseReleases implements AutoCloseable {
 
 	private final OnOverrun onOverrun;
 
-	private final Map<Pair, CompletableFuture<Void>> holding = new ConcurrentHashMap<>();
-
-	private final Object lock = new Object();
-
-	private @Nullable ScheduledThreadPoolExecutor scheduler;
-
-	private boolean closed;
+	private final HeldReleases kept = new HeldReleases();
 
 	LeaseReleases(LeaseHost host, OnOverrun onOverrun) {
 		this.host = host;
@@ -189,36 +178,13 @@ final class LeaseReleases implements AutoCloseable {
 	// Keeps the grant standing for its holder until 'atNanos', then releases it, or only
 	// stops answering it as held when the instant is left to end it.
 	private void schedule(HeldLease held, long atNanos, boolean release) {
-		Pair pair = new Pair(held.lease().key(), held.lease().holder());
-		CompletableFuture<Void> ended = new CompletableFuture<>();
-		this.holding.put(pair, ended);
-		Runnable end = () -> {
-			try {
-				if (release) {
-					releaseHeld(held);
-				}
-			}
-			finally {
-				this.holding.remove(pair, ended);
-				ended.complete(null);
-			}
-		};
-		synchronized (this.lock) {
-			if (!this.closed) {
-				scheduler().schedule(end, Math.max(0, atNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
-				return;
-			}
-		}
-		this.holding.remove(pair, ended);
-		ended.complete(null);
-		logger.info("The lease on key '" + held.lease().key() + "' was held at least " + held.request().holdAtLeast()
-				+ " by a closed template: it ends at its instant");
+		this.kept.keep(held, atNanos, release ? () -> releaseHeld(held) : null);
 	}
 
 	// The end of the hold that keeps the holder's grant on the key standing after its
 	// work, if one does.
 	@Nullable CompletableFuture<Void> standing(LeaseKey key, LeaseHolder holder) {
-		return this.holding.isEmpty() ? null : this.holding.get(new Pair(key, holder));
+		return this.kept.standing(key, holder);
 	}
 
 	// Releases a grant now; answers the exception to throw for an overrun, if any. A host
@@ -268,45 +234,18 @@ final class LeaseReleases implements AutoCloseable {
 				+ " failed; the grant ends at its instant " + lease.expiresAt(), cause);
 	}
 
-	private ScheduledThreadPoolExecutor scheduler() {
-		if (this.scheduler == null) {
-			AtomicInteger threads = new AtomicInteger();
-			ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, (task) -> {
-				Thread thread = new Thread(task, "lease-held-release-" + threads.incrementAndGet());
-				thread.setDaemon(true);
-				return thread;
-			});
-			scheduler.setRemoveOnCancelPolicy(true);
-			this.scheduler = scheduler;
-		}
-		return this.scheduler;
+	/**
+	 * Stop keeping grants after their work: the releases due within the wait are made
+	 * when due, and every other kept grant ends at its instant.
+	 * @param wait how long to wait for the releases still due
+	 */
+	void close(Duration wait) {
+		this.kept.close(wait);
 	}
 
-	/**
-	 * Stop keeping grants: the releases still waiting are not made, and each of those
-	 * grants ends at its instant. Releasing them early instead would let another instance
-	 * run the same tick again, which is what the hold is for.
-	 */
 	@Override
 	public void close() {
-		int left;
-		synchronized (this.lock) {
-			if (this.closed) {
-				return;
-			}
-			this.closed = true;
-			left = (this.scheduler != null) ? this.scheduler.shutdownNow().size() : 0;
-		}
-		this.holding.values().forEach((ended) -> ended.complete(null));
-		this.holding.clear();
-		if (left > 0) {
-			logger.info(left + " lease(s) held at least a while after their work were not released on close:"
-					+ " each ends at its instant");
-		}
-	}
-
-	private record Pair(LeaseKey key, LeaseHolder holder) {
-
+		close(LeaseTemplate.DEFAULT_CLOSE_WAIT);
 	}
 
 }

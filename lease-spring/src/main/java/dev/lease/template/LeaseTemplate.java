@@ -16,6 +16,7 @@
 
 package dev.lease.template;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -66,13 +67,19 @@ import dev.lease.annotation.LeaseMode;
  * released: the instant ends the grant, and a grant is never extended. Until the hold
  * ends, a take by the same holder on the same key is answered as the host answers any
  * other holder: held for {@code TRY_TAKE}, waited for with {@code TAKE}, never refused as
- * reentrant. Closing the template drops the releases still waiting: those grants end at
- * their instants rather than let another instance run the held work again early.
+ * reentrant. Closing the template makes each release still waiting when it is due, so a
+ * restart within the hold keeps other instances out for the hold, not the duration:
+ * {@link #close(Duration)} waits at most the given time (Spring Boot passes
+ * {@code spring.lifecycle.timeout-per-shutdown-phase}), {@link #close()} 30 seconds. A
+ * release due later is never made early: its grant ends at its instant (logged).
  *
  * @author Lease contributors
  * @since 0.1.0
  */
 public final class LeaseTemplate implements AutoCloseable {
+
+	// As long as Spring's default timeout per shutdown phase.
+	static final Duration DEFAULT_CLOSE_WAIT = Duration.ofSeconds(30);
 
 	private final LeaseHost host;
 
@@ -356,12 +363,28 @@ public final class LeaseTemplate implements AutoCloseable {
 	}
 
 	/**
-	 * Stop the scheduler of held releases; the releases still waiting are not made, and
-	 * each of those grants ends at its instant.
+	 * Close as {@link #close(Duration)} does, waiting at most 30 seconds.
 	 */
 	@Override
 	public void close() {
 		this.releases.close();
+	}
+
+	/**
+	 * Stop keeping grants after their work: each release held back by
+	 * {@link LeaseRequest#holdAtLeast()} and due within the wait is made when due, and
+	 * this returns once they are made, or when the wait has passed. A release due later
+	 * is not made early: its grant ends at its instant, logged at info level with its
+	 * key, as do grants kept for work completing after the close. A second close does
+	 * nothing.
+	 * @param wait how long to wait at most for the releases still due
+	 * @since 0.2.0
+	 */
+	public void close(Duration wait) {
+		if (wait == null || wait.isNegative()) {
+			throw new IllegalArgumentException("'wait' must not be null or negative");
+		}
+		this.releases.close(wait);
 	}
 
 	private static String reason(LeaseOutcome<?> outcome) {
