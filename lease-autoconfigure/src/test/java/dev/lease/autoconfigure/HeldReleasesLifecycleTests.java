@@ -94,8 +94,7 @@ class HeldReleasesLifecycleTests {
 		});
 		assertThat(Duration.ofNanos(System.nanoTime() - closing.get())).as("time the stop took").isLessThan(HOLD);
 		assertThat(this.host.grant(LeaseKey.of("report"))).isPresent();
-		assertThat(output)
-			.contains("The lease on key 'report' held at least PT2S was not released on close within")
+		assertThat(output).contains("The lease on key 'report' held at least PT2S was not released on close within")
 			.contains("it ends at its instant");
 	}
 
