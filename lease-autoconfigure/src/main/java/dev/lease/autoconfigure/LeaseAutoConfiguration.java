@@ -89,6 +89,14 @@ public final class LeaseAutoConfiguration {
 		return new LeaseTemplate(host, holderPrefix, properties.getOnOverrun());
 	}
 
+	// Closes the templates when the application stops, once the scheduled work has
+	// completed and before the host closes, so the releases they hold back are made.
+	@Bean
+	HeldReleasesLifecycle<LeaseTemplate> leaseTemplateHeldReleases(ConfigurableListableBeanFactory beanFactory,
+			Environment environment) {
+		return new HeldReleasesLifecycle<>(beanFactory, LeaseTemplate.class, LeaseTemplate::close, environment);
+	}
+
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	@ConditionalOnMissingBean

@@ -16,6 +16,12 @@
 
 package dev.lease.shedlock;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -33,15 +39,21 @@ import dev.lease.ReleaseResult;
 /**
  * How a {@link LeaseLockProvider}'s grants end: released at once, released later by a
  * small daemon scheduler when {@code lockAtLeastFor} holds the release back, or left to
- * end at their instant.
+ * end at their instant. Closing makes the releases due within the wait it is given, at
+ * their due times, and leaves the others to their instants.
  *
  * @author Lease contributors
  */
-final class HeldReleases implements AutoCloseable {
+final class HeldReleases {
 
 	private static final Log logger = LogFactory.getLog(LeaseLockProvider.class);
 
+	// Longer waits are as good as forever, and keep the deadline's arithmetic in range.
+	private static final Duration LONGEST_WAIT = Duration.ofDays(365);
+
 	private final LeaseHost host;
+
+	private final Set<Hold> holding = ConcurrentHashMap.newKeySet();
 
 	private final Object lock = new Object();
 
@@ -75,16 +87,23 @@ final class HeldReleases implements AutoCloseable {
 	// Blocking instead would hold a thread of the task scheduler, which has one by
 	// default, and delay every other task for the hold.
 	void releaseAt(Lease lease, LockConfiguration configuration, long dueNanos) {
-		Runnable release = () -> {
-			if (release(lease, configuration) instanceof NotHeld) {
-				logger.warn("The release of the lease on key '" + lease.key() + "' held at least "
-						+ configuration.getLockAtLeastFor() + " came after its instant " + lease.expiresAt()
-						+ ", which had ended the grant");
+		Hold hold = new Hold(lease, configuration, dueNanos);
+		Runnable end = () -> {
+			try {
+				if (release(lease, configuration) instanceof NotHeld) {
+					logger.warn("The release of the lease on key '" + lease.key() + "' held at least "
+							+ configuration.getLockAtLeastFor() + " came after its instant " + lease.expiresAt()
+							+ ", which had ended the grant");
+				}
+			}
+			finally {
+				this.holding.remove(hold);
 			}
 		};
 		synchronized (this.lock) {
 			if (!this.closed) {
-				scheduler().schedule(release, Math.max(0, dueNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+				this.holding.add(hold);
+				hold.task = scheduler().schedule(end, Math.max(0, dueNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
 				return;
 			}
 		}
@@ -119,22 +138,76 @@ final class HeldReleases implements AutoCloseable {
 		return this.scheduler;
 	}
 
-	// Releasing the held grants early instead would let another instance run the same
-	// task again, which is what lockAtLeastFor is for.
-	@Override
-	public void close() {
-		int left;
+	// Releasing a held grant before lockAtLeastFor has passed would let another instance
+	// run the same task again, which is what lockAtLeastFor is for; dropping one due soon
+	// would keep the other instances out until its instant. So each release due within
+	// the wait is made when due, and only the others are left to their instants.
+	void close(Duration wait) {
+		long deadline = System.nanoTime() + ((wait.compareTo(LONGEST_WAIT) < 0) ? wait : LONGEST_WAIT).toNanos();
+		List<Hold> left = new ArrayList<>();
+		ScheduledThreadPoolExecutor scheduler;
 		synchronized (this.lock) {
 			if (this.closed) {
 				return;
 			}
 			this.closed = true;
-			left = (this.scheduler != null) ? this.scheduler.shutdownNow().size() : 0;
+			scheduler = this.scheduler;
+			for (Hold hold : this.holding) {
+				if (hold.dueNanos - deadline > 0) {
+					drop(hold, left);
+				}
+			}
+			if (scheduler != null) {
+				// Delayed tasks still run after shutdown: the releases kept are made.
+				scheduler.shutdown();
+			}
 		}
-		if (left > 0) {
-			logger.info(left + " lease(s) held at least a while after their task were not released on close:"
-					+ " each ends at its instant");
+		if (scheduler != null && !awaitTermination(scheduler, deadline)) {
+			scheduler.shutdownNow();
+			this.holding.forEach((hold) -> drop(hold, left));
 		}
+		for (Hold hold : left) {
+			logger.info("The lease on key '" + hold.lease.key() + "' held at least "
+					+ hold.configuration.getLockAtLeastFor() + " was not released on close within " + wait
+					+ ": it ends at its instant " + hold.lease.expiresAt());
+		}
+	}
+
+	// A release already under way is left to finish and is not counted.
+	private void drop(Hold hold, List<Hold> left) {
+		ScheduledFuture<?> task = hold.task;
+		if (task != null && task.cancel(false)) {
+			this.holding.remove(hold);
+			left.add(hold);
+		}
+	}
+
+	private static boolean awaitTermination(ScheduledThreadPoolExecutor scheduler, long deadline) {
+		try {
+			return scheduler.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
+	}
+
+	private static final class Hold {
+
+		private final Lease lease;
+
+		private final LockConfiguration configuration;
+
+		private final long dueNanos;
+
+		private volatile @Nullable ScheduledFuture<?> task;
+
+		Hold(Lease lease, LockConfiguration configuration, long dueNanos) {
+			this.lease = lease;
+			this.configuration = configuration;
+			this.dueNanos = dueNanos;
+		}
+
 	}
 
 }

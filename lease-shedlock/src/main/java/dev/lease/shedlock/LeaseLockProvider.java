@@ -65,14 +65,18 @@ import dev.lease.TryTakeResult;
  * Host failures ({@code LeaseHostException}) on the take are thrown to ShedLock, which
  * does not run the task. A release that fails, or is answered {@code NotHeld} because the
  * work outran {@code lockAtMostFor}, is logged: the grant has ended or ends at its
- * instant. {@link #close() Closing} the provider drops the releases still held back:
- * those grants end at their instants rather than let another instance run the same task
- * again early.
+ * instant. {@link #close(Duration) Closing} the provider makes each release still held
+ * back when it is due, within the wait it is given ({@link #close()}: 30 seconds), so a
+ * restart within {@code lockAtLeastFor} keeps other instances out for at most that; a
+ * release due later is never made early, and its grant ends at its instant (logged).
  *
  * @author Lease contributors
  * @since 0.1.0
  */
 public final class LeaseLockProvider implements LockProvider, AutoCloseable {
+
+	// As long as Spring's default timeout per shutdown phase.
+	private static final Duration DEFAULT_CLOSE_WAIT = Duration.ofSeconds(30);
 
 	private final LeaseHost host;
 
@@ -155,13 +159,27 @@ public final class LeaseLockProvider implements LockProvider, AutoCloseable {
 	}
 
 	/**
-	 * Stop holding releases back: the releases still waiting are not made, and each of
-	 * those grants ends at its instant. Locks taken afterwards still work, but a release
-	 * they hold back is left to the instant too.
+	 * Close as {@link #close(Duration)} does, waiting at most 30 seconds.
 	 */
 	@Override
 	public void close() {
-		this.releases.close();
+		close(DEFAULT_CLOSE_WAIT);
+	}
+
+	/**
+	 * Stop holding releases back: each release held back by {@code lockAtLeastFor} and
+	 * due within the wait is made when due, and this returns once they are made, or when
+	 * the wait has passed. A release due later is not made early: its grant ends at its
+	 * instant, logged at info level with its key. Locks taken afterwards still work, but
+	 * a release they hold back is left to the instant too. A second close does nothing.
+	 * @param wait how long to wait at most for the releases still due
+	 * @since 0.2.0
+	 */
+	public void close(Duration wait) {
+		if (wait == null || wait.isNegative()) {
+			throw new IllegalArgumentException("'wait' must not be null or negative");
+		}
+		this.releases.close(wait);
 	}
 
 }

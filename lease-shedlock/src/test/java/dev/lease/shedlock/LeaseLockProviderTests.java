@@ -22,6 +22,7 @@ import java.util.UUID;
 
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.SimpleLock;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import dev.lease.LeaseKey;
@@ -53,11 +54,29 @@ class LeaseLockProviderTests {
 	}
 
 	@Test
-	void closeLeavesHeldReleasesToTheInstant() {
+	@DisplayName("Invariant 2.1: close releases a grant held back by lockAtLeastFor when it is old enough, not at its instant")
+	void closeReleasesHeldGrantsWhenTheirHoldsEnd() {
+		String name = "report-" + UUID.randomUUID();
+		Duration atLeast = Duration.ofMillis(600);
+		LeaseLockProvider provider = new LeaseLockProvider(this.host, "", "test");
+		long asked = System.nanoTime();
+		provider.lock(config(name, Duration.ofSeconds(30), atLeast)).orElseThrow().unlock();
+		provider.close();
+		assertThat(System.nanoTime() - asked).as("nanoseconds until close returned")
+			.isGreaterThanOrEqualTo(atLeast.toNanos());
+		assertThat(this.host.grant(LeaseKey.of(name))).isEmpty();
+	}
+
+	@Test
+	@DisplayName("Invariant 2.2: close with a wait shorter than lockAtLeastFor returns within it; the grant stands")
+	void closeWithAWaitShorterThanTheHoldLeavesTheGrantToItsInstant() {
 		String name = "report-" + UUID.randomUUID();
 		LeaseLockProvider provider = new LeaseLockProvider(this.host, "", "test");
 		provider.lock(config(name, Duration.ofSeconds(30), Duration.ofSeconds(1))).orElseThrow().unlock();
-		provider.close();
+		long closing = System.nanoTime();
+		provider.close(Duration.ofMillis(100));
+		assertThat(Duration.ofNanos(System.nanoTime() - closing)).as("time until close returned")
+			.isLessThan(Duration.ofMillis(900));
 		assertThat(this.host.grant(LeaseKey.of(name))).isPresent();
 		// Past the hold: nothing released the grant, which stands until its instant.
 		await().pollDelay(Duration.ofMillis(1500))

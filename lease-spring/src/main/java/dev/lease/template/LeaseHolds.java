@@ -19,6 +19,8 @@ package dev.lease.template;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -43,13 +45,17 @@ import dev.lease.LeaseKey;
  * hold, waits for them in real time. The template's clock is the JVM's monotonic one
  * unless a test gave it one that it moves by hand: the scheduler then finds a hold not
  * yet passed and waits again, and {@link #clockMoved()} ends those the moved clock
- * passed.
+ * passed. Closing makes the releases due within the wait it is given, when due, and
+ * leaves every other grant to its instant.
  *
  * @author Lease contributors
  */
 final class LeaseHolds implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(LeaseTemplate.class);
+
+	// Longer waits are as good as forever, and keep the deadline's arithmetic in range.
+	private static final Duration LONGEST_WAIT = Duration.ofDays(365);
 
 	// Nanoseconds on the template's clock; only differences count.
 	private final LongSupplier clock;
@@ -168,27 +174,73 @@ final class LeaseHolds implements AutoCloseable {
 		return this.scheduler;
 	}
 
-	/**
-	 * Stop keeping grants: the releases still waiting are not made, and each of those
-	 * grants ends at its instant. Releasing them early instead would let another instance
-	 * run the same tick again, which is what the hold is for.
-	 */
-	@Override
-	public void close() {
-		int left;
+	// Releasing a held grant before its hold ends would let another instance run the same
+	// work again, which is what the hold is for; dropping one due soon would keep the
+	// other instances out until its instant. So each release due within the wait is made
+	// when due, and only the others are left to their instants.
+	void close(Duration wait) {
+		long waitNanos = (wait.compareTo(LONGEST_WAIT) < 0) ? wait.toNanos() : LONGEST_WAIT.toNanos();
+		long deadline = System.nanoTime() + waitNanos;
+		List<Hold> left = new ArrayList<>();
+		ScheduledThreadPoolExecutor scheduler;
 		synchronized (this.lock) {
 			if (this.closed) {
 				return;
 			}
 			this.closed = true;
-			left = (this.scheduler != null) ? this.scheduler.shutdownNow().size() : 0;
+			scheduler = this.scheduler;
+			long now = now();
+			for (Hold hold : this.holding.values()) {
+				if (hold.release == null || hold.atNanos - now - waitNanos > 0) {
+					drop(hold, left);
+				}
+			}
+			if (scheduler != null) {
+				// Delayed tasks still run after shutdown: the releases kept are made.
+				scheduler.shutdown();
+			}
 		}
-		this.holding.values().forEach((hold) -> hold.ended.complete(null));
-		this.holding.clear();
-		if (left > 0) {
-			logger.info(left + " lease(s) held at least a while after their work were not released on close:"
-					+ " each ends at its instant");
+		if (scheduler != null && !awaitTermination(scheduler, deadline)) {
+			scheduler.shutdownNow();
 		}
+		// What is still kept (the wait passed, or a test's clock did not reach the hold)
+		// ends at its instant.
+		this.holding.values().forEach((hold) -> drop(hold, left));
+		for (Hold hold : left) {
+			logger.info("The lease on key '" + hold.held.lease().key() + "' held at least "
+					+ hold.held.request().holdAtLeast() + " was not released on close within " + wait
+					+ ": it ends at its instant " + hold.held.lease().expiresAt());
+		}
+	}
+
+	// A release already under way is left to finish and is not counted.
+	private void drop(Hold hold, List<Hold> left) {
+		ScheduledFuture<?> timer = hold.timer;
+		if (timer != null) {
+			timer.cancel(false);
+		}
+		if (hold.ending.compareAndSet(false, true)) {
+			this.holding.remove(hold.pair, hold);
+			hold.ended.complete(null);
+			if (hold.release != null) {
+				left.add(hold);
+			}
+		}
+	}
+
+	private static boolean awaitTermination(ScheduledThreadPoolExecutor scheduler, long deadline) {
+		try {
+			return scheduler.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
+	}
+
+	@Override
+	public void close() {
+		close(LeaseReleases.DEFAULT_CLOSE_WAIT);
 	}
 
 	private record Pair(LeaseKey key, LeaseHolder holder) {
@@ -202,6 +254,8 @@ final class LeaseHolds implements AutoCloseable {
 
 		final Pair pair;
 
+		final HeldLease held;
+
 		final long atNanos;
 
 		final @Nullable Runnable release;
@@ -214,6 +268,7 @@ final class LeaseHolds implements AutoCloseable {
 
 		Hold(HeldLease held, long atNanos, @Nullable Runnable release) {
 			this.pair = new Pair(held.lease().key(), held.lease().holder());
+			this.held = held;
 			this.atNanos = atNanos;
 			this.release = release;
 		}

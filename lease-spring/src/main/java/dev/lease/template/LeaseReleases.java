@@ -59,6 +59,9 @@ final class LeaseReleases implements AutoCloseable {
 	// The instant ends the grant instead, at most this much later than asked.
 	static final long INSTANT_MARGIN_NANOS = Duration.ofMillis(100).toNanos();
 
+	// As long as Spring's default timeout per shutdown phase.
+	static final Duration DEFAULT_CLOSE_WAIT = Duration.ofSeconds(30);
+
 	private final LeaseHost host;
 
 	private final AsyncLeaseHost async;
@@ -196,6 +199,23 @@ final class LeaseReleases implements AutoCloseable {
 		this.holds.clockMoved();
 	}
 
+	// As finishAsync, with an overrun that fails as the future's failure.
+	CompletableFuture<Void> releaseAsync(HeldLease held) {
+		CompletableFuture<Void> released = new CompletableFuture<>();
+		finishAsync(held).whenComplete((overrun, failure) -> {
+			if (failure != null) {
+				released.completeExceptionally(failure);
+			}
+			else if (overrun != null) {
+				released.completeExceptionally(overrun);
+			}
+			else {
+				released.complete(null);
+			}
+		});
+		return released;
+	}
+
 	// Releases a grant now; answers the exception to throw for an overrun, if any. A host
 	// failure is logged, not thrown: the grant then ends at its instant.
 	@Nullable LeaseExpiredException release(HeldLease held) {
@@ -244,12 +264,17 @@ final class LeaseReleases implements AutoCloseable {
 	}
 
 	/**
-	 * Stop keeping grants: the releases still waiting are not made, and each of those
-	 * grants ends at its instant.
+	 * Stop keeping grants after their work: the releases due within the wait are made
+	 * when due, and every other kept grant ends at its instant.
+	 * @param wait how long to wait for the releases still due
 	 */
+	void close(Duration wait) {
+		this.holds.close(wait);
+	}
+
 	@Override
 	public void close() {
-		this.holds.close();
+		close(DEFAULT_CLOSE_WAIT);
 	}
 
 	// A failure of the work carries the overrun its release found, rather than hide it.

@@ -16,6 +16,7 @@
 
 package dev.lease.template;
 
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -56,21 +57,18 @@ import dev.lease.annotation.LeaseMode;
  * </ol>
  * <p>
  * <strong>Holding at least.</strong> With {@link LeaseRequest#holdAtLeast()}, work that
- * completes before its grant is that old (measured from the take's answer on this JVM's
- * monotonic clock, or a test's: {@link #withHoldClock}) is not released at once. The
- * calling thread is not kept waiting: it returns at once, the grant no longer on its
- * stack, and one daemon thread of this template, started on the first such hold, releases
- * the grant when it is old enough. Blocking instead would hold a thread of Spring's task
- * scheduler, which has one thread by default, and so delay every other scheduled job for
- * the hold. Whether the work finished within its term is asked of the host when it
- * completes (one {@code remaining} call), so an overrun is still answered to the caller
- * then. When the hold would end within 100 ms of the grant's instant (always when it
- * equals the duration), nothing is released: the instant ends the grant, and a grant is
- * never extended. Until the hold ends, a take by the same holder on the same key is
- * answered as the host answers any other holder: held for {@code TRY_TAKE}, waited for
- * with {@code TAKE}, never refused as reentrant. Closing the template drops the releases
- * still waiting: those grants end at their instants rather than let another instance run
- * the held work again early.
+ * completes before its grant is that old (from the take's answer, on this JVM's monotonic
+ * clock or a test's: {@link #withHoldClock}) returns at once, and one daemon thread of the
+ * template releases the grant when it is old enough: blocking would hold a thread of
+ * Spring's task scheduler and delay every other job. An overrun is still answered when the
+ * work completes (one {@code remaining} call). A hold ending within 100 ms of the
+ * grant's instant releases nothing: the instant ends it, never extended. Until the hold
+ * ends, the same holder's take is answered as any other holder's, never as reentrant.
+ * Closing makes each release still waiting when it is due, so a restart within the hold
+ * keeps other instances out for the hold, not the duration: {@link #close(Duration)} waits
+ * at most the given time (Spring Boot passes
+ * {@code spring.lifecycle.timeout-per-shutdown-phase}), {@link #close()} 30 seconds; a
+ * release due later is never made early, and its grant ends at its instant (logged).
  *
  * @author Lease contributors
  * @since 0.1.0
@@ -373,28 +371,30 @@ public final class LeaseTemplate implements AutoCloseable {
 	 * @since 0.2.0
 	 */
 	public CompletableFuture<Void> releaseAsync(HeldLease held) {
-		CompletableFuture<Void> released = new CompletableFuture<>();
-		this.releases.finishAsync(held).whenComplete((overrun, failure) -> {
-			if (failure != null) {
-				released.completeExceptionally(failure);
-			}
-			else if (overrun != null) {
-				released.completeExceptionally(overrun);
-			}
-			else {
-				released.complete(null);
-			}
-		});
-		return released;
+		return this.releases.releaseAsync(held);
 	}
 
 	/**
-	 * Stop the scheduler of held releases; the releases still waiting are not made, and
-	 * each of those grants ends at its instant.
+	 * Close as {@link #close(Duration)} does, waiting at most 30 seconds.
 	 */
 	@Override
 	public void close() {
 		this.releases.close();
+	}
+
+	/**
+	 * Stop keeping grants after their work: each release held back by
+	 * {@link LeaseRequest#holdAtLeast()} and due within the wait is made when due, and
+	 * this returns once they are made, or when the wait has passed. A release due later
+	 * is not made early: its grant ends at its instant, logged with its key, as do grants
+	 * kept for work completing after the close. A second close does nothing.
+	 * @param wait how long to wait at most for the releases still due
+	 */
+	public void close(Duration wait) {
+		if (wait == null || wait.isNegative()) {
+			throw new IllegalArgumentException("'wait' must not be null or negative");
+		}
+		this.releases.close(wait);
 	}
 
 }

@@ -38,6 +38,7 @@ import dev.lease.host.inmemory.InMemoryLeaseHost;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -62,9 +63,10 @@ class LeaseTemplateHoldAtLeastTests {
 
 	private final LeaseTemplate template = new LeaseTemplate(this.host, "node-1", OnOverrun.WARN);
 
+	// A test's holds are not waited for: each test that closes checks its own.
 	@AfterEach
 	void close() {
-		this.template.close();
+		this.template.close(Duration.ZERO);
 	}
 
 	@Test
@@ -155,15 +157,50 @@ class LeaseTemplateHoldAtLeastTests {
 	}
 
 	@Test
-	@DisplayName("Invariant 2.1: closing the template drops the waiting releases; each grant ends at its instant")
-	void closeLeavesHeldGrantsToTheirInstants() {
+	@DisplayName("Invariant 2.1: close with a wait longer than the hold releases the grant when the hold ends, not at its instant")
+	void closeWithAWaitLongerThanTheHoldReleasesWhenTheHoldEnds() {
 		String key = fresh();
-		Duration term = Duration.ofMillis(800);
-		assertThat(this.template.tryRun(LeaseRequest.of(key, term).withHoldAtLeast(Duration.ofMillis(400)), (lease) -> {
+		long before = System.nanoTime();
+		assertThat(this.template.tryRun(LeaseRequest.of(key, TERM).withHoldAtLeast(HOLD), (lease) -> {
+		})).isTrue();
+		this.template.close(Duration.ofSeconds(20));
+		assertThat(System.nanoTime() - before).as("nanoseconds until close returned")
+			.isGreaterThanOrEqualTo(HOLD.toNanos());
+		assertThat(this.host.calls()).containsExactly("tryTake " + key, "remaining " + key, "release " + key);
+		assertThat(tryTakeElsewhere(key, TERM)).as("taken elsewhere right after close").isTrue();
+	}
+
+	@Test
+	@DisplayName("Invariant 2.1: close waits for a held release by default, so a restart within the hold loses only the hold")
+	void closeReleasesHeldGrantsWhenTheirHoldsEnd() {
+		String key = fresh();
+		assertThat(this.template.tryRun(LeaseRequest.of(key, TERM).withHoldAtLeast(HOLD), (lease) -> {
 		})).isTrue();
 		this.template.close();
-		await().atMost(Duration.ofSeconds(5)).until(() -> tryTakeElsewhere(key, Duration.ofMillis(1)));
+		assertThat(this.host.calls()).containsExactly("tryTake " + key, "remaining " + key, "release " + key);
+		assertThat(tryTakeElsewhere(key, TERM)).as("taken elsewhere right after close").isTrue();
+	}
+
+	@Test
+	@DisplayName("Invariant 2.2: close with a wait shorter than the hold returns within it; the grant ends at its instant")
+	void closeWithAWaitShorterThanTheHoldLeavesTheGrantToItsInstant() {
+		String key = fresh();
+		Duration term = Duration.ofSeconds(3);
+		assertThat(this.template.tryRun(LeaseRequest.of(key, term).withHoldAtLeast(Duration.ofSeconds(2)), (lease) -> {
+		})).isTrue();
+		long closing = System.nanoTime();
+		this.template.close(Duration.ofMillis(100));
+		assertThat(Duration.ofNanos(System.nanoTime() - closing)).as("time until close returned")
+			.isLessThan(Duration.ofMillis(1500));
+		assertThat(tryTakeElsewhere(key, Duration.ofMillis(1))).as("taken elsewhere after close").isFalse();
+		await().atMost(Duration.ofSeconds(10)).until(() -> tryTakeElsewhere(key, Duration.ofMillis(1)));
 		assertThat(this.host.calls()).containsExactly("tryTake " + key, "remaining " + key);
+	}
+
+	@Test
+	void closeWithANegativeWaitIsRefused() {
+		assertThatIllegalArgumentException().isThrownBy(() -> this.template.close(Duration.ofMillis(-1)))
+			.withMessageContaining("wait");
 	}
 
 	@Test

@@ -17,15 +17,18 @@
 package dev.lease.autoconfigure.shedlock;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Lazy;
+import org.springframework.core.env.Environment;
 import org.springframework.util.StringUtils;
 
 import dev.lease.LeaseHost;
+import dev.lease.autoconfigure.HeldReleasesLifecycle;
 import dev.lease.autoconfigure.LeaseAutoConfiguration;
 import dev.lease.autoconfigure.LeaseHostDecorator;
 import dev.lease.autoconfigure.LeaseHostSelection;
@@ -66,6 +69,14 @@ public final class ShedLockAutoConfiguration {
 		String holderPrefix = properties.getHolderPrefix();
 		return StringUtils.hasText(holderPrefix) ? new LeaseLockProvider(host, "", holderPrefix)
 				: new LeaseLockProvider(host);
+	}
+
+	// Closes the providers when the application stops, once the scheduled tasks have
+	// completed and before the host closes, so the releases they hold back are made.
+	@Bean
+	HeldReleasesLifecycle<LeaseLockProvider> leaseLockProviderHeldReleases(ConfigurableListableBeanFactory beanFactory,
+			Environment environment) {
+		return new HeldReleasesLifecycle<>(beanFactory, LeaseLockProvider.class, LeaseLockProvider::close, environment);
 	}
 
 }

@@ -35,6 +35,7 @@ import dev.lease.LeaseKey;
 import dev.lease.autoconfigure.CustomLeaseHost;
 import dev.lease.autoconfigure.LeaseAutoConfiguration;
 import dev.lease.autoconfigure.inmemory.InMemoryLeaseHostAutoConfiguration;
+import dev.lease.host.inmemory.InMemoryLeaseHost;
 import dev.lease.shedlock.LeaseLockProvider;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -81,6 +82,17 @@ class ShedLockAutoConfigurationTests {
 				.startsWith("node-1/");
 			lock.unlock();
 		});
+	}
+
+	@Test
+	void closeWithinLockAtLeastForReleasesTheLockWhenItIsOldEnough() {
+		InMemoryLeaseHost host = new InMemoryLeaseHost();
+		this.runner.withBean(InMemoryLeaseHost.class, () -> host)
+			.run((context) -> context.getBean(LeaseLockProvider.class)
+				.lock(new LockConfiguration(Instant.now(), "held", Duration.ofMinutes(10), Duration.ofSeconds(1)))
+				.orElseThrow()
+				.unlock());
+		assertThat(host.grant(LeaseKey.of("held"))).isEmpty();
 	}
 
 	@Test
