@@ -17,11 +17,20 @@
 package dev.lease.tck;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.Set;
+import java.util.WeakHashMap;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
+import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
+import dev.lease.LeaseKey;
 
 /**
  * The definition of a correct {@link LeaseHost}: every Check 1.1 to 6.2 of the lease
@@ -46,11 +55,23 @@ import dev.lease.LeaseHost;
  * Every test uses fresh random keys and holders, so one host may serve the whole kit.
  * Tests run in real time; tolerances only widen upper bounds, and a rule of the form "not
  * earlier than" is checked on the host's own instants.
+ * <p>
+ * With JUnit Jupiter's parallel execution enabled, the groups that measure no time run
+ * concurrently, and each group that measures time runs alone, its tests one after
+ * another, so that no timing check shares the machine with another group. Before its
+ * first test the kit makes one untimed take that waits, so that what a host does once in
+ * a JVM (loading classes, opening a pool or a listening connection) is not timed.
  *
  * @author Lease contributors
  * @since 0.1.0
  */
 public abstract class LeaseHostConformanceKit {
+
+	// Held for reading by the groups that measure no time, and for writing by each group
+	// that measures time, so that a timing group runs alone.
+	static final String TIMING = "dev.lease.tck.timing";
+
+	private static final Set<LeaseHost> WARMED = Collections.newSetFromMap(new WeakHashMap<>());
 
 	/**
 	 * Return the host under test; may be the same instance for every test.
@@ -95,7 +116,35 @@ public abstract class LeaseHostConformanceKit {
 		return Duration.ofMillis(10);
 	}
 
+	/**
+	 * Wait until a take of the given holder, started on another thread, waits for the key
+	 * in the host's queue. The default asks the host itself: a holder that waits for a
+	 * key is refused a try take (Non-goal 1). A host with a cheaper way to see its queue
+	 * may override.
+	 * @param key the key taken
+	 * @param holder the waiting holder
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	protected void awaitQueued(LeaseKey key, LeaseHolder holder) throws InterruptedException {
+		Arrivals.awaitQueued(host(), key, holder, tolerance());
+	}
+
+	// Once per host: a take that waits and is handed the key at a release, and one handed
+	// the key as the holder's term passes, neither timed.
+	final void warmUp() throws Exception {
+		LeaseHost host = host();
+		synchronized (WARMED) {
+			if (WARMED.contains(host)) {
+				return;
+			}
+			Arrivals.warmUp(this);
+			WARMED.add(host);
+		}
+	}
+
 	@Nested
+	@Execution(ExecutionMode.CONCURRENT)
+	@ResourceLock(TIMING)
 	@DisplayName("Take")
 	class Take extends TakeChecks {
 
@@ -107,6 +156,8 @@ public abstract class LeaseHostConformanceKit {
 	}
 
 	@Nested
+	@Execution(ExecutionMode.CONCURRENT)
+	@ResourceLock(TIMING)
 	@DisplayName("Waiters")
 	class Waiters extends WaiterChecks {
 
@@ -118,6 +169,8 @@ public abstract class LeaseHostConformanceKit {
 	}
 
 	@Nested
+	@Execution(ExecutionMode.CONCURRENT)
+	@ResourceLock(TIMING)
 	@DisplayName("Handoff")
 	class Handoff extends HandoffChecks {
 
@@ -129,6 +182,8 @@ public abstract class LeaseHostConformanceKit {
 	}
 
 	@Nested
+	@Execution(ExecutionMode.CONCURRENT)
+	@ResourceLock(TIMING)
 	@DisplayName("Try Take")
 	class TryTake extends TryTakeChecks {
 
@@ -140,6 +195,8 @@ public abstract class LeaseHostConformanceKit {
 	}
 
 	@Nested
+	@Execution(ExecutionMode.CONCURRENT)
+	@ResourceLock(TIMING)
 	@DisplayName("Remaining")
 	class Remaining extends RemainingChecks {
 
@@ -151,6 +208,8 @@ public abstract class LeaseHostConformanceKit {
 	}
 
 	@Nested
+	@Execution(ExecutionMode.CONCURRENT)
+	@ResourceLock(value = TIMING, mode = ResourceAccessMode.READ)
 	@DisplayName("Grants")
 	class Grants extends GrantsChecks {
 
@@ -162,6 +221,8 @@ public abstract class LeaseHostConformanceKit {
 	}
 
 	@Nested
+	@Execution(ExecutionMode.CONCURRENT)
+	@ResourceLock(value = TIMING, mode = ResourceAccessMode.READ)
 	@DisplayName("Release")
 	class Release extends ReleaseChecks {
 
@@ -173,6 +234,8 @@ public abstract class LeaseHostConformanceKit {
 	}
 
 	@Nested
+	@Execution(ExecutionMode.CONCURRENT)
+	@ResourceLock(TIMING)
 	@DisplayName("Expiry")
 	class Expiry extends ExpiryChecks {
 
@@ -184,6 +247,8 @@ public abstract class LeaseHostConformanceKit {
 	}
 
 	@Nested
+	@Execution(ExecutionMode.CONCURRENT)
+	@ResourceLock(value = TIMING, mode = ResourceAccessMode.READ)
 	@DisplayName("Identity")
 	class Identity extends IdentityChecks {
 
@@ -195,6 +260,8 @@ public abstract class LeaseHostConformanceKit {
 	}
 
 	@Nested
+	@Execution(ExecutionMode.CONCURRENT)
+	@ResourceLock(value = TIMING, mode = ResourceAccessMode.READ)
 	@DisplayName("Arguments")
 	class Arguments extends ArgumentChecks {
 
@@ -206,6 +273,8 @@ public abstract class LeaseHostConformanceKit {
 	}
 
 	@Nested
+	@Execution(ExecutionMode.CONCURRENT)
+	@ResourceLock(value = TIMING, mode = ResourceAccessMode.READ)
 	@DisplayName("Fence")
 	class Fence extends FenceChecks {
 
@@ -217,6 +286,8 @@ public abstract class LeaseHostConformanceKit {
 	}
 
 	@Nested
+	@Execution(ExecutionMode.CONCURRENT)
+	@ResourceLock(TIMING)
 	@DisplayName("History")
 	class History extends HistoryChecks {
 
@@ -228,6 +299,8 @@ public abstract class LeaseHostConformanceKit {
 	}
 
 	@Nested
+	@Execution(ExecutionMode.CONCURRENT)
+	@ResourceLock(TIMING)
 	@DisplayName("Interruption")
 	class Interruption extends InterruptChecks {
 
@@ -239,6 +312,8 @@ public abstract class LeaseHostConformanceKit {
 	}
 
 	@Nested
+	@Execution(ExecutionMode.CONCURRENT)
+	@ResourceLock(TIMING)
 	@DisplayName("Concurrency")
 	class Concurrency extends ConcurrencyChecks {
 
@@ -250,6 +325,8 @@ public abstract class LeaseHostConformanceKit {
 	}
 
 	@Nested
+	@Execution(ExecutionMode.CONCURRENT)
+	@ResourceLock(TIMING)
 	@DisplayName("Load")
 	class Load extends LoadChecks {
 
