@@ -200,7 +200,7 @@ final class LeaseReleases implements AutoCloseable {
 	}
 
 	// As finishAsync, with an overrun that fails as the future's failure.
-	CompletableFuture<Void> releaseAsync(HeldLease held) {
+	CompletableFuture<Void> finishOrFailAsync(HeldLease held) {
 		CompletableFuture<Void> released = new CompletableFuture<>();
 		finishAsync(held).whenComplete((overrun, failure) -> {
 			if (failure != null) {

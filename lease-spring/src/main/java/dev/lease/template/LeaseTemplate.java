@@ -58,15 +58,15 @@ import dev.lease.annotation.LeaseMode;
  * <p>
  * <strong>Holding at least.</strong> With {@link LeaseRequest#holdAtLeast()}, work that
  * completes before its grant is that old (from the take's answer, on this JVM's monotonic
- * clock or a test's: {@link #withHoldClock}) returns at once, and one daemon thread of the
- * template releases the grant when it is old enough: blocking would hold a thread of
- * Spring's task scheduler and delay every other job. An overrun is still answered when the
- * work completes (one {@code remaining} call). A hold ending within 100 ms of the
+ * clock or a test's: {@link #withHoldClock}) returns at once, and one daemon thread of
+ * the template releases the grant when it is old enough: blocking would hold a thread of
+ * Spring's task scheduler and delay every other job. An overrun is still answered when
+ * the work completes (one {@code remaining} call). A hold ending within 100 ms of the
  * grant's instant releases nothing: the instant ends it, never extended. Until the hold
  * ends, the same holder's take is answered as any other holder's, never as reentrant.
  * Closing makes each release still waiting when it is due, so a restart within the hold
- * keeps other instances out for the hold, not the duration: {@link #close(Duration)} waits
- * at most the given time (Spring Boot passes
+ * keeps other instances out for the hold, not the duration: {@link #close(Duration)}
+ * waits at most the given time (Spring Boot passes
  * {@code spring.lifecycle.timeout-per-shutdown-phase}), {@link #close()} 30 seconds; a
  * release due later is never made early, and its grant ends at its instant (logged).
  *
@@ -371,7 +371,7 @@ public final class LeaseTemplate implements AutoCloseable {
 	 * @since 0.2.0
 	 */
 	public CompletableFuture<Void> releaseAsync(HeldLease held) {
-		return this.releases.releaseAsync(held);
+		return this.releases.finishOrFailAsync(held);
 	}
 
 	/**

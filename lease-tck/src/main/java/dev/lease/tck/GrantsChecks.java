@@ -145,7 +145,7 @@ abstract class GrantsChecks extends KitGroup {
 		Lease first = taken(key, newHolder("holder"), SHORT);
 		LeaseHolder waiter = newHolder("waiter");
 		TimedTake take = takeInBackground(key, waiter, LONG);
-		elapse(ARRIVAL);
+		arrived(key, waiter);
 		elapse(SHORT.plus(CLOCK_GRAIN));
 		Lease handed = new Lease(key, waiter, first.expiresAt().plus(LONG));
 		assertThat(host().grant(key)).contains(handed);

@@ -58,8 +58,9 @@ abstract class HandoffChecks extends KitGroup {
 			LeaseKey key = newKey();
 			LeaseHolder holder = newHolder("holder");
 			taken(key, holder, LONG);
-			TimedTake take = takeInBackground(key, newHolder("waiter"), tiny);
-			elapse(ARRIVAL);
+			LeaseHolder waiter = newHolder("waiter");
+			TimedTake take = takeInBackground(key, waiter, tiny);
+			arrived(key, waiter);
 			elapse(QUIET);
 			host().release(key, holder);
 			// Traffic on another key right after the handoff, which is when a host that
@@ -89,7 +90,9 @@ abstract class HandoffChecks extends KitGroup {
 			takes.add(takeInBackground(key, waiter, term));
 		}
 		// Every waiter stands in the queue behind the long term: its bound is that term.
-		elapse(ARRIVAL.plus(tolerance()));
+		for (LeaseHolder waiter : waiters) {
+			arrived(key, waiter);
+		}
 		AtomicBoolean chainDone = new AtomicBoolean();
 		runInBackground(() -> traffic(chainDone));
 		try {

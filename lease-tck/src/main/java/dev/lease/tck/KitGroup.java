@@ -25,6 +25,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 
 import dev.lease.Lease;
 import dev.lease.LeaseHolder;
@@ -53,12 +54,18 @@ abstract class KitGroup {
 	// other the JVM's: clock resolution and rate, not scheduling.
 	static final Duration CLOCK_GRAIN = Duration.ofMillis(2);
 
-	// Time for a take started on another thread to reach the host and stand in its queue.
+	// Time for a take started on another thread to reach the host and stand in its queue,
+	// where a test cannot ask whether it stands there; beyond it a waiter is late.
 	static final Duration ARRIVAL = Duration.ofMillis(300);
 
 	private final ExecutorService threads = Executors.newCachedThreadPool();
 
 	abstract LeaseHostConformanceKit kit();
+
+	@BeforeEach
+	void warmUp() throws Exception {
+		kit().warmUp();
+	}
 
 	@AfterEach
 	void stopThreads() throws InterruptedException {
@@ -76,6 +83,12 @@ abstract class KitGroup {
 
 	final void elapse(Duration duration) throws InterruptedException {
 		kit().elapse(duration);
+	}
+
+	// Returns once the take of the holder, started on another thread, waits in the
+	// host's queue for the key.
+	final void arrived(LeaseKey key, LeaseHolder holder) throws InterruptedException {
+		kit().awaitQueued(key, holder);
 	}
 
 	static LeaseKey newKey() {

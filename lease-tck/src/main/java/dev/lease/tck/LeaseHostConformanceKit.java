@@ -17,11 +17,20 @@
 package dev.lease.tck;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.Set;
+import java.util.WeakHashMap;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
+import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
+import dev.lease.LeaseKey;
 
 /**
  * The definition of a correct {@link LeaseHost}: every Check 1.1 to 6.2 of the lease
@@ -46,11 +55,23 @@ import dev.lease.LeaseHost;
  * Every test uses fresh random keys and holders, so one host may serve the whole kit.
  * Tests run in real time; tolerances only widen upper bounds, and a rule of the form "not
  * earlier than" is checked on the host's own instants.
+ * <p>
+ * With JUnit Jupiter's parallel execution enabled, the groups that measure no time run
+ * concurrently, and each group that measures time runs alone, its tests one after
+ * another, so that no timing check shares the machine with another group. Before its
+ * first test the kit makes one untimed take that waits, so that what a host does once in
+ * a JVM (loading classes, opening a pool or a listening connection) is not timed.
  *
  * @author Lease contributors
  * @since 0.1.0
  */
 public abstract class LeaseHostConformanceKit {
+
+	// Held for reading by the groups that measure no time, and for writing by each group
+	// that measures time, so that a timing group runs alone.
+	static final String TIMING = "dev.lease.tck.timing";
+
+	private static final Set<LeaseHost> WARMED = Collections.newSetFromMap(new WeakHashMap<>());
 
 	/**
 	 * Return the host under test; may be the same instance for every test.
@@ -95,10 +116,38 @@ public abstract class LeaseHostConformanceKit {
 		return Duration.ofMillis(10);
 	}
 
+	/**
+	 * Wait until a take of the given holder, started on another thread, waits for the key
+	 * in the host's queue. The default asks the host itself: a holder that waits for a
+	 * key is refused a try take (Non-goal 1). A host with a cheaper way to see its queue
+	 * may override.
+	 * @param key the key taken
+	 * @param holder the waiting holder
+	 * @throws InterruptedException if interrupted while waiting
+	 */
+	protected void awaitQueued(LeaseKey key, LeaseHolder holder) throws InterruptedException {
+		Arrivals.awaitQueued(host(), key, holder, tolerance());
+	}
+
+	// Once per host: a take that waits and is handed the key at a release, and one handed
+	// the key as the holder's term passes, neither timed.
+	final void warmUp() throws Exception {
+		LeaseHost host = host();
+		synchronized (WARMED) {
+			if (WARMED.contains(host)) {
+				return;
+			}
+			Arrivals.warmUp(this);
+			WARMED.add(host);
+		}
+	}
+
 	// Each group is named after its checks with "Group", never after a type of the API
 	// (Fence) or of the host kit (Handoff), so that a name in a test report means one
 	// thing; the display name is what a report shows.
 	@Nested
+	@Execution(ExecutionMode.CONCURRENT)
+	@ResourceLock(TIMING)
 	@DisplayName("Take")
 	class TakeGroup extends TakeChecks {
 
@@ -110,6 +159,8 @@ public abstract class LeaseHostConformanceKit {
 	}
 
 	@Nested
+	@Execution(ExecutionMode.CONCURRENT)
+	@ResourceLock(TIMING)
 	@DisplayName("Waiters")
 	class WaiterGroup extends WaiterChecks {
 
@@ -121,6 +172,8 @@ public abstract class LeaseHostConformanceKit {
 	}
 
 	@Nested
+	@Execution(ExecutionMode.CONCURRENT)
+	@ResourceLock(TIMING)
 	@DisplayName("Handoff")
 	class HandoffGroup extends HandoffChecks {
 
@@ -132,6 +185,8 @@ public abstract class LeaseHostConformanceKit {
 	}
 
 	@Nested
+	@Execution(ExecutionMode.CONCURRENT)
+	@ResourceLock(TIMING)
 	@DisplayName("Try Take")
 	class TryTakeGroup extends TryTakeChecks {
 
@@ -143,6 +198,8 @@ public abstract class LeaseHostConformanceKit {
 	}
 
 	@Nested
+	@Execution(ExecutionMode.CONCURRENT)
+	@ResourceLock(TIMING)
 	@DisplayName("Remaining")
 	class RemainingGroup extends RemainingChecks {
 
@@ -154,6 +211,8 @@ public abstract class LeaseHostConformanceKit {
 	}
 
 	@Nested
+	@Execution(ExecutionMode.CONCURRENT)
+	@ResourceLock(value = TIMING, mode = ResourceAccessMode.READ)
 	@DisplayName("Grants")
 	class GrantsGroup extends GrantsChecks {
 
@@ -165,6 +224,8 @@ public abstract class LeaseHostConformanceKit {
 	}
 
 	@Nested
+	@Execution(ExecutionMode.CONCURRENT)
+	@ResourceLock(value = TIMING, mode = ResourceAccessMode.READ)
 	@DisplayName("Release")
 	class ReleaseGroup extends ReleaseChecks {
 
@@ -176,6 +237,8 @@ public abstract class LeaseHostConformanceKit {
 	}
 
 	@Nested
+	@Execution(ExecutionMode.CONCURRENT)
+	@ResourceLock(TIMING)
 	@DisplayName("Expiry")
 	class ExpiryGroup extends ExpiryChecks {
 
@@ -187,6 +250,8 @@ public abstract class LeaseHostConformanceKit {
 	}
 
 	@Nested
+	@Execution(ExecutionMode.CONCURRENT)
+	@ResourceLock(value = TIMING, mode = ResourceAccessMode.READ)
 	@DisplayName("Identity")
 	class IdentityGroup extends IdentityChecks {
 
@@ -198,6 +263,8 @@ public abstract class LeaseHostConformanceKit {
 	}
 
 	@Nested
+	@Execution(ExecutionMode.CONCURRENT)
+	@ResourceLock(value = TIMING, mode = ResourceAccessMode.READ)
 	@DisplayName("Arguments")
 	class ArgumentGroup extends ArgumentChecks {
 
@@ -209,6 +276,8 @@ public abstract class LeaseHostConformanceKit {
 	}
 
 	@Nested
+	@Execution(ExecutionMode.CONCURRENT)
+	@ResourceLock(value = TIMING, mode = ResourceAccessMode.READ)
 	@DisplayName("Fence")
 	class FenceGroup extends FenceChecks {
 
@@ -220,6 +289,8 @@ public abstract class LeaseHostConformanceKit {
 	}
 
 	@Nested
+	@Execution(ExecutionMode.CONCURRENT)
+	@ResourceLock(TIMING)
 	@DisplayName("History")
 	class HistoryGroup extends HistoryChecks {
 
@@ -231,6 +302,8 @@ public abstract class LeaseHostConformanceKit {
 	}
 
 	@Nested
+	@Execution(ExecutionMode.CONCURRENT)
+	@ResourceLock(TIMING)
 	@DisplayName("Interruption")
 	class InterruptGroup extends InterruptChecks {
 
@@ -242,6 +315,8 @@ public abstract class LeaseHostConformanceKit {
 	}
 
 	@Nested
+	@Execution(ExecutionMode.CONCURRENT)
+	@ResourceLock(TIMING)
 	@DisplayName("Concurrency")
 	class ConcurrencyGroup extends ConcurrencyChecks {
 
@@ -253,6 +328,8 @@ public abstract class LeaseHostConformanceKit {
 	}
 
 	@Nested
+	@Execution(ExecutionMode.CONCURRENT)
+	@ResourceLock(TIMING)
 	@DisplayName("Load")
 	class LoadGroup extends LoadChecks {
 

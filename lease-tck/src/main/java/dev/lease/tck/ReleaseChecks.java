@@ -87,8 +87,9 @@ abstract class ReleaseChecks extends KitGroup {
 		LeaseKey key = newKey();
 		LeaseHolder holder = newHolder("holder");
 		taken(key, holder, LONG);
-		TimedTake take = takeInBackground(key, newHolder("waiter"), LONG);
-		elapse(ARRIVAL);
+		LeaseHolder waiter = newHolder("waiter");
+		TimedTake take = takeInBackground(key, waiter, LONG);
+		arrived(key, waiter);
 		assertThat(host().release(key, holder)).isInstanceOf(Released.class);
 		assertThat(host().tryTake(key, newHolder("late"), LONG)).isInstanceOf(Held.class);
 		assertThat(take.answer(tolerance())).isInstanceOf(Taken.class);

@@ -64,7 +64,7 @@ abstract class TakeChecks extends KitGroup {
 		LeaseHolder waiter = newHolder("waiter");
 		taken(key, holder, LONG);
 		TimedTake take = takeInBackground(key, waiter, LONG);
-		elapse(ARRIVAL);
+		arrived(key, waiter);
 		assertThat(take.result()).as("a take must wait while the key is held").isNotDone();
 		host().release(key, holder);
 		assertThat(take.answer(tolerance())).isInstanceOf(Taken.class);
@@ -117,7 +117,7 @@ abstract class TakeChecks extends KitGroup {
 			}
 		});
 		thread.start();
-		elapse(ARRIVAL);
+		arrived(key, waiter);
 		thread.interrupt();
 		thread.join(tolerance().toMillis());
 		assertThat(thread.isAlive()).as("an interrupted take must return").isFalse();

@@ -68,11 +68,12 @@ abstract class WaiterChecks extends KitGroup {
 		LeaseHolder first = newHolder("first");
 		taken(key, holder, FIRST_TERM);
 		TimedTake firstTake = takeInBackground(key, first, LONG);
-		elapse(ARRIVAL);
+		arrived(key, first);
+		LeaseHolder second = newHolder("second");
 		long before = System.nanoTime();
 		Duration arrival = host().remaining(key, holder).orElseThrow();
-		TimedTake secondTake = takeInBackground(key, newHolder("second"), LONG, before);
-		elapse(ARRIVAL);
+		TimedTake secondTake = takeInBackground(key, second, LONG, before);
+		arrived(key, second);
 		host().release(key, holder);
 		assertThat(firstTake.answer(tolerance())).isInstanceOf(Taken.class);
 		assertThat(secondTake.answer(arrival.plus(tolerance()))).isInstanceOf(Unavailable.class);
@@ -92,9 +93,9 @@ abstract class WaiterChecks extends KitGroup {
 		LeaseHolder second = newHolder("second");
 		taken(key, holder, FIRST_TERM);
 		TimedTake firstTake = takeInBackground(key, first, LONG);
-		elapse(ARRIVAL);
+		arrived(key, first);
 		TimedTake secondTake = takeInBackground(key, second, LONG);
-		elapse(ARRIVAL);
+		arrived(key, second);
 		host().release(key, holder);
 		assertThat(firstTake.answer(tolerance())).isInstanceOf(Taken.class);
 		assertThat(secondTake.answer(FIRST_TERM.plus(tolerance()))).isInstanceOf(Unavailable.class);
@@ -109,9 +110,12 @@ abstract class WaiterChecks extends KitGroup {
 		LeaseKey key = newKey();
 		LeaseHolder holder = newHolder("holder");
 		taken(key, holder, FIRST_TERM);
-		TimedTake one = takeInBackground(key, newHolder("one"), LONG);
-		TimedTake other = takeInBackground(key, newHolder("other"), LONG);
-		elapse(ARRIVAL);
+		LeaseHolder oneHolder = newHolder("one");
+		LeaseHolder otherHolder = newHolder("other");
+		TimedTake one = takeInBackground(key, oneHolder, LONG);
+		TimedTake other = takeInBackground(key, otherHolder, LONG);
+		arrived(key, oneHolder);
+		arrived(key, otherHolder);
 		host().release(key, holder);
 		List<TakeResult> answers = List.of(one.answer(FIRST_TERM.plus(tolerance())),
 				other.answer(FIRST_TERM.plus(tolerance())));
@@ -146,7 +150,7 @@ abstract class WaiterChecks extends KitGroup {
 					done.countDown();
 				}
 			});
-			elapse(ARRIVAL);
+			arrived(key, waiter);
 		}
 		host().release(key, holder);
 		assertThat(done.await(tolerance().multipliedBy(3).toMillis(), TimeUnit.MILLISECONDS)).isTrue();
@@ -174,6 +178,7 @@ abstract class WaiterChecks extends KitGroup {
 		LeaseHolder waiter = newHolder("waiter");
 		taken(key, newHolder("holder"), FIRST_TERM);
 		TimedTake take = takeInBackground(key, waiter, LONG);
+		arrived(key, waiter);
 		elapse(FIRST_TERM.plus(ARRIVAL));
 		assertThat(host().tryTake(key, newHolder("late"), LONG)).isInstanceOf(Held.class);
 		assertThat(take.answer(tolerance())).isInstanceOf(Taken.class);
@@ -200,8 +205,9 @@ abstract class WaiterChecks extends KitGroup {
 		taken(key, holder, CHAIN_HOLDER_TERM);
 		List<CompletableFuture<ChainAnswer>> answers = new ArrayList<>();
 		for (int i = 0; i < links.length; i++) {
-			answers.add(takeInChain(key, newHolder("waiter" + (i + 1)), links[i]));
-			elapse(ARRIVAL);
+			LeaseHolder waiter = newHolder("waiter" + (i + 1));
+			answers.add(takeInChain(key, waiter, links[i]));
+			arrived(key, waiter);
 		}
 		host().release(key, holder);
 		Instant freedAt = Instant.now();

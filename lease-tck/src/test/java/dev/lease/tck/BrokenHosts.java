@@ -20,7 +20,9 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongUnaryOperator;
@@ -132,15 +134,28 @@ final class BrokenHosts {
 	// A waiter waits until the key frees, however long that takes (breaks Operation 3 to
 	// 5).
 	static ForwardingLeaseHost waitsWithoutBound() {
+		Set<List<Object>> waiting = ConcurrentHashMap.newKeySet();
 		return new ForwardingLeaseHost(new InMemoryLeaseHost()) {
 
 			@Override
+			public TryTakeResult tryTake(LeaseKey key, LeaseHolder holder, Duration duration) {
+				refuseQueued(waiting, key, holder);
+				return this.delegate.tryTake(key, holder, duration);
+			}
+
+			@Override
 			public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
-				while (true) {
-					if (this.delegate.tryTake(key, holder, duration) instanceof Taken taken) {
-						return taken;
+				waiting.add(List.of(key, holder));
+				try {
+					while (true) {
+						if (this.delegate.tryTake(key, holder, duration) instanceof Taken taken) {
+							return taken;
+						}
+						Thread.sleep(POLL_MILLIS);
 					}
-					Thread.sleep(POLL_MILLIS);
+				}
+				finally {
+					waiting.remove(List.of(key, holder));
 				}
 			}
 
@@ -150,7 +165,14 @@ final class BrokenHosts {
 	// The latest waiter goes first (breaks Non-goal 3).
 	static ForwardingLeaseHost admitsLastArrivalFirst() {
 		Map<LeaseKey, Deque<Thread>> stacks = new ConcurrentHashMap<>();
+		Set<List<Object>> waiting = ConcurrentHashMap.newKeySet();
 		return new ForwardingLeaseHost(new InMemoryLeaseHost()) {
+
+			@Override
+			public TryTakeResult tryTake(LeaseKey key, LeaseHolder holder, Duration duration) {
+				refuseQueued(waiting, key, holder);
+				return this.delegate.tryTake(key, holder, duration);
+			}
 
 			@Override
 			public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
@@ -158,6 +180,7 @@ final class BrokenHosts {
 				synchronized (stack) {
 					stack.push(Thread.currentThread());
 				}
+				waiting.add(List.of(key, holder));
 				try {
 					while (true) {
 						boolean top;
@@ -174,6 +197,7 @@ final class BrokenHosts {
 					synchronized (stack) {
 						stack.remove(Thread.currentThread());
 					}
+					waiting.remove(List.of(key, holder));
 				}
 			}
 
@@ -262,6 +286,14 @@ final class BrokenHosts {
 			}
 
 		};
+	}
+
+	// A holder that waits for a key is refused a try take (Non-goal 1), which is how the
+	// kit knows a waiter stands in the queue: only the rule a host breaks may be wrong.
+	private static void refuseQueued(Set<List<Object>> waiting, LeaseKey key, LeaseHolder holder) {
+		if (waiting.contains(List.of(key, holder))) {
+			throw new ReentrantTakeException(key, holder);
+		}
 	}
 
 }
