@@ -118,7 +118,7 @@ final class JdbcHandoff {
 			LeaseKey key = LeaseKey.of("bench:handoff:" + System.nanoTime() + ":" + i);
 			releasing.tryTake(key, holder, TERM);
 			long[] returned = new long[1];
-			Thread[] waiterThread = new Thread[1];
+			@Nullable Thread[] waiterThread = new Thread[1];
 			CompletableFuture<Void> take = CompletableFuture.runAsync(() -> {
 				waiterThread[0] = Thread.currentThread();
 				try {
@@ -131,6 +131,11 @@ final class JdbcHandoff {
 			});
 			while (probe.queryForObject("SELECT COUNT(*) FROM LEASE_WAITERS WHERE LEASE_KEY = ?", Integer.class,
 					(Object) key.bytes()) == 0) {
+				Thread.onSpinWait();
+			}
+			// The row is visible before the waiter has its commit's answer: start once it
+			// sleeps, so that its own entry is not counted as the handoff's.
+			while (!asleep(waiterThread[0])) {
 				Thread.onSpinWait();
 			}
 			logs.forEach(HandoffStatements::start);
@@ -149,6 +154,11 @@ final class JdbcHandoff {
 			waiting.release(key, waiter);
 		}
 		return run;
+	}
+
+	private static boolean asleep(@Nullable Thread thread) {
+		Thread.State state = (thread != null) ? thread.getState() : Thread.State.RUNNABLE;
+		return state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING;
 	}
 
 	private static void print(PrintStream out, String scenario, double roundTripMicros, Run run) {
