@@ -39,7 +39,8 @@ import dev.lease.host.jdbc.JdbcLeaseHost;
  * and on MariaDB or MySQL when {@code LEASE_TEST_MARIADB_URL} is set: try_take + release
  * pairs beside the floor of one upsert and one delete through the same pool on the same
  * table, and the handoff latency from a release to the waiter's take returning, on the
- * same instance and on another one woken by {@code LISTEN/NOTIFY}.
+ * same instance and on another one woken by {@code LISTEN/NOTIFY} (on MariaDB by the
+ * key's poller), with what one handoff costs ({@link JdbcHandoff}).
  *
  * @author Lease contributors
  */
@@ -88,6 +89,7 @@ final class JdbcBenchmarks {
 			handoff(table, "jdbc handoff, same instance", host, host);
 			handoff(table, "jdbc handoff, other instance (LISTEN/NOTIFY)", host, other);
 			JdbcCost.run(table.cost(), "PostgreSQL", url, FLOOR_UPSERT);
+			JdbcHandoff.cost(System.out, "PostgreSQL", url, "LISTEN/NOTIFY");
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -101,15 +103,20 @@ final class JdbcBenchmarks {
 		}
 	}
 
-	// MySQL or MariaDB, the same pairs beside their own floor.
+	// MySQL or MariaDB, the same pairs beside their own floor, and the handoff.
 	private static void mariadb(BenchmarkTable table, String url) {
 		try (HikariDataSource pool = pool(url); JdbcLeaseHost host = new JdbcLeaseHost(pool)) {
 			new ResourceDatabasePopulator(new ClassPathResource("dev/lease/host/jdbc/schema-mysql.sql")).execute(pool);
 			pairs(table, "MariaDB", MYSQL_FLOOR_UPSERT, pool, host, (threads) -> List.of());
 			JdbcCost.run(table.cost(), "MariaDB", url, MYSQL_FLOOR_UPSERT);
+			JdbcHandoff.mariadbRows(table, url);
+			JdbcHandoff.cost(System.out, "MariaDB", url, "the key's poller");
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException("JDBC benchmarks failed on " + url, ex);
 		}
 	}
 
