@@ -16,23 +16,15 @@
 
 package dev.lease.benchmarks;
 
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
-import java.sql.CallableStatement;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.Statement;
 import java.util.concurrent.atomic.AtomicLong;
 
 import javax.sql.DataSource;
 
 /**
- * A data source that counts the statements run through it and times each at the client,
- * for databases where {@code pg_stat_statements} is not loaded: every {@code execute*}
- * call is one statement and one round trip; its time includes the round trip and any wait
- * for a row lock.
+ * A data source that counts the statements run through it and times each at the client
+ * ({@link DriverRoundTrips}), for databases where {@code pg_stat_statements} is not
+ * loaded: every {@code execute*} call is one statement and one round trip; its time
+ * includes the round trip and any wait for a row lock.
  *
  * @author Lease contributors
  */
@@ -49,11 +41,10 @@ final class CountingDataSource {
 	private final DataSource dataSource;
 
 	CountingDataSource(DataSource target) {
-		this.dataSource = proxy(DataSource.class, target, (method, args, result) -> {
-			if (method.getName().equals("getConnection")) {
-				return proxy(Connection.class, (Connection) result, this::statementOf);
+		this.dataSource = DriverRoundTrips.wrap(target, (kind, text, start, elapsed) -> {
+			if (kind == DriverRoundTrips.Kind.STATEMENT) {
+				record(elapsed, text);
 			}
-			return result;
 		});
 	}
 
@@ -80,38 +71,6 @@ final class CountingDataSource {
 		return new ScaleStore.Counters(statements(), -1, micros(), max / 1000, sql);
 	}
 
-	private Object statementOf(Method method, Object[] args, Object result) {
-		String sql = (args != null && args.length > 0 && args[0] instanceof String text) ? text : "";
-		if (result instanceof CallableStatement callable) {
-			return timed(CallableStatement.class, callable, sql);
-		}
-		if (result instanceof PreparedStatement prepared) {
-			return timed(PreparedStatement.class, prepared, sql);
-		}
-		if (result instanceof Statement statement) {
-			return timed(Statement.class, statement, sql);
-		}
-		return result;
-	}
-
-	private <T extends Statement> T timed(Class<T> type, T target, String preparedSql) {
-		InvocationHandler handler = (proxy, method, args) -> {
-			if (!method.getName().startsWith("execute")) {
-				return invoke(target, method, args);
-			}
-			String sql = (args != null && args.length > 0 && args[0] instanceof String text) ? text : preparedSql;
-			long start = System.nanoTime();
-			try {
-				return invoke(target, method, args);
-			}
-			finally {
-				record(System.nanoTime() - start, sql);
-			}
-		};
-		return type
-			.cast(Proxy.newProxyInstance(CountingDataSource.class.getClassLoader(), new Class<?>[] { type }, handler));
-	}
-
 	private void record(long elapsed, String sql) {
 		this.statements.incrementAndGet();
 		this.nanos.addAndGet(elapsed);
@@ -129,27 +88,6 @@ final class CountingDataSource {
 	private static String brief(String sql) {
 		String line = sql.replaceAll("\\s+", " ").trim();
 		return (line.length() > 60) ? line.substring(0, 57) + "..." : line;
-	}
-
-	private <T> T proxy(Class<T> type, T target, Wrapping wrapping) {
-		InvocationHandler handler = (proxy, method, args) -> wrapping.wrap(method, args, invoke(target, method, args));
-		return type
-			.cast(Proxy.newProxyInstance(CountingDataSource.class.getClassLoader(), new Class<?>[] { type }, handler));
-	}
-
-	private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
-		try {
-			return method.invoke(target, args);
-		}
-		catch (InvocationTargetException ex) {
-			throw ex.getCause();
-		}
-	}
-
-	private interface Wrapping {
-
-		Object wrap(Method method, Object[] args, Object result);
-
 	}
 
 }

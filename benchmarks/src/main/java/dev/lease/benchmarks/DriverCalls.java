@@ -16,21 +16,11 @@
 
 package dev.lease.benchmarks;
 
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
-import java.sql.CallableStatement;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 import javax.sql.DataSource;
-
-import org.jspecify.annotations.Nullable;
 
 /**
  * The driver's data source, under a pool, with every call that can reach the server
@@ -57,9 +47,13 @@ final class DriverCalls {
 	private final DataSource dataSource;
 
 	DriverCalls(DataSource driver) {
-		this.dataSource = proxy(DataSource.class, driver,
-				(method, args, result) -> (result instanceof Connection connection)
-						? proxy(Connection.class, connection, this::connectionCall) : result);
+		this.dataSource = DriverRoundTrips.wrap(driver, (kind, text, start, nanos) -> {
+			switch (kind) {
+				case STATEMENT -> this.statements.increment();
+				case TRANSACTION_END -> this.transactionEnds.increment();
+				case AUTO_COMMIT_CHANGE -> this.autoCommitChanges.increment();
+			}
+		});
 	}
 
 	DataSource dataSource() {
@@ -72,63 +66,6 @@ final class DriverCalls {
 		counters.put(TRANSACTION_ENDS, this.transactionEnds.sum());
 		counters.put(AUTO_COMMIT_CHANGES, this.autoCommitChanges.sum());
 		return counters;
-	}
-
-	private Object connectionCall(Method method, Object @Nullable [] args, Object result) {
-		if (result instanceof CallableStatement callable) {
-			return counting(CallableStatement.class, callable);
-		}
-		if (result instanceof PreparedStatement prepared) {
-			return counting(PreparedStatement.class, prepared);
-		}
-		if (result instanceof Statement statement) {
-			return counting(Statement.class, statement);
-		}
-		return result;
-	}
-
-	private <T extends Statement> T counting(Class<T> type, T target) {
-		return proxy(type, target, (method, args, result) -> {
-			if (method.getName().startsWith("execute")) {
-				this.statements.increment();
-			}
-			return result;
-		});
-	}
-
-	private <T> T proxy(Class<T> type, T target, Wrapping wrapping) {
-		InvocationHandler handler = (proxy, method, args) -> {
-			if (target instanceof Connection connection) {
-				countTransactionCall(connection, method, args);
-			}
-			try {
-				return wrapping.wrap(method, args, method.invoke(target, args));
-			}
-			catch (InvocationTargetException ex) {
-				throw ex.getCause();
-			}
-		};
-		return type.cast(Proxy.newProxyInstance(DriverCalls.class.getClassLoader(), new Class<?>[] { type }, handler));
-	}
-
-	// Counted before the call: a commit that fails was still sent.
-	private void countTransactionCall(Connection connection, Method method, Object @Nullable [] args) throws Exception {
-		switch (method.getName()) {
-			case "commit", "rollback" -> this.transactionEnds.increment();
-			case "setAutoCommit" -> {
-				if (args != null && connection.getAutoCommit() != (Boolean) args[0]) {
-					this.autoCommitChanges.increment();
-				}
-			}
-			default -> {
-			}
-		}
-	}
-
-	private interface Wrapping {
-
-		Object wrap(Method method, Object @Nullable [] args, Object result);
-
 	}
 
 }

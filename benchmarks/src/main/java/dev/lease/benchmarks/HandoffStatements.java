@@ -16,28 +16,16 @@
 
 package dev.lease.benchmarks;
 
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
-import java.sql.CallableStatement;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.Statement;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 import javax.sql.DataSource;
 
 /**
- * The round trips of one handoff as the driver sees them: every {@code execute*} call of
- * a statement, and every {@code commit}, {@code rollback} and {@code setAutoCommit} of a
- * connection (on MariaDB each is a round trip of its own; PostgreSQL's driver sends
- * {@code BEGIN} with the first statement), each with the thread that ran it and its time
- * at the client, recorded only while a handoff is measured.
- * <p>
- * The data source answers {@code unwrap} with the pool it wraps, so that the host opens
- * its {@code LISTEN} connection outside the pool, as it does without this log: the
+ * The round trips of one handoff as the driver sees them ({@link DriverRoundTrips}), each
+ * with the thread that ran it and its time at the client, recorded only while a handoff
+ * is measured. The host still finds its pool behind the data source, so it opens its
+ * {@code LISTEN} connection outside the pool, as it does without this log: the
  * notification itself is read by the driver and is not a statement.
  *
  * @author Lease contributors
@@ -51,14 +39,15 @@ final class HandoffStatements {
 	private final DataSource dataSource;
 
 	HandoffStatements(DataSource target) {
-		this.dataSource = proxy(DataSource.class, target, (method, args, result) -> {
-			if (method.getName().equals("getConnection")) {
-				Connection connection = (Connection) result;
-				return Proxy.newProxyInstance(HandoffStatements.class.getClassLoader(),
-						new Class<?>[] { Connection.class },
-						(proxy, called, calledArgs) -> connectionCall(connection, called, calledArgs));
+		this.dataSource = DriverRoundTrips.wrap(target, (kind, text, start, nanos) -> {
+			if (this.recording) {
+				String label = switch (kind) {
+					case STATEMENT -> brief(text);
+					case TRANSACTION_END -> text.toUpperCase();
+					case AUTO_COMMIT_CHANGE -> "setAutoCommit";
+				};
+				this.entries.add(new Entry(Thread.currentThread(), label, start, nanos));
 			}
-			return result;
 		});
 	}
 
@@ -76,71 +65,10 @@ final class HandoffStatements {
 		return List.copyOf(this.entries);
 	}
 
-	private Object connectionCall(Connection connection, Method method, Object[] args) throws Throwable {
-		String name = method.getName();
-		boolean roundTrip = name.equals("commit") || name.equals("rollback") || name.equals("setAutoCommit");
-		long start = System.nanoTime();
-		Object result = invoke(connection, method, args);
-		if (roundTrip) {
-			String label = name.equals("setAutoCommit") ? "setAutoCommit(" + args[0] + ")" : name.toUpperCase();
-			record(label, start);
-		}
-		String sql = (args != null && args.length > 0 && args[0] instanceof String text) ? text : "";
-		if (result instanceof CallableStatement callable) {
-			return timed(CallableStatement.class, callable, sql);
-		}
-		if (result instanceof PreparedStatement prepared) {
-			return timed(PreparedStatement.class, prepared, sql);
-		}
-		if (result instanceof Statement statement) {
-			return timed(Statement.class, statement, sql);
-		}
-		return result;
-	}
-
-	private <T extends Statement> T timed(Class<T> type, T target, String preparedSql) {
-		InvocationHandler handler = (proxy, method, args) -> {
-			if (!method.getName().startsWith("execute")) {
-				return invoke(target, method, args);
-			}
-			String sql = (args != null && args.length > 0 && args[0] instanceof String text) ? text : preparedSql;
-			long start = System.nanoTime();
-			try {
-				return invoke(target, method, args);
-			}
-			finally {
-				record(brief(sql), start);
-			}
-		};
-		return type
-			.cast(Proxy.newProxyInstance(HandoffStatements.class.getClassLoader(), new Class<?>[] { type }, handler));
-	}
-
-	private void record(String label, long start) {
-		if (this.recording) {
-			this.entries.add(new Entry(Thread.currentThread(), label, start, System.nanoTime() - start));
-		}
-	}
-
 	// One line, short enough for a table cell.
 	private static String brief(String sql) {
 		String line = sql.replaceAll("\\s+", " ").trim();
 		return (line.length() > 70) ? line.substring(0, 67) + "..." : line;
-	}
-
-	private static <T> T proxy(Class<T> type, T target, Wrapping wrapping) {
-		InvocationHandler handler = (proxy, method, args) -> wrapping.wrap(method, args, invoke(target, method, args));
-		return type
-			.cast(Proxy.newProxyInstance(HandoffStatements.class.getClassLoader(), new Class<?>[] { type }, handler));
-	}
-
-	private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
-		try {
-			return method.invoke(target, args);
-		}
-		catch (InvocationTargetException ex) {
-			throw ex.getCause();
-		}
 	}
 
 	/**
@@ -152,12 +80,6 @@ final class HandoffStatements {
 	 * @param nanos its time at the client
 	 */
 	record Entry(Thread thread, String label, long startNanos, long nanos) {
-
-	}
-
-	private interface Wrapping {
-
-		Object wrap(Method method, Object[] args, Object result) throws Throwable;
 
 	}
 
