@@ -47,7 +47,7 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  *
  * @author Lease contributors
- * @since 0.2.0
+ * @since 0.1.0
  * @see LeaseHost#async()
  */
 public interface AsyncLeaseHost {

@@ -153,7 +153,7 @@ public interface LeaseHost {
 	 * default answers on threads of their own ({@link AsyncLeaseHost#onThreads}). A
 	 * decorator returns a view that decorates the host's own.
 	 * @return the non-blocking view of this host
-	 * @since 0.2.0
+	 * @since 0.1.0
 	 */
 	default AsyncLeaseHost async() {
 		return AsyncLeaseHost.onThreads(this);

@@ -42,7 +42,7 @@ import org.springframework.scheduling.concurrent.ExecutorConfigurationSupport;
  *
  * @param <T> the type of the beans
  * @author Lease contributors
- * @since 0.2.0
+ * @since 0.1.0
  */
 public final class HeldReleasesLifecycle<T> implements SmartLifecycle {
 

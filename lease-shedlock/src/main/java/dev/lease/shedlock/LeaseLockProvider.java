@@ -173,7 +173,7 @@ public final class LeaseLockProvider implements LockProvider, AutoCloseable {
 	 * instant, logged at info level with its key. Locks taken afterwards still work, but
 	 * a release they hold back is left to the instant too. A second close does nothing.
 	 * @param wait how long to wait at most for the releases still due
-	 * @since 0.2.0
+	 * @since 0.1.0
 	 */
 	public void close(Duration wait) {
 		if (wait == null || wait.isNegative()) {

@@ -35,7 +35,7 @@ import dev.lease.Lease;
  * kotlinx-coroutines on the class path.
  *
  * @author Lease contributors
- * @since 0.2.0
+ * @since 0.1.0
  */
 public final class LeaseStackElement extends AbstractCoroutineContextElement
 		implements ThreadContextElement<List<Lease>> {

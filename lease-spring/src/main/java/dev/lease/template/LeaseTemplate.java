@@ -353,7 +353,7 @@ public final class LeaseTemplate implements AutoCloseable {
 	 * {@link ReentrantTakeException} when this thread already holds the key through a
 	 * leased call, and with {@link LeaseHostException} when the host failed (a grant it
 	 * may have made is given back)
-	 * @since 0.2.0
+	 * @since 0.1.0
 	 */
 	public CompletableFuture<LeaseOutcome<HeldLease>> takeAsync(LeaseRequest request, LeaseMode mode) {
 		return this.takes.takeAsync(request, mode, this.releases);
@@ -368,7 +368,7 @@ public final class LeaseTemplate implements AutoCloseable {
 	 * @return a future completed once the grant is released (or kept for its hold);
 	 * failed with {@link LeaseExpiredException} when the work outran its term and
 	 * overruns fail
-	 * @since 0.2.0
+	 * @since 0.1.0
 	 */
 	public CompletableFuture<Void> releaseAsync(HeldLease held) {
 		return this.releases.finishOrFailAsync(held);

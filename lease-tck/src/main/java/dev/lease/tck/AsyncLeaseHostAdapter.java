@@ -62,7 +62,7 @@ import dev.lease.TryTakeResult;
  * </pre>
  *
  * @author Lease contributors
- * @since 0.2.0
+ * @since 0.1.0
  */
 public final class AsyncLeaseHostAdapter implements LeaseHost {
 

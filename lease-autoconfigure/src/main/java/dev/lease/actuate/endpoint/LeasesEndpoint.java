@@ -62,7 +62,7 @@ public class LeasesEndpoint {
 
 	/**
 	 * Marker in front of a key or holder printed as URL-safe Base64 without padding.
-	 * @since 0.2.0
+	 * @since 0.1.0
 	 */
 	public static final String BASE64URL_MARKER = "base64url:";
 

@@ -35,7 +35,7 @@ import org.springframework.util.Assert;
  * the error body unless {@code server.error.include-message} is set.
  *
  * @author Lease contributors
- * @since 0.2.0
+ * @since 0.1.0
  */
 @EndpointWebExtension(endpoint = LeasesEndpoint.class)
 public class LeasesEndpointWebExtension {
