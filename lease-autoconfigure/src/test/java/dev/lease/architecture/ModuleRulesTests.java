@@ -47,7 +47,8 @@ class ModuleRulesTests {
 
 	private static final JavaClasses ALL = new ClassFileImporter()
 		.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-		// Test servers for the project's own tests: main code of no module, never published.
+		// Test servers for the project's own tests: main code of no module, never
+		// published.
 		.withImportOption((location) -> !location.contains("lease-test-support"))
 		.importPackages("dev.lease");
 
