@@ -73,6 +73,8 @@ final class JdbcLeaseStatements {
 
 	final String mysqlLastInsertId;
 
+	final String mysqlHandAndKeep;
+
 	final String selectQueuePage;
 
 	final String selectQueuePageAndNow;
@@ -175,8 +177,8 @@ final class JdbcLeaseStatements {
 				GONE AS (DELETE FROM %PREFIX%KEYS WHERE LEASE_KEY = ? AND NOT ?)
 				SELECT PG_NOTIFY(?, ?) WHERE ?""", dialect, tablePrefix);
 		this.selectQueuePage = sql(QUEUE_PAGE, dialect, tablePrefix);
-		// PostgreSQL only, with the key's row locked: the first page and a reading of the
-		// clock in one round trip.
+		// With the key's row locked, the first page and a reading of the clock in one
+		// round trip (PostgreSQL, MySQL and MariaDB).
 		this.selectQueuePageAndNow = sql("SELECT C.READING, W.* FROM (SELECT %NOW% AS READING) C LEFT JOIN ("
 				+ QUEUE_PAGE + ") W ON TRUE ORDER BY W.ARRIVAL", dialect, tablePrefix);
 		this.selectQueuedWaiter = sql("""
@@ -230,6 +232,13 @@ final class JdbcLeaseStatements {
 		// MySQL and MariaDB only: the one-statement take's answer as the session keeps
 		// it, for when the server sent none with the update count.
 		this.mysqlLastInsertId = "SELECT LAST_INSERT_ID()";
+		// MySQL and MariaDB only, with the key's row locked: hand the key to one waiter
+		// and write the key's row, in one statement. Both rows exist and both change, so
+		// it counts two rows, or none when the waiter's row is gone.
+		this.mysqlHandAndKeep = sql("""
+				UPDATE %PREFIX%KEYS K, %PREFIX%WAITERS W SET W.GRANTED_EXPIRES_AT = ?, K.HOLDER = ?, K.EXPIRES_AT = ?,
+				K.LATEST = ?, K.QUEUED = ?, K.ARRIVALS = ? WHERE K.LEASE_KEY = ? AND W.WAITER_ID = ?""", dialect,
+				tablePrefix);
 	}
 
 	// MySQL and MariaDB read UTC_TIMESTAMP(6) once, at the statement's start, which a

@@ -19,6 +19,9 @@ package dev.lease.host.jdbc;
 import java.util.OptionalLong;
 
 import dev.lease.LeaseKey;
+import dev.lease.host.KeyModel;
+import dev.lease.host.QueuedWaiter;
+import dev.lease.host.WaiterQueue;
 
 /**
  * The store on MySQL and MariaDB, which takes the common cases in one round trip each, in
@@ -27,7 +30,9 @@ import dev.lease.LeaseKey;
  * everything else is the transaction of {@link JdbcLeaseStore}, and a read of the
  * remaining term is one statement on every database. The take's answer travels as
  * {@code LAST_INSERT_ID}; when a trigger on the table keeps the server from sending it,
- * it is read in a second statement on the same connection.
+ * it is read in a second statement on the same connection. A release that hands the key
+ * to a waiter reads the queue's head with the clock, and writes the waiter and the key in
+ * one statement.
  *
  * @author Lease contributors
  */
@@ -68,6 +73,38 @@ final class MysqlLeaseStore extends JdbcLeaseStore {
 			return (kept != null) ? OptionalLong.of(kept) : OptionalLong.empty();
 		});
 		return (answer.isPresent() && answer.getAsLong() > NOT_FREE) ? answer : OptionalLong.empty();
+	}
+
+	@Override
+	WaiterQueue loadQueue(Transaction tx, byte[] keyBytes, int queued) {
+		return StoredQueue.readWithClock(tx, this.statements, keyBytes, queued);
+	}
+
+	@Override
+	void save(Transaction tx, KeyModel state, long now) {
+		if (!state.added().isEmpty() || state.handed().size() != 1 || state.isFree(now)) {
+			super.save(tx, state, now);
+			return;
+		}
+		for (long pickedUpRow : tx.pickedUpRows) {
+			tx.update(this.statements.deleteWaiter, pickedUpRow);
+		}
+		for (QueuedWaiter waiter : state.dropped()) {
+			tx.update(this.statements.deleteWaiter, waiter.id());
+		}
+		KeyModel.HandedGrant handed = state.handed().get(0);
+		byte[] keyBytes = state.key().bytes();
+		byte[] holderBytes = KeyRow.holderBytes(state);
+		int rows = tx.update(this.statements.mysqlHandAndKeep, handed.expiresAt(), holderBytes, state.expiresAt(), now,
+				state.queued(), state.arrivals(), keyBytes, handed.waiter().id());
+		if (rows == 0) {
+			// The waiter's row is gone, which the key's lock should rule out: the key is
+			// written all the same, as the transaction writes it.
+			tx.update(this.statements.updateKey, holderBytes, state.expiresAt(), now, state.queued(), state.arrivals(),
+					keyBytes);
+		}
+		// Notes the handoff, to wake this host's waiter after the commit.
+		handoffs(tx, state);
 	}
 
 	@Override

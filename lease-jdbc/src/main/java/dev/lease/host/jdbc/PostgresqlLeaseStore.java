@@ -16,8 +16,6 @@
 
 package dev.lease.host.jdbc;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.OptionalLong;
 import java.util.stream.LongStream;
 
@@ -74,20 +72,7 @@ final class PostgresqlLeaseStore extends JdbcLeaseStore {
 
 	@Override
 	WaiterQueue loadQueue(Transaction tx, byte[] keyBytes, int queued) {
-		StoredQueue queue = new StoredQueue(tx, this.statements, keyBytes, queued);
-		if (queued == 0) {
-			return queue;
-		}
-		// The queue's first page and a reading of the clock in one round trip.
-		List<QueuedWaiter> page = new ArrayList<>();
-		for (KeyRow.QueueRow row : tx.queryRows(this.statements.selectQueuePageAndNow, 0, KeyRow.NOW_AND_WAITER,
-				keyBytes, Long.MIN_VALUE, StoredQueue.FIRST_PAGE)) {
-			tx.clockRead(row.now());
-			if (row.waiter() != null) {
-				page.add(row.waiter());
-			}
-		}
-		return queue.firstPage(page);
+		return StoredQueue.readWithClock(tx, this.statements, keyBytes, queued);
 	}
 
 	@Override

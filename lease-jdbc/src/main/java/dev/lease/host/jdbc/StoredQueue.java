@@ -62,8 +62,27 @@ final class StoredQueue implements WaiterQueue {
 		this.complete = (size == 0);
 	}
 
-	// The first page, read already (with the clock, on PostgreSQL).
-	StoredQueue firstPage(List<QueuedWaiter> page) {
+	// A queue whose first page is read at once with a reading of the clock, in one round
+	// trip, on a database that reads its clock in the statement: the key's row is locked
+	// already, so the reading is taken with it locked.
+	static StoredQueue readWithClock(Transaction tx, JdbcLeaseStatements statements, byte[] keyBytes, int size) {
+		StoredQueue queue = new StoredQueue(tx, statements, keyBytes, size);
+		if (size == 0) {
+			return queue;
+		}
+		List<QueuedWaiter> page = new ArrayList<>();
+		for (KeyRow.QueueRow row : tx.queryRows(statements.selectQueuePageAndNow, 0, KeyRow.NOW_AND_WAITER, keyBytes,
+				Long.MIN_VALUE, FIRST_PAGE)) {
+			tx.clockRead(row.now());
+			if (row.waiter() != null) {
+				page.add(row.waiter());
+			}
+		}
+		return queue.firstPage(page);
+	}
+
+	// The first page, read already with the clock.
+	private StoredQueue firstPage(List<QueuedWaiter> page) {
 		this.read.addAll(page);
 		this.complete = page.size() < FIRST_PAGE;
 		return this;

@@ -23,7 +23,9 @@ import java.sql.Connection;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
@@ -34,6 +36,7 @@ import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
 import dev.lease.Released;
+import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.test.support.JdbcTestServers;
 
@@ -87,6 +90,30 @@ class MariadbJdbcLeaseHostIntegrationTests extends JdbcLeaseHostChecks {
 		assertThat(counted.tryTake(key, holder, term)).isInstanceOf(Taken.class);
 		assertThat(calls).as("try_take of a key whose grant passed").hasSize(1);
 		counted.release(key, holder);
+	}
+
+	@Test
+	@DisplayName("Operation 3: on MariaDB a release that hands the key to a waiter on another instance is four statements: the release for an empty queue, the key's row locked, the queue's head read with the clock, the waiter and the key written in one")
+	void handoffToAWaiterElsewhereIsFourStatements() throws Exception {
+		List<String> calls = new CopyOnWriteArrayList<>();
+		JdbcLeaseHost counted = host(counting(this.dataSource, calls));
+		JdbcLeaseHost other = host(pool());
+		LeaseKey key = newKey();
+		LeaseHolder holder = newHolder("holder");
+		LeaseHolder waiter = newHolder("waiter");
+		Duration term = Duration.ofSeconds(60);
+		assertThat(counted.tryTake(key, holder, term)).isInstanceOf(Taken.class);
+		CompletableFuture<TakeResult> waiting = CompletableFuture.supplyAsync(() -> take(other, key, waiter, term));
+		awaitQueued(key, 1);
+		calls.clear();
+		assertThat(counted.release(key, holder)).isInstanceOf(Released.class);
+		assertThat(calls.stream().filter((call) -> call.startsWith("prepare") || call.startsWith("create")))
+			.as("statements of the release: %s", calls)
+			.hasSize(4);
+		assertThat(waiting.get(10, TimeUnit.SECONDS)).isInstanceOf(Taken.class);
+		assertThat(counted.remaining(key, waiter)).isPresent();
+		assertThat(other.release(key, waiter)).isInstanceOf(Released.class);
+		assertThat(rows(key)).as("rows of the key once its last holder released").isZero();
 	}
 
 	// Every statement a connection prepares or creates, and every commit, rollback and
