@@ -360,4 +360,16 @@ public final class Wakeups<K, W> {
 
 	}
 
+	/**
+	 * The waiter at the head of a key's queue, and when the standing grant ends: the
+	 * moment it should ask, since a grant that passes is handed on by nobody.
+	 *
+	 * @param <W> how the host names a waiter
+	 * @param waiter the waiter at the head of the queue
+	 * @param standingExpiresAt the standing grant's instant on the host's clock
+	 */
+	public record NextInLine<W>(W waiter, Instant standingExpiresAt) {
+
+	}
+
 }

@@ -150,9 +150,9 @@ final class JdbcLeaseCalls {
 					if (!tx.handoffs.isEmpty() && key != null) {
 						this.wakeups.wake(key, tx.handoffs);
 					}
-					Wakeups.Handoff<Long> next = tx.nextInLine;
+					Wakeups.NextInLine<Long> next = tx.nextInLine;
 					if (next != null && key != null) {
-						this.wakeups.nextInLine(key, next.waiter(), next.expiresAt());
+						this.wakeups.nextInLine(key, next.waiter(), next.standingExpiresAt());
 					}
 					return result;
 				}

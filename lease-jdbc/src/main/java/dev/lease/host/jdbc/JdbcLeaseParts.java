@@ -44,14 +44,14 @@ final class JdbcLeaseParts {
 
 	final JdbcLeaseSweeper sweeper;
 
-	final @Nullable PostgresNotificationListener listener;
+	final @Nullable PostgresqlNotificationListener listener;
 
 	final PickedUpWaiters pickedUp;
 
 	final @Nullable WithdrawalConnection withdrawals;
 
 	private JdbcLeaseParts(JdbcLeaseDialect dialect, JdbcLeaseStore store, JdbcGrantReads grantReads,
-			JdbcLeaseWaiting waiting, @Nullable PostgresNotificationListener listener, PickedUpWaiters pickedUp,
+			JdbcLeaseWaiting waiting, @Nullable PostgresqlNotificationListener listener, PickedUpWaiters pickedUp,
 			@Nullable WithdrawalConnection withdrawals, Duration cleanupInterval) {
 		this.dialect = dialect;
 		this.store = store;
@@ -76,9 +76,9 @@ final class JdbcLeaseParts {
 				: database.database();
 		String listenSettings = (listenDataSource != null) ? "lease.jdbc.listen-url"
 				: UnreachableDatabase.DATASOURCE_SETTINGS;
-		PostgresNotificationListener listener = (dialect.notifies() && notifications)
-				? new PostgresNotificationListener(ListenConnections.of(dataSource, listenDataSource), channel, wakeups,
-						pickedUp, statements.deleteWaiter, listenDatabase, listenSettings)
+		PostgresqlNotificationListener listener = (dialect.notifies() && notifications)
+				? new PostgresqlNotificationListener(ListenConnections.of(dataSource, listenDataSource), channel,
+						wakeups, pickedUp, statements.deleteWaiter, listenDatabase, listenSettings)
 				: null;
 		WithdrawalConnection withdrawals = WithdrawalConnection.of(dataSource, listenDataSource);
 		JdbcLeaseCalls calls = new JdbcLeaseCalls(dataSource, database, statements.selectNow, interrupts, wakeups,

@@ -360,9 +360,9 @@ class JdbcLeaseStore {
 		// The head may have changed: it asks when the standing grant ends, since a
 		// handoff by expiry is written by nobody.
 		QueuedWaiter head = state.head();
-		Wakeups.Handoff<Long> next = null;
+		Wakeups.NextInLine<Long> next = null;
 		if (head != null && state.holder() != null) {
-			next = new Wakeups.Handoff<>(head.id(), Micros.toInstant(state.expiresAt()));
+			next = new Wakeups.NextInLine<>(head.id(), Micros.toInstant(state.expiresAt()));
 			tx.nextInLine = next;
 		}
 		else if (handoffs.isEmpty()) {

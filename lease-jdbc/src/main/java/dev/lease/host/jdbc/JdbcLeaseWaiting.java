@@ -79,10 +79,10 @@ final class JdbcLeaseWaiting {
 
 	private final PickedUpWaiters pickedUp;
 
-	private final @Nullable PostgresNotificationListener listener;
+	private final @Nullable PostgresqlNotificationListener listener;
 
 	JdbcLeaseWaiting(JdbcLeaseStore store, Wakeups<LeaseKey, Long> wakeups, StoreInterrupts interrupts,
-			PickedUpWaiters pickedUp, @Nullable PostgresNotificationListener listener) {
+			PickedUpWaiters pickedUp, @Nullable PostgresqlNotificationListener listener) {
 		this.store = store;
 		this.wakeups = wakeups;
 		this.interrupts = interrupts;
@@ -91,7 +91,7 @@ final class JdbcLeaseWaiting {
 	}
 
 	TakeResult take(LeaseKey key, LeaseHolder holder, long durationMicros) throws InterruptedException {
-		PostgresNotificationListener listener = this.listener;
+		PostgresqlNotificationListener listener = this.listener;
 		if (listener != null) {
 			// Not waited for, so that takes are queued in the order they come: until it
 			// listens, waiters poll, and they all ask once when it does.
@@ -156,7 +156,7 @@ final class JdbcLeaseWaiting {
 
 		// The head of the queue and the standing grant's end, as this poller last told
 		// them.
-		private Wakeups.@Nullable Handoff<Long> nextInLine;
+		private Wakeups.@Nullable NextInLine<Long> nextInLine;
 
 		Waiter(LeaseKey key, LeaseHolder holder, long durationMicros, Wakeups.Signal<Long> signal) {
 			this.key = key;
@@ -261,7 +261,7 @@ final class JdbcLeaseWaiting {
 		}
 
 		private boolean polling() {
-			PostgresNotificationListener listener = JdbcLeaseWaiting.this.listener;
+			PostgresqlNotificationListener listener = JdbcLeaseWaiting.this.listener;
 			return listener == null || !listener.isListening();
 		}
 
@@ -283,14 +283,14 @@ final class JdbcLeaseWaiting {
 			}
 			List<Wakeups.Handoff<Long>> handed = new ArrayList<>(rows.size());
 			for (KeyRow.Polled row : rows) {
-				if (!row.nextInLine()) {
-					handed.add(row.handoff());
+				Wakeups.NextInLine<Long> next = row.next();
+				if (row.handed() != null) {
+					handed.add(row.handed());
 				}
-				else if (!row.handoff().equals(this.nextInLine)) {
+				else if (next != null && !next.equals(this.nextInLine)) {
 					// Told once per change, so that the head is not woken at every poll.
-					this.nextInLine = row.handoff();
-					JdbcLeaseWaiting.this.wakeups.nextInLine(this.key, row.handoff().waiter(),
-							row.handoff().expiresAt());
+					this.nextInLine = next;
+					JdbcLeaseWaiting.this.wakeups.nextInLine(this.key, next.waiter(), next.standingExpiresAt());
 				}
 			}
 			// Rows of grants already taken up, here or elsewhere, wake nobody.

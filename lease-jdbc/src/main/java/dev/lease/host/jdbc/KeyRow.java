@@ -18,6 +18,7 @@ package dev.lease.host.jdbc;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.List;
 import java.util.OptionalLong;
 
@@ -73,8 +74,8 @@ record KeyRow(byte @Nullable [] holder, long expiresAt, long latest, int queued,
 	 * What a key's poller learns, from the columns IS_NEXT, WAITER_ID and an instant: a
 	 * grant handed to a waiter, or the head of the queue and the standing grant's end.
 	 */
-	static final RowMapper<Polled> POLLED = (resultSet, rowNumber) -> new Polled(number(resultSet, 1) == 1,
-			new Wakeups.Handoff<>(number(resultSet, 2), Micros.toInstant(number(resultSet, 3))));
+	static final RowMapper<Polled> POLLED = (resultSet, rowNumber) -> Polled.of(number(resultSet, 1) == 1,
+			number(resultSet, 2), Micros.toInstant(number(resultSet, 3)));
 
 	/** A number that is never null, such as a grant's instant. */
 	static final RowMapper<Long> NUMBER = (resultSet, rowNumber) -> number(resultSet, 1);
@@ -165,11 +166,16 @@ record KeyRow(byte @Nullable [] holder, long expiresAt, long latest, int queued,
 	/**
 	 * One row of a key's poll.
 	 *
-	 * @param nextInLine whether the row names the waiter at the head of the queue and the
-	 * standing grant's instant, rather than a grant handed to a waiter
-	 * @param handoff the waiter and the instant
+	 * @param handed a grant handed to a waiter and not yet taken up, or {@code null}
+	 * @param next the waiter at the head of the queue and the standing grant's instant,
+	 * or {@code null}
 	 */
-	record Polled(boolean nextInLine, Wakeups.Handoff<Long> handoff) {
+	record Polled(Wakeups.@Nullable Handoff<Long> handed, Wakeups.@Nullable NextInLine<Long> next) {
+
+		static Polled of(boolean nextInLine, long waiter, Instant instant) {
+			return nextInLine ? new Polled(null, new Wakeups.NextInLine<>(waiter, instant))
+					: new Polled(new Wakeups.Handoff<>(waiter, instant), null);
+		}
 
 	}
 

@@ -62,7 +62,7 @@ interface ListenConnections {
 				|| dataSource.getClass().getName().equals("org.postgresql.ds.PGSimpleDataSource")) {
 			return dataSource::getConnection;
 		}
-		Log logger = LogFactory.getLog(PostgresNotificationListener.class);
+		Log logger = LogFactory.getLog(PostgresqlNotificationListener.class);
 		logger.warn("The LISTEN connection of the JDBC lease host is borrowed from the application's data source ("
 				+ dataSource.getClass().getName() + ") for as long as the host runs: a pool counts it in use, and"
 				+ " may report it as a leak. Give the host a data source of its own for it"

@@ -26,6 +26,7 @@ import org.jspecify.annotations.Nullable;
 import dev.lease.LeaseKey;
 import dev.lease.host.Micros;
 import dev.lease.host.Wakeups.Handoff;
+import dev.lease.host.Wakeups.NextInLine;
 
 /**
  * The handoff message a committed change sends other hosts as the payload of a PostgreSQL
@@ -43,7 +44,7 @@ import dev.lease.host.Wakeups.Handoff;
  * ends, when it should ask then, or {@code null}
  * @author Lease contributors
  */
-record PostgresqlHandoffMessage(LeaseKey key, List<Handoff<Long>> handed, @Nullable Handoff<Long> next) {
+record PostgresqlHandoffMessage(LeaseKey key, List<Handoff<Long>> handed, @Nullable NextInLine<Long> next) {
 
 	// PostgreSQL refuses a NOTIFY payload of 8000 bytes or more; the text is ASCII.
 	static final int MAXIMUM_LENGTH = 7999;
@@ -71,7 +72,7 @@ record PostgresqlHandoffMessage(LeaseKey key, List<Handoff<Long>> handed, @Nulla
 			text.append(' ').append(handoff.waiter()).append(':').append(Micros.of(handoff.expiresAt()));
 		}
 		if (this.next != null) {
-			text.append(' ').append(this.next.waiter()).append('@').append(Micros.of(this.next.expiresAt()));
+			text.append(' ').append(this.next.waiter()).append('@').append(Micros.of(this.next.standingExpiresAt()));
 		}
 		return (text.length() <= MAXIMUM_LENGTH) ? text.toString() : key;
 	}
@@ -94,19 +95,19 @@ record PostgresqlHandoffMessage(LeaseKey key, List<Handoff<Long>> handed, @Nulla
 			return null;
 		}
 		List<Handoff<Long>> handed = new ArrayList<>();
-		Handoff<Long> next = null;
+		NextInLine<Long> next = null;
 		try {
 			for (int i = 1; i < parts.length; i++) {
 				int colon = parts[i].indexOf(':');
 				int at = parts[i].indexOf('@');
 				int split = (colon >= 0) ? colon : at;
 				Instant expiresAt = Micros.toInstant(Long.parseLong(parts[i].substring(split + 1)));
-				Handoff<Long> named = new Handoff<>(Long.parseLong(parts[i].substring(0, split)), expiresAt);
+				long waiter = Long.parseLong(parts[i].substring(0, split));
 				if (colon >= 0) {
-					handed.add(named);
+					handed.add(new Handoff<>(waiter, expiresAt));
 				}
 				else {
-					next = named;
+					next = new NextInLine<>(waiter, expiresAt);
 				}
 			}
 		}

@@ -46,9 +46,9 @@ import dev.lease.host.Wakeups;
  *
  * @author Lease contributors
  */
-final class PostgresNotificationListener {
+final class PostgresqlNotificationListener {
 
-	private static final Log logger = LogFactory.getLog(PostgresNotificationListener.class);
+	private static final Log logger = LogFactory.getLog(PostgresqlNotificationListener.class);
 
 	private static final int POLL_MILLIS = 500;
 
@@ -90,7 +90,7 @@ final class PostgresNotificationListener {
 
 	private @Nullable Thread thread;
 
-	PostgresNotificationListener(ListenConnections connections, String channel, Wakeups<LeaseKey, Long> wakeups,
+	PostgresqlNotificationListener(ListenConnections connections, String channel, Wakeups<LeaseKey, Long> wakeups,
 			PickedUpWaiters pickedUp, String deleteWaiter, String database, String settings) {
 		this.connections = connections;
 		this.channel = channel;
@@ -252,9 +252,9 @@ final class PostgresNotificationListener {
 		if (!payload.handed().isEmpty()) {
 			this.wakeups.wake(payload.key(), payload.handed());
 		}
-		Wakeups.Handoff<Long> next = payload.next();
+		Wakeups.NextInLine<Long> next = payload.next();
 		if (next != null) {
-			this.wakeups.nextInLine(payload.key(), next.waiter(), next.expiresAt());
+			this.wakeups.nextInLine(payload.key(), next.waiter(), next.standingExpiresAt());
 		}
 	}
 

@@ -67,7 +67,7 @@ final class Transaction {
 	/**
 	 * The waiter the work left at the head of the queue, and the standing grant's end.
 	 */
-	Wakeups.@Nullable Handoff<Long> nextInLine;
+	Wakeups.@Nullable NextInLine<Long> nextInLine;
 
 	private long reading;
 

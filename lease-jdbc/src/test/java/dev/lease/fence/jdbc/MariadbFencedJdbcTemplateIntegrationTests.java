@@ -30,7 +30,7 @@ import dev.lease.test.support.JdbcTestServers;
  *
  * @author Lease contributors
  */
-class MariaDbFencedJdbcTemplateIntegrationTests extends FencedJdbcTemplateScenarios {
+class MariadbFencedJdbcTemplateIntegrationTests extends FencedJdbcTemplateScenarios {
 
 	private static @Nullable DataSource database;
 
@@ -54,7 +54,7 @@ class MariaDbFencedJdbcTemplateIntegrationTests extends FencedJdbcTemplateScenar
 
 		@Override
 		protected DataSource dataSource() {
-			return MariaDbFencedJdbcTemplateIntegrationTests.this.dataSource();
+			return MariadbFencedJdbcTemplateIntegrationTests.this.dataSource();
 		}
 
 	}

@@ -30,7 +30,7 @@ import dev.lease.test.support.JdbcTestServers;
  *
  * @author Lease contributors
  */
-class PostgresFencedJdbcTemplateIntegrationTests extends FencedJdbcTemplateScenarios {
+class PostgresqlFencedJdbcTemplateIntegrationTests extends FencedJdbcTemplateScenarios {
 
 	private static DataSource database;
 
@@ -52,7 +52,7 @@ class PostgresFencedJdbcTemplateIntegrationTests extends FencedJdbcTemplateScena
 
 		@Override
 		protected DataSource dataSource() {
-			return PostgresFencedJdbcTemplateIntegrationTests.this.dataSource();
+			return PostgresqlFencedJdbcTemplateIntegrationTests.this.dataSource();
 		}
 
 	}

@@ -168,7 +168,7 @@ class JdbcUnreachableTests {
 		int port = closedPort();
 		DataSource listen = new DriverManagerDataSource("jdbc:postgresql://127.0.0.1:" + port + "/test");
 		ListenConnections connections = ListenConnections.of(listen, listen);
-		PostgresNotificationListener listener = new PostgresNotificationListener(connections, "lease_keys",
+		PostgresqlNotificationListener listener = new PostgresqlNotificationListener(connections, "lease_keys",
 				new Wakeups<>(), new PickedUpWaiters(), "DELETE FROM LEASE_WAITERS WHERE ID = ?",
 				UnreachableDatabase.name(listen), "lease.jdbc.listen-url");
 		Throwable failure = catchThrowable(connections::open);

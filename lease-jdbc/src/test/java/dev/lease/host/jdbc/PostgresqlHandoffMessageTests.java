@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import dev.lease.LeaseKey;
 import dev.lease.host.Micros;
 import dev.lease.host.Wakeups.Handoff;
+import dev.lease.host.Wakeups.NextInLine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -43,7 +44,7 @@ class PostgresqlHandoffMessageTests {
 	void payloadNamingWaitersRoundTrips() {
 		PostgresqlHandoffMessage payload = new PostgresqlHandoffMessage(KEY,
 				List.of(handoff(-7L, 1_764_000_000_123_456L), handoff(Long.MAX_VALUE, 1_764_000_001_000_001L)),
-				handoff(Long.MIN_VALUE, 1_764_000_002_000_000L));
+				nextInLine(Long.MIN_VALUE, 1_764_000_002_000_000L));
 		assertThat(PostgresqlHandoffMessage.decode(payload.encode())).isEqualTo(payload);
 	}
 
@@ -51,7 +52,7 @@ class PostgresqlHandoffMessageTests {
 	@DisplayName("Host: waking: a payload with only handed waiters, or only the next in line, reads back as written")
 	void payloadWithOneSideRoundTrips() {
 		PostgresqlHandoffMessage handed = new PostgresqlHandoffMessage(KEY, List.of(handoff(3L, 5L)), null);
-		PostgresqlHandoffMessage next = new PostgresqlHandoffMessage(KEY, List.of(), handoff(4L, 6L));
+		PostgresqlHandoffMessage next = new PostgresqlHandoffMessage(KEY, List.of(), nextInLine(4L, 6L));
 		assertThat(PostgresqlHandoffMessage.decode(handed.encode())).isEqualTo(handed);
 		assertThat(PostgresqlHandoffMessage.decode(next.encode())).isEqualTo(next);
 	}
@@ -85,6 +86,10 @@ class PostgresqlHandoffMessageTests {
 
 	private static Handoff<Long> handoff(long waiter, long expiresAtMicros) {
 		return new Handoff<>(waiter, Micros.toInstant(expiresAtMicros));
+	}
+
+	private static NextInLine<Long> nextInLine(long waiter, long standingExpiresAtMicros) {
+		return new NextInLine<>(waiter, Micros.toInstant(standingExpiresAtMicros));
 	}
 
 }
