@@ -103,11 +103,11 @@ final class JdbcBenchmarks {
 		}
 	}
 
-	// MySQL or MariaDB, the same pairs beside their own floor, and the handoff.
+	// MySQL or MariaDB, the same pairs and peers beside their own floor, and the handoff.
 	private static void mariadb(BenchmarkTable table, String url) {
 		try (HikariDataSource pool = pool(url); JdbcLeaseHost host = new JdbcLeaseHost(pool)) {
 			new ResourceDatabasePopulator(new ClassPathResource("dev/lease/host/jdbc/schema-mysql.sql")).execute(pool);
-			pairs(table, "MariaDB", MYSQL_FLOOR_UPSERT, pool, host, (threads) -> List.of());
+			pairs(table, "MariaDB", MYSQL_FLOOR_UPSERT, pool, host, (threads) -> PeerBenchmarks.mariadb(pool, threads));
 			JdbcCost.run(table.cost(), "MariaDB", url, MYSQL_FLOOR_UPSERT);
 			JdbcHandoff.mariadbRows(table, url);
 			JdbcHandoff.cost(System.out, "MariaDB", url, "the key's poller");
