@@ -18,7 +18,6 @@ package dev.lease.architecture;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -44,7 +43,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ReadmeTests {
 
-	private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
+	private static final Path ROOT = RepositoryFiles.ROOT;
 
 	private static final int MOST_WORDS = 4000;
 
@@ -63,7 +62,7 @@ class ReadmeTests {
 	private static final Pattern HISTORY = Pattern
 		.compile("\\b[Ii]ssues? \\d+|(?<![\\w/])#\\d{2,}\\b|\\b(?=[0-9a-f]*\\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\\b");
 
-	private final String readme = read(ROOT.resolve("README.md"));
+	private final String readme = RepositoryFiles.read(ROOT.resolve("README.md"));
 
 	@Test
 	@DisplayName("The README is at most about 4,000 words")
@@ -119,7 +118,7 @@ class ReadmeTests {
 	void noIssueNumbersOrCommitHashes() {
 		List<String> found = new ArrayList<>();
 		for (Path page : pages()) {
-			Matcher history = HISTORY.matcher(read(page));
+			Matcher history = HISTORY.matcher(RepositoryFiles.read(page));
 			while (history.find()) {
 				found.add(ROOT.relativize(page) + ": '" + history.group() + "'");
 			}
@@ -146,31 +145,17 @@ class ReadmeTests {
 	// The public types of the published modules' main code, by simple name.
 	private static Set<String> projectTypes() {
 		Set<String> types = new TreeSet<>();
-		try (Stream<Path> files = Files.walk(ROOT)) {
-			files.filter((path) -> path.toString().contains("/src/main/java/dev/lease/"))
-				.filter((path) -> path.toString().endsWith(".java"))
-				.filter((path) -> !path.toString().contains("/target/") && !path.toString().contains("/benchmarks/")
-						&& !path.toString().contains("/samples/") && !path.toString().contains("lease-test-support"))
-				.forEach((path) -> {
-					Matcher type = PUBLIC_TYPE.matcher(read(path));
-					while (type.find()) {
-						types.add(type.group(1));
-					}
-				});
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+		RepositoryFiles
+			.matching((path) -> path.toString().contains("/src/main/java/dev/lease/")
+					&& path.toString().endsWith(".java") && !path.toString().contains("/benchmarks/")
+					&& !path.toString().contains("/samples/") && !path.toString().contains("lease-test-support"))
+			.forEach((path) -> {
+				Matcher type = PUBLIC_TYPE.matcher(RepositoryFiles.read(path));
+				while (type.find()) {
+					types.add(type.group(1));
+				}
+			});
 		return types;
-	}
-
-	private static String read(Path file) {
-		try {
-			return Files.readString(file, StandardCharsets.UTF_8);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
 	}
 
 }

@@ -16,9 +16,6 @@
 
 package dev.lease.architecture;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,7 +25,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -47,12 +43,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RuleCitationsTests {
 
-	private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
+	private static final Path ROOT = RepositoryFiles.ROOT;
 
 	// The space between two words of a citation, across a wrapped comment line.
 	private static final String WRAP = "(?:\\s+(?:\\*|//)?\\s*|\\s)";
-
-	private static final Set<String> SKIPPED = Set.of("target", ".git", ".mvn", "node_modules", ".idea");
 
 	// One rule ("Invariant 2.2") or a range of rules ("Operations 1–14", "Check
 	// 1.1–6.2").
@@ -87,7 +81,7 @@ class RuleCitationsTests {
 		Set<String> anchors = anchors();
 		List<String> unresolved = new ArrayList<>();
 		for (Path file : sources()) {
-			String text = read(file);
+			String text = RepositoryFiles.read(file);
 			Matcher hostRule = HOST_RULE.matcher(text);
 			while (hostRule.find()) {
 				String anchor = "host-" + hostRule.group(1).replaceAll("[\\s*/]+", "-");
@@ -117,7 +111,7 @@ class RuleCitationsTests {
 			if (!file.toString().endsWith(".md")) {
 				continue;
 			}
-			Matcher link = LINK.matcher(read(file));
+			Matcher link = LINK.matcher(RepositoryFiles.read(file));
 			while (link.find()) {
 				Path target = link.group(1).isEmpty() ? file : file.resolveSibling(link.group(1)).normalize();
 				if (!Files.isRegularFile(target)) {
@@ -153,7 +147,7 @@ class RuleCitationsTests {
 	void nothingCitesADesignTextOutsideTheRepository() {
 		List<String> outside = new ArrayList<>();
 		for (Path file : sources()) {
-			Matcher matcher = OUTSIDE.matcher(read(file));
+			Matcher matcher = OUTSIDE.matcher(RepositoryFiles.read(file));
 			while (matcher.find()) {
 				outside.add(ROOT.relativize(file) + ": '" + matcher.group() + "'");
 			}
@@ -193,7 +187,7 @@ class RuleCitationsTests {
 
 	private static Set<String> anchors() {
 		Set<String> anchors = new TreeSet<>();
-		Matcher matcher = ANCHOR.matcher(read(ROOT.resolve("docs/semantics.md")));
+		Matcher matcher = ANCHOR.matcher(RepositoryFiles.read(ROOT.resolve("docs/semantics.md")));
 		while (matcher.find()) {
 			anchors.add(matcher.group(1));
 		}
@@ -203,7 +197,7 @@ class RuleCitationsTests {
 	// The explicit anchors of a Markdown page and the ids its headings get where the page
 	// is rendered: lower case, punctuation dropped, spaces made hyphens.
 	private static Set<String> pageAnchors(Path page) {
-		String text = read(page);
+		String text = RepositoryFiles.read(page);
 		Set<String> anchors = new TreeSet<>();
 		Matcher anchor = ANCHOR.matcher(text);
 		while (anchor.find()) {
@@ -221,32 +215,8 @@ class RuleCitationsTests {
 	}
 
 	private static List<Path> sources() {
-		try (Stream<Path> files = Files.walk(ROOT)) {
-			return files.filter(Files::isRegularFile).filter((file) -> {
-				for (Path part : ROOT.relativize(file)) {
-					if (SKIPPED.contains(part.toString())) {
-						return false;
-					}
-				}
-				return true;
-			})
-				.filter((file) -> file.toString().matches(".*\\.(java|kt|md|lua|sql|properties|json)"))
-				.filter((file) -> !file
-					.endsWith(Path.of("lease-core/src/test/java/dev/lease/architecture/RuleCitationsTests.java")))
-				.toList();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-	}
-
-	private static String read(Path file) {
-		try {
-			return Files.readString(file, StandardCharsets.UTF_8);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+		return RepositoryFiles.matching((file) -> file.toString().matches(".*\\.(java|kt|md|lua|sql|properties|json)")
+				&& !file.endsWith(Path.of("lease-core/src/test/java/dev/lease/architecture/RuleCitationsTests.java")));
 	}
 
 }

@@ -16,17 +16,12 @@
 
 package dev.lease.architecture;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -45,9 +40,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class TypeNamesTests {
 
-	private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
-
-	private static final Set<String> SKIPPED = Set.of("target", ".git", ".mvn", "node_modules", ".idea");
+	private static final Path ROOT = RepositoryFiles.ROOT;
 
 	// Modules that are never published: their types are no API, but may not collide.
 	private static final Set<String> UNPUBLISHED = Set.of("benchmarks", "samples", "compat");
@@ -91,35 +84,14 @@ class TypeNamesTests {
 	private static List<TypeDeclaration> declarations() {
 		List<TypeDeclaration> types = new ArrayList<>();
 		for (Path file : sources()) {
-			types.addAll(TypeDeclaration.read(ROOT.relativize(file).toString().replace('\\', '/'), read(file), KITS,
-					UNPUBLISHED));
+			types.addAll(TypeDeclaration.read(ROOT.relativize(file).toString().replace('\\', '/'),
+					RepositoryFiles.read(file), KITS, UNPUBLISHED));
 		}
 		return types;
 	}
 
 	private static List<Path> sources() {
-		try (Stream<Path> files = Files.walk(ROOT)) {
-			return files.filter(Files::isRegularFile).filter((file) -> {
-				for (Path part : ROOT.relativize(file)) {
-					if (SKIPPED.contains(part.toString())) {
-						return false;
-					}
-				}
-				return true;
-			}).filter((file) -> file.toString().endsWith(".java")).toList();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-	}
-
-	private static String read(Path file) {
-		try {
-			return Files.readString(file, StandardCharsets.UTF_8);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+		return RepositoryFiles.matching((file) -> file.toString().endsWith(".java"));
 	}
 
 }

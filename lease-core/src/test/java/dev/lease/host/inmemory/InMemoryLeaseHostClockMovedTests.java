@@ -108,18 +108,7 @@ class InMemoryLeaseHostClockMovedTests {
 	}
 
 	private CompletableFuture<TakeResult> blockingTake(LeaseHolder waiter) {
-		CompletableFuture<TakeResult> answer = new CompletableFuture<>();
-		Thread thread = new Thread(() -> {
-			try {
-				answer.complete(this.host.take(this.key, waiter, TERM));
-			}
-			catch (Throwable ex) {
-				answer.completeExceptionally(ex);
-			}
-		});
-		thread.setDaemon(true);
-		thread.start();
-		return answer;
+		return BlockingTakes.onThread(this.host, this.key, waiter, TERM);
 	}
 
 	private static TakeResult answer(CompletableFuture<TakeResult> take) {
