@@ -93,7 +93,7 @@ class MariadbJdbcLeaseHostIntegrationTests extends JdbcLeaseHostChecks {
 	}
 
 	@Test
-	@DisplayName("Operation 3: on MariaDB a release that hands the key to a waiter on another instance is four statements: the release for an empty queue, the key's row locked, the queue's head read with the clock, the waiter and the key written in one")
+	@DisplayName("Operation 2, Operation 11: on MariaDB a release that hands the key to a waiter on another instance is four statements: the release for an empty queue, the key's row locked, the queue's head read with the clock, the waiter and the key written in one")
 	void handoffToAWaiterElsewhereIsFourStatements() throws Exception {
 		List<String> calls = new CopyOnWriteArrayList<>();
 		JdbcLeaseHost counted = host(counting(this.dataSource, calls));

@@ -125,7 +125,7 @@ class PostgresqlJdbcLeaseHostIntegrationTests extends JdbcLeaseHostChecks {
 	}
 
 	@Test
-	@DisplayName("Operation 2, Operation 3: on PostgreSQL a take of a free key, with or without a row, and a release with nobody queued are one statement each")
+	@DisplayName("Operation 2, Operation 7, Operation 11: on PostgreSQL a take or try take of a free key, with or without a row, and a release with nobody queued are one statement each")
 	void freeKeyTakesAndReleasesRunOneStatementEach() throws Exception {
 		StatementCounter counter = new StatementCounter(pool());
 		JdbcLeaseHost counted = track(JdbcLeaseHost.builder(counter.dataSource())
