@@ -51,7 +51,11 @@ import dev.lease.host.redis.RedisScriptAnswer.WaiterAnswer;
  * <p>
  * The future completed by anyone but this take (cancelled) before it answered withdraws
  * the waiter, a grant handed to it at that moment given back; a grant the future can no
- * longer take is released.
+ * longer take is released. The withdrawal is written at once, on the cancelling thread,
+ * to the factory's shared connection (Spring Data Redis's default) that the take's own
+ * script went out on: Redis runs it after that script and before any question the caller
+ * asks once {@code cancel} has returned, however late this take's thread reads its
+ * answers.
  *
  * @author Lease contributors
  */
@@ -88,6 +92,10 @@ final class LettuceAsyncTake {
 
 	private boolean done;
 
+	// Set by this take before it completes the future, so that a completion by anyone
+	// else (read on their thread) is told apart.
+	private volatile boolean answering;
+
 	private @Nullable ScheduledFuture<?> wakeUp;
 
 	LettuceAsyncTake(LettuceAsyncLeaseHost host, LeaseKey key, LeaseHolder holder, Duration duration) {
@@ -112,7 +120,12 @@ final class LettuceAsyncTake {
 		this.signal = registered;
 		this.asking = true;
 		registered.onWake(() -> this.host.step(this, this::decide));
-		this.answer.whenComplete((result, failure) -> this.host.step(this, this::abandon));
+		this.answer.whenComplete((result, failure) -> {
+			if (!this.answering) {
+				withdraw(1);
+			}
+			this.host.step(this, this::abandon);
+		});
 		this.host
 			.runWaiter("take", this.redisKey, RedisLeaseStore.takeArguments(this.holder, this.duration, this.ticket))
 			.whenComplete((answered, failure) -> this.host.step(this, () -> entered(answered, failure)));
@@ -253,6 +266,7 @@ final class LettuceAsyncTake {
 	// The host's answer; a grant the future no longer takes is released.
 	private void finish(@Nullable TakeResult result, @Nullable Throwable failure) {
 		leave();
+		this.answering = true;
 		boolean completed = (result != null) ? this.answer.complete(result)
 				: this.answer.completeExceptionally(unwrap(failure));
 		if (!completed && result instanceof Taken) {
@@ -267,19 +281,19 @@ final class LettuceAsyncTake {
 		return (failure != null) ? failure : new LeaseHostException("The take answered nothing");
 	}
 
-	// The future was completed by the caller (cancelled) before the host answered.
+	// The future was completed by the caller (cancelled) before the host answered; the
+	// withdrawal is out. A take whose script is still out is withdrawn again by
+	// entered(), in case that script was sent again after the withdrawal (a slot that
+	// moved), and a grant it answers is given back.
 	private void abandon() {
 		if (this.done) {
 			return;
 		}
 		leave();
-		if (this.queued != null) {
-			withdraw(1);
-		}
-		// else the take is still out: entered() withdraws or gives back what it answers
 	}
 
 	void closed(LeaseHostException ex) {
+		this.answering = true;
 		this.answer.completeExceptionally(ex);
 	}
 
@@ -294,16 +308,22 @@ final class LettuceAsyncTake {
 	}
 
 	// Withdraw the waiter, a grant handed to it at that moment given back; tried again
-	// while its bound has not passed, as a blocking waiter's withdrawal is.
+	// while its bound has not passed, as a blocking waiter's withdrawal is. Reads only
+	// final fields, as it is sent from the cancelling thread too; a failure is read on
+	// this take's thread, which knows the bound.
 	private void withdraw(int attempt) {
-		long boundAt = boundAt();
 		this.host.runWaiter("take", this.redisKey, this.host.store().settleArguments(this.ticket, true))
 			.whenComplete((answered, failure) -> {
-				if (failure != null && attempt < Withdrawals.ATTEMPTS && System.nanoTime() - boundAt < 0) {
-					this.host.timer()
-						.schedule(() -> withdraw(attempt + 1), 50L << (attempt - 1), TimeUnit.MILLISECONDS);
+				if (failure != null && attempt < Withdrawals.ATTEMPTS) {
+					this.host.step(this, () -> withdrawAgain(attempt));
 				}
 			});
+	}
+
+	private void withdrawAgain(int attempt) {
+		if (System.nanoTime() - boundAt() < 0) {
+			this.host.timer().schedule(() -> withdraw(attempt + 1), 50L << (attempt - 1), TimeUnit.MILLISECONDS);
+		}
 	}
 
 	// Give back a grant; this JVM's waiter it goes to wakes at once, as at any release

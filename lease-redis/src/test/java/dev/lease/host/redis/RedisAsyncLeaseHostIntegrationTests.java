@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -35,11 +36,13 @@ import org.junit.jupiter.api.TestInstance;
 import dev.lease.AsyncLeaseHost;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
+import dev.lease.ReentrantTakeException;
 import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.test.support.RedisTestServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link RedisLeaseHost#async()} through Lettuce, whose waiting takes hold no
@@ -108,6 +111,51 @@ class RedisAsyncLeaseHostIntegrationTests {
 		}
 		assertThat(threads.most()).as("the most live threads in the JVM while the takes waited")
 			.isLessThan(MOST_THREADS);
+	}
+
+	@Test
+	@DisplayName("Host: interruption: a take cancelled while the host's thread is busy is withdrawn before Redis answers the caller's next question, a release handing the key on included")
+	void cancelledTakeIsWithdrawnBeforeTheCallersNextQuestion() throws Exception {
+		AsyncLeaseHost async = this.host.async();
+		LettuceAsyncLeaseHost lettuce = (LettuceAsyncLeaseHost) async;
+		LeaseKey key = LeaseKey.of("async-" + UUID.randomUUID());
+		LeaseHolder holder = LeaseHolder.of("holder-" + UUID.randomUUID());
+		LeaseHolder waiter = LeaseHolder.of("waiter-" + UUID.randomUUID());
+		assertThat(this.host.tryTake(key, holder, Duration.ofMinutes(1))).isInstanceOf(Taken.class);
+		// The take's steps run on the host's one thread: held busy, the take has not read
+		// the answer that queued it when it is cancelled.
+		CountDownLatch busy = new CountDownLatch(1);
+		lettuce.timer().execute(() -> awaitQuietly(busy));
+		try {
+			CompletableFuture<TakeResult> take = async.take(key, waiter, Duration.ofMinutes(1));
+			// Queued in Redis: a holder that waits for a key is refused a try take.
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> async.tryTake(key, waiter, Duration.ofMinutes(1))
+					.handle((result,
+							failure) -> failure != null && (failure instanceof ReentrantTakeException
+									|| failure.getCause() instanceof ReentrantTakeException))
+					.join());
+			assertThat(take).isNotDone();
+			assertThat(take.cancel(false)).isTrue();
+			async.release(key, holder).get(5, TimeUnit.SECONDS);
+			assertThat(async.remaining(key, waiter).get(5, TimeUnit.SECONDS))
+				.as("the term Redis answers to the waiter that was cancelled")
+				.isEmpty();
+			assertThat(async.tryTake(key, LeaseHolder.of("next-" + UUID.randomUUID()), Duration.ofMinutes(1))
+				.get(5, TimeUnit.SECONDS)).isInstanceOf(Taken.class);
+		}
+		finally {
+			busy.countDown();
+		}
+	}
+
+	private static void awaitQuietly(CountDownLatch latch) {
+		try {
+			latch.await(1, TimeUnit.MINUTES);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	/**
