@@ -164,17 +164,23 @@ class LeasedHoldAtLeastTests {
 		List<AnnotationConfigApplicationContext> nodes = new ArrayList<>();
 		List<ThreadPoolTaskScheduler> schedulers = new ArrayList<>();
 		try {
-			List<ScheduledFuture<?>> firings = new ArrayList<>();
-			Instant start = Instant.now().plusMillis(500);
-			for (String node : List.of("a", "b")) {
-				AnnotationConfigApplicationContext context = node(node, runs);
-				nodes.add(context);
+			List<String> names = List.of("a", "b");
+			for (String node : names) {
+				nodes.add(node(node, runs));
 				ThreadPoolTaskScheduler scheduler = new ThreadPoolTaskScheduler();
 				scheduler.setThreadNamePrefix("node-" + node + "-");
 				scheduler.initialize();
 				schedulers.add(scheduler);
-				Report report = context.getBean(Report.class);
-				Duration offset = node.equals("a") ? Duration.ZERO : OFFSET;
+			}
+			// Scheduled once both nodes have started, so that starting them, however
+			// slow,
+			// never moves one node's firings closer to the other's than the offset.
+			List<ScheduledFuture<?>> firings = new ArrayList<>();
+			Instant start = Instant.now().plusMillis(500);
+			for (int i = 0; i < names.size(); i++) {
+				Report report = nodes.get(i).getBean(Report.class);
+				ThreadPoolTaskScheduler scheduler = schedulers.get(i);
+				Duration offset = (i == 0) ? Duration.ZERO : OFFSET;
 				for (int tick = 0; tick < TICKS; tick++) {
 					int firing = tick;
 					Instant at = start.plus(PERIOD.multipliedBy(tick)).plus(offset);
