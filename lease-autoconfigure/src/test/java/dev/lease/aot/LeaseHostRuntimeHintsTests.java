@@ -27,7 +27,8 @@ import org.springframework.core.io.support.SpringFactoriesLoader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link LeaseHostRuntimeHints}.
+ * Tests for {@link LeaseHostRuntimeHints}, here beside both stores, whose scripts the
+ * hints name (lease-spring itself does not depend on them).
  *
  * @author Lease contributors
  */
