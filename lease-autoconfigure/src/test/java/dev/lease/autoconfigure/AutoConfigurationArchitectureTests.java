@@ -47,7 +47,8 @@ class AutoConfigurationArchitectureTests {
 
 	private static final String IMPORTS = "META-INF/spring/org.springframework.boot.autoconfigure.AutoConfiguration.imports";
 
-	private final JavaClasses classes = new ClassFileImporter()
+	// Imported once for the class: the import is most of its time.
+	private static final JavaClasses CLASSES = new ClassFileImporter()
 		.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
 		.importPackages("dev.lease");
 
@@ -60,7 +61,7 @@ class AutoConfigurationArchitectureTests {
 			.bePublic()
 			.andShould()
 			.haveModifier(JavaModifier.FINAL);
-		rule.check(this.classes);
+		rule.check(CLASSES);
 	}
 
 	@Test
@@ -74,7 +75,7 @@ class AutoConfigurationArchitectureTests {
 			.should()
 			.notBePublic()
 			.allowEmptyShould(true);
-		rule.check(this.classes);
+		rule.check(CLASSES);
 	}
 
 	@Test
@@ -83,7 +84,7 @@ class AutoConfigurationArchitectureTests {
 			.should()
 			.beAnnotatedWith(ConditionalOnClass.class)
 			.allowEmptyShould(true);
-		rule.check(this.classes);
+		rule.check(CLASSES);
 	}
 
 	@Test
@@ -95,7 +96,7 @@ class AutoConfigurationArchitectureTests {
 			.beAnnotatedWith("org.springframework.stereotype.Component")
 			.orShould()
 			.beAnnotatedWith("org.springframework.context.annotation.ComponentScan");
-		rule.check(this.classes);
+		rule.check(CLASSES);
 	}
 
 	@Test
@@ -106,14 +107,14 @@ class AutoConfigurationArchitectureTests {
 			.should()
 			.onlyDependOnClassesThat()
 			.resideInAnyPackage("dev.lease", "java..", "org.jspecify..");
-		rule.check(this.classes);
+		rule.check(CLASSES);
 	}
 
 	@Test
 	void importsFileIsSortedAndListsEveryAutoConfiguration() throws IOException {
 		List<String> listed = imports();
 		assertThat(listed).isSorted().doesNotHaveDuplicates();
-		List<String> declared = this.classes.stream()
+		List<String> declared = CLASSES.stream()
 			.filter((type) -> type.isAnnotatedWith(AutoConfiguration.class))
 			.map((type) -> type.getName())
 			.sorted()
