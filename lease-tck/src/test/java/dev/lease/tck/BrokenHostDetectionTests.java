@@ -23,6 +23,10 @@ import java.util.function.Supplier;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.platform.engine.DiscoverySelector;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.discovery.DiscoverySelectors;
@@ -41,13 +45,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests for {@link LeaseHostConformanceKit} itself: run against hosts that each break one
- * rule, the kit must fail the test that names that rule.
+ * rule, the kit must fail the test that names that rule. The broken hosts are run side
+ * by side: each breaks its rule on every run, whatever else runs. The correct host runs
+ * alone, as its timing checks would in the kit.
  *
  * @author Lease contributors
  */
+@Execution(ExecutionMode.CONCURRENT)
 class BrokenHostDetectionTests {
 
+	private static final String KITS = "dev.lease.tck.BrokenHostDetectionTests.kits";
+
 	@Test
+	@ResourceLock(value = KITS, mode = ResourceAccessMode.READ)
 	@DisplayName("The kit catches a host whose re-take moves the grant's instant (Non-goal 1, 2)")
 	void catchesReTakeThatExtends() {
 		assertThat(failuresOf(ReTakeExtendsKit.class, LeaseHostConformanceKit.TryTakeGroup.class))
@@ -55,6 +65,7 @@ class BrokenHostDetectionTests {
 	}
 
 	@Test
+	@ResourceLock(value = KITS, mode = ResourceAccessMode.READ)
 	@DisplayName("The kit catches a host that frees a key 50 ms before its instant (Check 2.2)")
 	void catchesEarlyFreeing() {
 		assertThat(failuresOf(FreesEarlyKit.class, LeaseHostConformanceKit.ExpiryGroup.class))
@@ -62,6 +73,7 @@ class BrokenHostDetectionTests {
 	}
 
 	@Test
+	@ResourceLock(value = KITS, mode = ResourceAccessMode.READ)
 	@DisplayName("The kit catches a host whose waiters wait beyond their arrival term (Check 4.2)")
 	void catchesUnboundedWaiting() {
 		assertThat(failuresOf(WaitsWithoutBoundKit.class, LeaseHostConformanceKit.WaiterGroup.class))
@@ -69,6 +81,7 @@ class BrokenHostDetectionTests {
 	}
 
 	@Test
+	@ResourceLock(value = KITS, mode = ResourceAccessMode.READ)
 	@DisplayName("The kit catches a host that admits waiters last in, first out (Non-goal 3)")
 	void catchesLastInFirstOut() {
 		assertThat(failuresOf(AdmitsLastArrivalFirstKit.class, LeaseHostConformanceKit.WaiterGroup.class))
@@ -76,6 +89,7 @@ class BrokenHostDetectionTests {
 	}
 
 	@Test
+	@ResourceLock(value = KITS, mode = ResourceAccessMode.READ)
 	@DisplayName("The kit catches a host that lets anyone release a grant (Operation 13)")
 	void catchesReleaseByAnyone() {
 		assertThat(failuresOf(ReleasesForAnyoneKit.class, LeaseHostConformanceKit.ReleaseGroup.class))
@@ -83,6 +97,7 @@ class BrokenHostDetectionTests {
 	}
 
 	@Test
+	@ResourceLock(value = KITS, mode = ResourceAccessMode.READ)
 	@DisplayName("The kit catches a host whose interrupted take is granted while the caller gets a host failure (Host: interruption)")
 	void catchesGhostGrantOnInterrupt() {
 		assertThat(failuresOf(GhostOnInterruptKit.class, LeaseHostConformanceKit.InterruptGroup.class))
@@ -90,6 +105,7 @@ class BrokenHostDetectionTests {
 	}
 
 	@Test
+	@ResourceLock(KITS)
 	@DisplayName("The kit passes the correct host it forwards to, so every failure above is the broken rule's")
 	void passesTheCorrectHost() {
 		assertThat(failuresOf(CorrectKit.class, LeaseHostConformanceKit.WaiterGroup.class)).isEmpty();
@@ -97,6 +113,7 @@ class BrokenHostDetectionTests {
 	}
 
 	@Test
+	@ResourceLock(value = KITS, mode = ResourceAccessMode.READ)
 	@DisplayName("The schedule property catches a host that frees a key 50 ms before its instant (Invariant 2.2, Fence 1)")
 	void schedulePropertyCatchesEarlyFreeing() {
 		Map<String, String> failures = failures(DiscoverySelectors.selectClass(FreesEarlySchedules.class));
