@@ -45,8 +45,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests for {@link LeaseHostConformanceKit} itself: run against hosts that each break one
- * rule, the kit must fail the test that names that rule. The broken hosts are run side
- * by side: each breaks its rule on every run, whatever else runs. The correct host runs
+ * rule, the kit must fail the test that names that rule. The broken hosts are run side by
+ * side: each breaks its rule on every run, whatever else runs. The correct host runs
  * alone, as its timing checks would in the kit.
  *
  * @author Lease contributors
