@@ -38,6 +38,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -65,10 +67,12 @@ import static org.awaitility.Awaitility.await;
  * named by {@code LEASE_TEST_POSTGRES_URL}, else an embedded one), their triggers 300 ms
  * apart. The job kept under {@code @SchedulerLock} with lease-shedlock, the job ported to
  * {@code @Leased} as the guide maps it, and one instance of each while the port rolls out
- * each run once per tick.
+ * each run once per tick. The three run side by side, each on tables of its own: their
+ * time is spent waiting for ticks.
  *
  * @author Lease contributors
  */
+@Execution(ExecutionMode.CONCURRENT)
 class ShedLockMigrationIntegrationTests {
 
 	// Every third second of each instance's clock; the second instance's clock is
