@@ -28,46 +28,32 @@ import dev.lease.LeaseHost;
 import dev.lease.test.support.RedisTestServer;
 
 /**
- * Tests for {@link RedisLeaseHost}: the whole conformance kit, through Lettuce and
- * through Jedis, on the server named by {@code LEASE_TEST_REDIS_URL} or an embedded one.
+ * Tests for {@link RedisLeaseHost}: the whole conformance kit, through Jedis, on the
+ * server named by {@code LEASE_TEST_REDIS_URL} or an embedded one. Each client has a
+ * class of its own, so that the build runs the two kits in JVMs side by side.
  *
  * @author Lease contributors
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class RedisLeaseHostConformanceIntegrationTests {
+class JedisRedisLeaseHostConformanceIntegrationTests {
 
 	private RedisTestServer server;
 
-	private RedisLeaseHost lettuce;
-
-	private RedisLeaseHost jedis;
+	private RedisLeaseHost host;
 
 	@BeforeAll
-	void startHosts() {
+	void startHost() {
 		this.server = RedisTestServer.start();
 		// A prefix of its own on a shared server: grants() reads every key under it, and
 		// a value there that is not lease state of this format fails the listing.
 		String prefix = "lease-conformance-" + UUID.randomUUID().toString().substring(0, 8) + ":";
-		this.lettuce = RedisLeaseHost.builder(this.server.lettuce()).keyPrefix(prefix).build();
-		this.jedis = RedisLeaseHost.builder(this.server.jedis()).keyPrefix(prefix).build();
+		this.host = RedisLeaseHost.builder(this.server.jedis()).keyPrefix(prefix).build();
 	}
 
 	@AfterAll
-	void stopHosts() {
-		this.lettuce.close();
-		this.jedis.close();
+	void stopHost() {
+		this.host.close();
 		this.server.close();
-	}
-
-	@Nested
-	@DisplayName("Lettuce")
-	class Lettuce extends RedisLeaseHostConformance {
-
-		@Override
-		protected LeaseHost host() {
-			return RedisLeaseHostConformanceIntegrationTests.this.lettuce;
-		}
-
 	}
 
 	@Nested
@@ -76,7 +62,7 @@ class RedisLeaseHostConformanceIntegrationTests {
 
 		@Override
 		protected LeaseHost host() {
-			return RedisLeaseHostConformanceIntegrationTests.this.jedis;
+			return JedisRedisLeaseHostConformanceIntegrationTests.this.host;
 		}
 
 	}
