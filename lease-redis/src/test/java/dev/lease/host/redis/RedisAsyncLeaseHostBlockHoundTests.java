@@ -65,7 +65,8 @@ class RedisAsyncLeaseHostBlockHoundTests {
 
 	private static final long WITHIN_SECONDS = 10;
 
-	// Every blocking call BlockHound reported: the method and the thread.
+	// Every blocking call BlockHound reported: the method, the thread and where it was
+	// called from.
 	private static final List<String> reported = new CopyOnWriteArrayList<>();
 
 	private static RedisTestServer server;
@@ -81,7 +82,7 @@ class RedisAsyncLeaseHostBlockHoundTests {
 		// class loading reads files, and the first connection resolves and connects.
 		questions(host.async(), newKey(), newKey()).get(WITHIN_SECONDS, TimeUnit.SECONDS);
 		BlockHound.install((builder) -> builder.blockingMethodCallback((method) -> {
-			reported.add(method + " on " + Thread.currentThread().getName());
+			reported.add(method + " on " + Thread.currentThread().getName() + " from " + caller());
 			throw new BlockingOperationError(method);
 		}));
 	}
@@ -118,6 +119,16 @@ class RedisAsyncLeaseHostBlockHoundTests {
 		Thread.sleep(150);
 		assertThat(questions(host.async(), key, other).get(WITHIN_SECONDS, TimeUnit.SECONDS)).isTrue();
 		assertThat(reported).as("blocking calls BlockHound reported").isEmpty();
+	}
+
+	// The frames above BlockHound's own: what made the blocking call.
+	private static List<String> caller() {
+		return StackWalker.getInstance()
+			.walk((frames) -> frames.map(StackWalker.StackFrame::toString)
+				.filter((frame) -> !frame.startsWith("reactor.blockhound.")
+						&& !frame.contains("RedisAsyncLeaseHostBlockHoundTests.lambda"))
+				.limit(12)
+				.toList());
 	}
 
 	private static LeaseKey newKey() {
