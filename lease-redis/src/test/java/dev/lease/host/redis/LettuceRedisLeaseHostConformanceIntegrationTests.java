@@ -16,55 +16,20 @@
 
 package dev.lease.host.redis;
 
-import java.util.UUID;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Nested;
-import org.junit.jupiter.api.TestInstance;
-
-import dev.lease.LeaseHost;
 import dev.lease.test.support.RedisTestServer;
 
 /**
- * Tests for {@link RedisLeaseHost}: the whole conformance kit, through Lettuce, on the
- * server named by {@code LEASE_TEST_REDIS_URL} or an embedded one. Each client has a
- * class of its own, so that the build runs the two kits in JVMs side by side.
+ * Tests for {@link RedisLeaseHost}: the whole conformance kit through Lettuce.
  *
  * @author Lease contributors
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class LettuceRedisLeaseHostConformanceIntegrationTests {
+class LettuceRedisLeaseHostConformanceIntegrationTests extends AbstractRedisLeaseHostConformanceIntegrationTests {
 
-	private RedisTestServer server;
-
-	private RedisLeaseHost host;
-
-	@BeforeAll
-	void startHost() {
-		this.server = RedisTestServer.start();
-		// A prefix of its own on a shared server: grants() reads every key under it, and
-		// a value there that is not lease state of this format fails the listing.
-		String prefix = "lease-conformance-" + UUID.randomUUID().toString().substring(0, 8) + ":";
-		this.host = RedisLeaseHost.builder(this.server.lettuce()).keyPrefix(prefix).build();
-	}
-
-	@AfterAll
-	void stopHost() {
-		this.host.close();
-		this.server.close();
-	}
-
-	@Nested
-	@DisplayName("Lettuce")
-	class Lettuce extends RedisLeaseHostConformance {
-
-		@Override
-		protected LeaseHost host() {
-			return LettuceRedisLeaseHostConformanceIntegrationTests.this.host;
-		}
-
+	@Override
+	RedisConnectionFactory client(RedisTestServer server) {
+		return server.lettuce();
 	}
 
 }
