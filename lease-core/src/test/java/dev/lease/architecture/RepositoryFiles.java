@@ -19,12 +19,15 @@ package dev.lease.architecture;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
-import java.util.stream.Stream;
 
 /**
  * The repository's own files, for the tests that read them: its root (the parent of the
@@ -42,14 +45,34 @@ final class RepositoryFiles {
 	private RepositoryFiles() {
 	}
 
-	// Every regular file the predicate accepts, outside the skipped folders.
+	// Every regular file the predicate accepts, outside the skipped folders. The walk
+	// never enters them: the build writes and deletes files under target while these
+	// tests run beside it, and a walk that lists a file there may find it gone.
 	static List<Path> matching(Predicate<Path> wanted) {
-		try (Stream<Path> files = Files.walk(ROOT)) {
-			return files.filter(Files::isRegularFile).filter(RepositoryFiles::outsideSkipped).filter(wanted).toList();
+		List<Path> found = new ArrayList<>();
+		try {
+			Files.walkFileTree(ROOT, new SimpleFileVisitor<>() {
+
+				@Override
+				public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes) {
+					return SKIPPED.contains(String.valueOf(dir.getFileName())) ? FileVisitResult.SKIP_SUBTREE
+							: FileVisitResult.CONTINUE;
+				}
+
+				@Override
+				public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+					if (attributes.isRegularFile() && wanted.test(file)) {
+						found.add(file);
+					}
+					return FileVisitResult.CONTINUE;
+				}
+
+			});
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
+		return found;
 	}
 
 	static String read(Path file) {
@@ -59,15 +82,6 @@ final class RepositoryFiles {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
-	}
-
-	private static boolean outsideSkipped(Path file) {
-		for (Path part : ROOT.relativize(file)) {
-			if (SKIPPED.contains(part.toString())) {
-				return false;
-			}
-		}
-		return true;
 	}
 
 }
