@@ -174,16 +174,32 @@ final class RedisLeaseStore {
 	}
 
 	// Whether the holder's grant ended; a waiter it was handed on to hears of it here.
+	// With replicas-to-ack the end is confirmed as a grant is: a failover loses a release
+	// the replicas lacked and brings its grant back, after its holder was told it ended.
 	boolean release(byte[] redisKey, LeaseHolder holder) {
-		ReleaseAnswer answer = RedisScriptAnswer
-			.release(run("release", redisKey, RELEASE, holder.bytes(), this.channel));
-		if (!(answer instanceof Ended ended)) {
-			return false;
-		}
-		if (ended.handedOn() != null) {
-			this.handedOn.accept(new String(redisKey, StandardCharsets.US_ASCII), ended.handedOn());
-		}
-		return true;
+		return release(redisKey, holder, this.replicasToAck > 0);
+	}
+
+	private boolean release(byte[] redisKey, LeaseHolder holder, boolean acknowledged) {
+		return call("release", (connection) -> {
+			ReleaseAnswer answer = RedisScriptAnswer
+				.release(this.script.run(connection, redisKey, RELEASE, holder.bytes(), this.channel));
+			if (!(answer instanceof Ended ended)) {
+				return false;
+			}
+			if (ended.handedOn() != null) {
+				this.handedOn.accept(new String(redisKey, StandardCharsets.US_ASCII), ended.handedOn());
+			}
+			Object replicas = acknowledged ? waitForReplicas(connection) : null;
+			if (acknowledged && !enough(replicas)) {
+				throw new LeaseHostException("Only " + replicas + " of " + this.replicasToAck
+						+ " replicas acknowledged the release of a grant on Redis key '"
+						+ new String(redisKey, StandardCharsets.US_ASCII) + "' within " + this.replicaTimeout
+						+ ": the release was not acknowledged, and a failover before the replicas catch up brings"
+						+ " the grant back until its instant");
+			}
+			return true;
+		});
 	}
 
 	// The script's questions for a caller that sends them itself (LettuceAsyncTakes):
@@ -261,7 +277,7 @@ final class RedisLeaseStore {
 	Lease confirm(byte[] redisKey, Lease lease, byte @Nullable [] ticket) {
 		if (this.durability.refuses()) {
 			// The server was found not durable while this grant was made or handed on.
-			release(redisKey, lease.holder());
+			release(redisKey, lease.holder(), false);
 			throw this.durability.refusal();
 		}
 		if (this.replicasToAck == 0) {
@@ -271,20 +287,28 @@ final class RedisLeaseStore {
 			if (ticket != null) {
 				this.script.run(connection, redisKey, this.script.waiterRetryNanos(), SETTLE, ticket, NO, this.channel);
 			}
-			long timeout = Math.max(1, this.replicaTimeout.toMillis());
-			return (lettucePresent && LettuceCommands.handles(connection))
-					? LettuceCommands.waitForReplicas(connection, this.replicasToAck, timeout,
-							this.commandTimeoutMillis)
-					: (Object) connection.execute("WAIT", ascii(Integer.toString(this.replicasToAck)),
-							ascii(Long.toString(timeout)));
+			return waitForReplicas(connection);
 		});
-		if (acknowledged instanceof Number number && number.longValue() >= this.replicasToAck) {
+		if (enough(acknowledged)) {
 			return lease;
 		}
-		release(redisKey, lease.holder());
+		release(redisKey, lease.holder(), false);
 		throw new LeaseHostException(
 				"Only " + acknowledged + " of " + this.replicasToAck + " replicas acknowledged the grant of key '"
 						+ lease.key() + "' within " + this.replicaTimeout + "; the grant was given back");
+	}
+
+	// WAIT on the connection that wrote: how many replicas acknowledged its writes.
+	private Object waitForReplicas(RedisConnection connection) {
+		long timeout = Math.max(1, this.replicaTimeout.toMillis());
+		return (lettucePresent && LettuceCommands.handles(connection))
+				? LettuceCommands.waitForReplicas(connection, this.replicasToAck, timeout, this.commandTimeoutMillis)
+				: (Object) connection.execute("WAIT", ascii(Integer.toString(this.replicasToAck)),
+						ascii(Long.toString(timeout)));
+	}
+
+	private boolean enough(@Nullable Object acknowledged) {
+		return acknowledged instanceof Number number && number.longValue() >= this.replicasToAck;
 	}
 
 	private List<Object> run(String operation, byte[] redisKey, byte[]... args) {

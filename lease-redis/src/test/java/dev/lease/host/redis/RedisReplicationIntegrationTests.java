@@ -54,7 +54,7 @@ class RedisReplicationIntegrationTests {
 	private static final Duration TERM = Duration.ofSeconds(30);
 
 	@Test
-	@DisplayName("replicas-to-ack: grants are confirmed with WAIT; too few acknowledgements give the grant back and fail")
+	@DisplayName("replicas-to-ack: grants and releases are confirmed with WAIT; too few acknowledgements give a grant back and fail, and fail a release")
 	void grantsAreConfirmedByReplicas() throws Exception {
 		int primaryPort = RedisTestServer.freePort();
 		ExecutorService executor = Executors.newSingleThreadExecutor();
@@ -78,6 +78,8 @@ class RedisReplicationIntegrationTests {
 				assertThat(host.release(key, holder)).isInstanceOf(Released.class);
 				assertThat(waiting.get(10, TimeUnit.SECONDS)).isInstanceOf(Taken.class);
 				assertThat(host.release(key, waiter)).isInstanceOf(Released.class);
+				LeaseKey kept = LeaseKey.of("kept-" + UUID.randomUUID());
+				assertThat(host.tryTake(kept, holder, TERM)).isInstanceOf(Taken.class);
 
 				replica.stopServer();
 				await().atMost(Duration.ofSeconds(20)).until(() -> !replicaOnline(factory));
@@ -86,6 +88,11 @@ class RedisReplicationIntegrationTests {
 					.withMessageContaining("replicas");
 				// The grant was given back: nobody holds the key.
 				assertThat(host.remaining(lost, holder)).isEmpty();
+				// A release no replica acknowledged would come back in a failover: not
+				// answered released, though the primary ended the grant.
+				assertThatExceptionOfType(LeaseHostException.class).isThrownBy(() -> host.release(kept, holder))
+					.withMessageContaining("release was not acknowledged");
+				assertThat(host.remaining(kept, holder)).isEmpty();
 				assertThat(host.grants(10)).isEmpty();
 			}
 		}
