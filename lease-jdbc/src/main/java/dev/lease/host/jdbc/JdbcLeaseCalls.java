@@ -26,6 +26,7 @@ import java.util.function.Supplier;
 import javax.sql.DataSource;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.dao.CannotAcquireLockException;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.jdbc.core.ConnectionCallback;
@@ -138,6 +139,7 @@ final class JdbcLeaseCalls {
 		boolean interrupted = Thread.interrupted();
 		try {
 			RuntimeException failure = null;
+			boolean keyLockHeld = false;
 			for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
 				long started = System.nanoTime();
 				try {
@@ -176,6 +178,10 @@ final class JdbcLeaseCalls {
 						attempt--;
 						continue;
 					}
+					if (lockWaitTimedOut(ex)) {
+						keyLockHeld = true;
+						break;
+					}
 					if (!isTransient(ex)) {
 						break;
 					}
@@ -188,7 +194,9 @@ final class JdbcLeaseCalls {
 			if (unreachable != null) {
 				throw unreachable;
 			}
-			String message = "Could not " + operation + " on " + this.dialect.displayName();
+			String message = "Could not " + operation + " on " + this.dialect.displayName()
+					+ (keyLockHeld ? ": another session held the key's lock longer than "
+							+ JdbcLeaseStatements.KEY_LOCK_WAIT_MILLIS + " ms" : "");
 			throw (failure != null) ? new LeaseHostException(message + ": " + failure.getMessage(), failure)
 					: new LeaseHostException(message);
 		}
@@ -214,6 +222,16 @@ final class JdbcLeaseCalls {
 	// the pool has already waited for it.
 	static boolean isTransient(RuntimeException ex) {
 		return ex instanceof PessimisticLockingFailureException;
+	}
+
+	// PostgreSQL's lock_timeout passed (lock_not_available): on the key's lock, or a row
+	// lock after it, which the host's own questions hold for a few statements only.
+	// Not run again: the session that holds it is no question of the host, and a take
+	// or try take must not wait for it past the bound (a failure of the store, never a
+	// wrong answer).
+	static boolean lockWaitTimedOut(RuntimeException ex) {
+		return ex instanceof CannotAcquireLockException && ex.getCause() instanceof SQLException cause
+				&& "55P03".equals(cause.getSQLState());
 	}
 
 	// Committed when the work returns, rolled back when it throws, so that a failed

@@ -16,6 +16,8 @@
 
 package dev.lease.host.jdbc;
 
+import java.util.Locale;
+
 /**
  * The SQL the JDBC host runs, with one table-name placeholder, {@code %PREFIX%}, and
  * {@code %NOW%} for the reading of the database clock ({@link DatabaseClock}). DDL lives
@@ -120,12 +122,12 @@ final class JdbcLeaseStatements {
 				AND (QUEUED > 0 OR EXPIRES_AT > %START%) ORDER BY LEASE_KEY LIMIT ?) K
 				ON 1 = 1 ORDER BY K.LEASE_KEY""", dialect, tablePrefix);
 		// Removing a passed grant with nobody queued changes no answer: it reads as free.
-		// On PostgreSQL a row goes only under its key's lock (KEY_HASH), taken only for a
+		// On PostgreSQL a row goes only under its key's lock (KEY_LOCK), taken only for a
 		// row that qualifies (CASE fixes the order); a key whose lock is taken is left to
 		// the next round rather than waited for.
 		this.deleteFreeKeys = sql(dialect.hasOneStatementPaths() ? """
 				DELETE FROM %PREFIX%KEYS WHERE CASE WHEN QUEUED = 0 AND (HOLDER IS NULL OR EXPIRES_AT <= %NOW%)
-				THEN PG_TRY_ADVISORY_XACT_LOCK(%KEY_HASH%) ELSE FALSE END""" : """
+				THEN PG_TRY_ADVISORY_XACT_LOCK(%KEY_LOCK%) ELSE FALSE END""" : """
 				DELETE FROM %PREFIX%KEYS WHERE QUEUED = 0 AND (HOLDER IS NULL OR EXPIRES_AT <= %NOW%)""", dialect,
 				tablePrefix);
 		// A grant handed to a waiter is kept for it until it asks, even past its instant.
@@ -260,25 +262,43 @@ final class JdbcLeaseStatements {
 			SELECT WAITER_ID, HOLDER, DURATION_MICROS, BOUND, ARRIVAL FROM %PREFIX%WAITERS
 			WHERE LEASE_KEY = ? AND GRANTED_EXPIRES_AT IS NULL AND ARRIVAL > ? ORDER BY ARRIVAL LIMIT ?""";
 
-	// PostgreSQL: the key's lock (KEY_HASH), a transaction-scoped advisory lock on a hash
-	// of the
-	// key, taken before its row is read, inserted or removed, by every statement that may
+	// PostgreSQL: the key's lock (KEY_LOCK), a transaction-scoped advisory lock taken
+	// before the key's row is read, inserted or removed, by every statement that may
 	// insert or remove a key's row or date a grant. A take that finds no row thus reads
 	// the clock with the key locked as surely as one that locks the row: no row can come
 	// or go, and no grant be made, until it commits. The lock is always taken before the
-	// row's, so the two cannot deadlock.
-	private static final String KEY_HASH = "HASHTEXTEXTENDED(ENCODE(LEASE_KEY, 'hex'), 7811886091)";
+	// row's, so the two cannot deadlock. It is the two-integer form, whose space is apart
+	// from the single-bigint one applications most often use: the first number is the
+	// table prefix's (keyLockClass), so that two prefixes never wait for each other, the
+	// second the key's hash. It is waited for at most KEY_LOCK_WAIT (lock_timeout, local
+	// to the statement's transaction, so also bounding the row locks after it): the host
+	// holds it for a few statements only, and a session that holds it longer is not a
+	// question of the host (JdbcLeaseCalls answers a failure of the store).
+	static final String KEY_LOCK_OBJECT = "CAST(HASHTEXTEXTENDED(ENCODE(LEASE_KEY, 'hex'), 7811886091) >> 32 AS INTEGER)";
+
+	/** How long a statement waits for the key's lock, in milliseconds. */
+	static final int KEY_LOCK_WAIT_MILLIS = 2000;
+
+	private static final String KEY_LOCK = "%KEY_LOCK_CLASS%, " + KEY_LOCK_OBJECT;
 
 	// The key, the parameter, once its lock is taken: as an initial plan its value is
-	// computed before the statement reads any row.
-	private static final String LOCKING = "SELECT P.LEASE_KEY AS KEY, PG_ADVISORY_XACT_LOCK(" + KEY_HASH
-			+ ") AS LOCKED FROM (SELECT CAST(? AS BYTEA) AS LEASE_KEY) P";
+	// computed before the statement reads any row. CASE sets the wait's bound first.
+	private static final String LOCKING = "SELECT P.LEASE_KEY AS KEY, CASE WHEN SET_CONFIG('lock_timeout', '"
+			+ KEY_LOCK_WAIT_MILLIS + "ms', TRUE) IS NOT NULL THEN PG_ADVISORY_XACT_LOCK(" + KEY_LOCK
+			+ ") END AS LOCKED FROM (SELECT CAST(? AS BYTEA) AS LEASE_KEY) P";
+
+	// The first number of the key's lock: the table prefix's, as PostgreSQL folds an
+	// unquoted name, so that each prefix's keys lock apart from every other's.
+	static int keyLockClass(String tablePrefix) {
+		return ("lease:" + tablePrefix.toLowerCase(Locale.ROOT)).hashCode();
+	}
 
 	private static String sql(String template, JdbcLeaseDialect dialect, String tablePrefix) {
 		return template
 			.replace("%KEY%", dialect.hasOneStatementPaths() ? "(SELECT L.KEY FROM (" + LOCKING + ") L)" : "?")
 			.replace("%LOCKING%", LOCKING)
-			.replace("%KEY_HASH%", KEY_HASH)
+			.replace("%KEY_LOCK%", KEY_LOCK)
+			.replace("%KEY_LOCK_CLASS%", Integer.toString(keyLockClass(tablePrefix)))
 			.replace("%PREFIX%", tablePrefix)
 			.replace("%NOW%", dialect.clock().expression())
 			.replace("%START%", dialect.statementStart());

@@ -164,7 +164,9 @@ class PostgresqlJdbcLeaseHostIntegrationTests extends JdbcLeaseHostChecks {
 		String insert = "INSERT INTO LEASE_KEYS (LEASE_KEY, LATEST, QUEUED, ARRIVALS) VALUES (?, 0, 0, 0)";
 		// How every statement that removes a key's row, or may insert one, locks the key
 		// first: a removal under it leaves a take that waited to the insert path.
-		String keyLock = "SELECT PG_ADVISORY_XACT_LOCK(HASHTEXTEXTENDED(ENCODE(?, 'hex'), 7811886091))";
+		String keyLock = "SELECT PG_ADVISORY_XACT_LOCK("
+				+ JdbcLeaseStatements.keyLockClass(JdbcLeaseHost.DEFAULT_TABLE_PREFIX) + ", "
+				+ JdbcLeaseStatements.KEY_LOCK_OBJECT + ") FROM (SELECT CAST(? AS BYTEA) AS LEASE_KEY) P";
 		for (String racer : List.of("locks the row", "inserts the row", "removes the row under the key's lock")) {
 			LeaseKey key = newKey();
 			if (!racer.startsWith("inserts")) {
