@@ -16,8 +16,11 @@
 
 package dev.lease.host;
 
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 
 import org.jspecify.annotations.Nullable;
 
@@ -28,10 +31,15 @@ import dev.lease.LeaseHostException;
  * already answered, and nothing is left held by one who gave up (Host semantics).
  * <p>
  * The failure that makes a waiter give up often outlasts one call (a pool whose other
- * connections broke too, a reconnecting client), so a failed withdrawal is tried again,
- * up to {@value #ATTEMPTS} times, 50, 100 and 200 ms apart, on a fresh call, while the
- * waiter's bound has not passed: after its bound, no release can hand the waiter the key.
- * A pending interrupt is put aside meanwhile so that the pauses pause, and set again.
+ * connections broke too, a database that refuses another connection, a reconnecting
+ * client), so a withdrawal is not lost to it: it runs on a thread of its own and is tried
+ * again, on a fresh call, 50 ms after a failure, the pause doubling to a second, until it
+ * has been written or the waiter's bound has passed: after its bound, no release can hand
+ * the waiter the key. The caller waits for it while it is tried {@value #ATTEMPTS} times,
+ * and no longer than {@link #PATIENCE}, so that it returns promptly however long the
+ * store keeps a call waiting; a withdrawal not written by then goes on without it, and
+ * gives back a grant handed to the waiter meanwhile once it is. A pending interrupt is
+ * put aside while the caller waits, and set again.
  *
  * @author Lease contributors
  * @since 0.1.0
@@ -39,73 +47,64 @@ import dev.lease.LeaseHostException;
 public final class Withdrawals {
 
 	/**
-	 * How many times a withdrawal is tried.
+	 * How many times a withdrawal is tried while the caller waits for it.
 	 */
 	public static final int ATTEMPTS = 4;
 
+	/**
+	 * The longest a caller waits for its withdrawal to be written.
+	 */
+	public static final Duration PATIENCE = Duration.ofSeconds(2);
+
 	private static final long FIRST_PAUSE_MILLIS = 50;
+
+	private static final long LONGEST_PAUSE_MILLIS = 1_000;
 
 	private Withdrawals() {
 	}
 
 	/**
-	 * Withdraw a waiter, trying again while its bound has not passed.
+	 * Withdraw a waiter, trying again until it is written or its bound has passed, and
+	 * wait for it while it is tried {@value #ATTEMPTS} times, for at most
+	 * {@link #PATIENCE}.
 	 * @param boundNanoTime the waiter's bound as a {@link System#nanoTime()} reading
 	 * @param withdrawal one call that withdraws the waiter, or gives back a grant handed
 	 * to it meanwhile, and throws {@link LeaseHostException} when the store could not be
-	 * reached
-	 * @return the last failure, or {@code null} once withdrawn
+	 * reached; it is made on another thread
+	 * @return the last failure, or {@code null} once withdrawn; after a failure the
+	 * withdrawal goes on until it is written or the bound has passed
 	 */
 	public static @Nullable LeaseHostException withdraw(long boundNanoTime, Runnable withdrawal) {
-		boolean interrupted = Thread.interrupted();
-		try {
-			for (int attempt = 1;; attempt++) {
-				try {
-					withdrawal.run();
-					return null;
-				}
-				catch (LeaseHostException ex) {
-					if (attempt >= ATTEMPTS || System.nanoTime() - boundNanoTime > 0) {
-						return ex;
-					}
-					pause(TimeUnit.MILLISECONDS.toNanos(FIRST_PAUSE_MILLIS << (attempt - 1)));
-				}
-			}
-		}
-		finally {
-			if (interrupted) {
-				Thread.currentThread().interrupt();
-			}
-		}
-	}
-
-	// The interrupt put aside leaves the thread's park permit behind, and a park may
-	// return early anyway: park until the pause is over.
-	private static void pause(long nanos) {
-		long end = System.nanoTime() + nanos;
-		for (long left = nanos; left > 0; left = end - System.nanoTime()) {
-			LockSupport.parkNanos(left);
-		}
+		Withdrawal pending = new Withdrawal(boundNanoTime, withdrawal);
+		Thread thread = new Thread(pending, "lease-withdrawal");
+		thread.setDaemon(true);
+		thread.start();
+		return pending.await();
 	}
 
 	/**
 	 * Withdraw an interrupted waiter, and answer the {@link InterruptedException} it
-	 * throws, its interrupt flag cleared as that exception says. Only when the store
-	 * could not be reached to withdraw it is its outcome unknown: then the store's
-	 * failure is thrown instead, the interrupt suppressed in it.
+	 * throws, its interrupt flag cleared as that exception says. Only when the withdrawal
+	 * was not written while the waiter waited for it is its outcome unknown: then a
+	 * {@link LeaseHostException} is thrown instead, caused by the interrupt, the store's
+	 * failure suppressed in it, and the withdrawal goes on until it is written or the
+	 * bound has passed.
 	 * @param interrupt the interrupt that made the waiter give up
 	 * @param boundNanoTime the waiter's bound as a {@link System#nanoTime()} reading
 	 * @param withdrawal one call that withdraws the waiter, or gives back a grant handed
 	 * to it meanwhile
 	 * @return the interrupt, for the waiter to throw
-	 * @throws LeaseHostException if the waiter could not be withdrawn
+	 * @throws LeaseHostException if the waiter could not be withdrawn before it returns
 	 */
 	public static InterruptedException giveUp(InterruptedException interrupt, long boundNanoTime, Runnable withdrawal) {
 		LeaseHostException failed = withdraw(boundNanoTime, withdrawal);
 		Thread.interrupted();
 		if (failed != null) {
-			failed.addSuppressed(interrupt);
-			throw failed;
+			LeaseHostException unknown = new LeaseHostException("Interrupted, and the waiter could not be withdrawn"
+					+ " yet (" + failed.getMessage() + "): its withdrawal is tried again until it is written, when a"
+					+ " grant handed to it meanwhile is given back, or its bound has passed", interrupt);
+			unknown.addSuppressed(failed);
+			throw unknown;
 		}
 		return interrupt;
 	}
@@ -124,6 +123,125 @@ public final class Withdrawals {
 			failure.addSuppressed(failed);
 		}
 		return failure;
+	}
+
+	// The thread's park may return early: park until the pause is over.
+	private static void pause(long nanos) {
+		long end = System.nanoTime() + nanos;
+		for (long left = nanos; left > 0; left = end - System.nanoTime()) {
+			LockSupport.parkNanos(left);
+		}
+	}
+
+	/**
+	 * One withdrawal, tried on its own thread until written or past the bound, and what
+	 * its caller learns of it.
+	 */
+	private static final class Withdrawal implements Runnable {
+
+		private final long boundNanoTime;
+
+		private final Runnable withdrawal;
+
+		private final long patienceEnds = System.nanoTime() + PATIENCE.toNanos();
+
+		private final ReentrantLock lock = new ReentrantLock();
+
+		private final Condition changed = this.lock.newCondition();
+
+		private boolean written;
+
+		private boolean over;
+
+		private int failures;
+
+		private @Nullable LeaseHostException lastFailure;
+
+		private @Nullable RuntimeException unexpected;
+
+		Withdrawal(long boundNanoTime, Runnable withdrawal) {
+			this.boundNanoTime = boundNanoTime;
+			this.withdrawal = withdrawal;
+		}
+
+		@Override
+		public void run() {
+			for (int attempt = 1;; attempt++) {
+				try {
+					this.withdrawal.run();
+					settle(true, null, null);
+					return;
+				}
+				catch (LeaseHostException ex) {
+					boolean boundPassed = System.nanoTime() - this.boundNanoTime > 0;
+					settle(false, ex, null);
+					if (boundPassed) {
+						return;
+					}
+				}
+				catch (RuntimeException ex) {
+					// Not the store's failure: the caller throws it, and nothing is
+					// retried.
+					settle(false, null, ex);
+					return;
+				}
+				pause(TimeUnit.MILLISECONDS
+					.toNanos(Math.min(FIRST_PAUSE_MILLIS << Math.min(attempt - 1, 10), LONGEST_PAUSE_MILLIS)));
+			}
+		}
+
+		private void settle(boolean written, @Nullable LeaseHostException failure,
+				@Nullable RuntimeException unexpected) {
+			this.lock.lock();
+			try {
+				if (failure != null) {
+					this.lastFailure = failure;
+					this.failures++;
+					this.over = System.nanoTime() - this.boundNanoTime > 0;
+				}
+				this.written = written;
+				this.unexpected = unexpected;
+				this.over |= written || unexpected != null;
+				this.changed.signalAll();
+			}
+			finally {
+				this.lock.unlock();
+			}
+		}
+
+		// The caller's wait: until written, past the bound, tried ATTEMPTS times, or out
+		// of patience, whichever comes first.
+		@Nullable LeaseHostException await() {
+			boolean interrupted = Thread.interrupted();
+			this.lock.lock();
+			try {
+				long left = this.patienceEnds - System.nanoTime();
+				while (!this.over && this.failures < ATTEMPTS && left > 0) {
+					try {
+						left = this.changed.awaitNanos(left);
+					}
+					catch (InterruptedException ex) {
+						interrupted = true;
+						left = this.patienceEnds - System.nanoTime();
+					}
+				}
+				if (this.unexpected != null) {
+					throw this.unexpected;
+				}
+				if (this.written) {
+					return null;
+				}
+				return (this.lastFailure != null) ? this.lastFailure
+						: new LeaseHostException("The store did not answer the withdrawal within " + PATIENCE);
+			}
+			finally {
+				this.lock.unlock();
+				if (interrupted) {
+					Thread.currentThread().interrupt();
+				}
+			}
+		}
+
 	}
 
 }

@@ -16,6 +16,7 @@
 
 package dev.lease.host;
 
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -37,6 +38,10 @@ class WithdrawalsTests {
 
 	private static final long FAR_BOUND = TimeUnit.MINUTES.toNanos(10);
 
+	// Past the caller's four tries, so that a failing withdrawal goes on without it and
+	// stops soon.
+	private static final long NEAR_BOUND = TimeUnit.MILLISECONDS.toNanos(1_500);
+
 	private final AtomicInteger calls = new AtomicInteger();
 
 	@AfterEach
@@ -52,11 +57,49 @@ class WithdrawalsTests {
 	}
 
 	@Test
-	@DisplayName("Host: withdrawal: a failing withdrawal is tried four times while the bound has not passed")
-	void withdrawTriesFourTimesBeforeTheBound() {
-		LeaseHostException failure = Withdrawals.withdraw(System.nanoTime() + FAR_BOUND, this::fail);
+	@DisplayName("Host: withdrawal: the caller waits while a failing withdrawal is tried four times, and it goes on until the bound has passed")
+	void withdrawTriesFourTimesForTheCallerAndGoesOnUntilTheBound() throws Exception {
+		long bound = System.nanoTime() + NEAR_BOUND;
+		LeaseHostException failure = Withdrawals.withdraw(bound, this::fail);
 		assertThat(failure).hasMessage("failure 4");
-		assertThat(this.calls).hasValue(Withdrawals.ATTEMPTS);
+		awaitPast(bound);
+		int tried = this.calls.get();
+		assertThat(tried).isGreaterThan(Withdrawals.ATTEMPTS);
+		TimeUnit.MILLISECONDS.sleep(1_500);
+		assertThat(this.calls).as("tries after the bound").hasValue(tried);
+	}
+
+	@Test
+	@DisplayName("Host: withdrawal: a withdrawal the caller stopped waiting for is written later, and then no more tried")
+	void withdrawGoesOnUntilWritten() throws Exception {
+		Runnable failingSixTimes = () -> {
+			if (this.calls.incrementAndGet() <= 6) {
+				throw new LeaseHostException("failure " + this.calls.get());
+			}
+		};
+		assertThat(Withdrawals.withdraw(System.nanoTime() + FAR_BOUND, failingSixTimes)).hasMessage("failure 4");
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+		while (this.calls.get() < 7 && System.nanoTime() < deadline) {
+			TimeUnit.MILLISECONDS.sleep(20);
+		}
+		TimeUnit.MILLISECONDS.sleep(1_500);
+		assertThat(this.calls).hasValue(7);
+	}
+
+	@Test
+	@DisplayName("Host: interruption: a caller waits for its withdrawal no longer than the patience, however long the store keeps the call")
+	void withdrawWaitsNoLongerThanThePatience() {
+		CountDownLatch answer = new CountDownLatch(1);
+		long started = System.nanoTime();
+		LeaseHostException failure = Withdrawals.withdraw(System.nanoTime() + FAR_BOUND, () -> {
+			this.calls.incrementAndGet();
+			awaitUninterruptibly(answer);
+		});
+		long waited = System.nanoTime() - started;
+		answer.countDown();
+		assertThat(failure).hasMessageContaining("did not answer");
+		assertThat(waited).isGreaterThanOrEqualTo(Withdrawals.PATIENCE.toNanos());
+		assertThat(this.calls).hasValue(1);
 	}
 
 	@Test
@@ -83,7 +126,7 @@ class WithdrawalsTests {
 	void withdrawKeepsAPendingInterrupt() {
 		Thread.currentThread().interrupt();
 		long started = System.nanoTime();
-		Withdrawals.withdraw(System.nanoTime() + FAR_BOUND, this::fail);
+		Withdrawals.withdraw(System.nanoTime() + NEAR_BOUND, this::fail);
 		assertThat(System.nanoTime() - started).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(350));
 		assertThat(Thread.currentThread().isInterrupted()).isTrue();
 	}
@@ -100,13 +143,16 @@ class WithdrawalsTests {
 	}
 
 	@Test
-	@DisplayName("Host: interruption: a waiter that could not be withdrawn says its outcome is unknown")
-	void giveUpThrowsTheStoreFailureWhenNotWithdrawn() {
+	@DisplayName("Host: interruption: a waiter that could not be withdrawn says its outcome is unknown, caused by its interrupt")
+	void giveUpThrowsAFailureCausedByTheInterruptWhenNotWithdrawn() {
 		InterruptedException interrupt = new InterruptedException("stop");
 		assertThatExceptionOfType(LeaseHostException.class)
 			.isThrownBy(() -> Withdrawals.giveUp(interrupt, System.nanoTime() - 1, this::fail))
-			.withMessage("failure 1")
-			.satisfies((ex) -> assertThat(ex.getSuppressed()).containsExactly(interrupt));
+			.withMessageContaining("failure 1")
+			.withCause(interrupt)
+			.satisfies((ex) -> assertThat(ex.getSuppressed()).singleElement()
+				.satisfies((suppressed) -> assertThat(suppressed).hasMessage("failure 1")));
+		assertThat(Thread.currentThread().isInterrupted()).isFalse();
 	}
 
 	@Test
@@ -119,6 +165,26 @@ class WithdrawalsTests {
 		LeaseHostException second = new LeaseHostException("no answer");
 		assertThat(Withdrawals.failed(second, System.nanoTime() - 1, this::fail)).isSameAs(second)
 			.satisfies((ex) -> assertThat(ex.getSuppressed()).hasSize(1));
+	}
+
+	private static void awaitPast(long nanoTime) throws InterruptedException {
+		for (long left = nanoTime - System.nanoTime(); left > 0; left = nanoTime - System.nanoTime()) {
+			TimeUnit.NANOSECONDS.sleep(left);
+		}
+		// the pause under way at the bound, and the last try after it, end
+		TimeUnit.MILLISECONDS.sleep(1_300);
+	}
+
+	private static void awaitUninterruptibly(CountDownLatch latch) {
+		while (true) {
+			try {
+				latch.await();
+				return;
+			}
+			catch (InterruptedException ex) {
+				// the test lets it go
+			}
+		}
 	}
 
 	private void fail() {

@@ -274,7 +274,8 @@ final class JdbcLeaseCalls {
 	}
 
 	// A transaction on the withdrawal connection, bound under the host's data source:
-	// the transaction manager begins it on the bound connection, and leaves it open.
+	// the transaction manager begins it on the bound connection, and leaves it open. On
+	// a pooled connection when that one cannot be opened.
 	private <T> T onWithdrawalConnection(Supplier<T> work) {
 		WithdrawalConnection withdrawals = this.withdrawals;
 		if (withdrawals == null) {
@@ -288,7 +289,7 @@ final class JdbcLeaseCalls {
 			finally {
 				TransactionSynchronizationManager.unbindResource(this.own);
 			}
-		});
+		}, () -> inTransaction(work));
 	}
 
 	private static void restoreAutoCommit(Connection connection) {

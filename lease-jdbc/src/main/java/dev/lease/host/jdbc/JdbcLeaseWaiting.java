@@ -327,7 +327,9 @@ final class JdbcLeaseWaiting {
 		// An interrupted waiter withdraws at once, a grant handed to it meanwhile given
 		// back, and throws InterruptedException (Host semantics). It withdraws before it
 		// returns, so that no release can hand it the key afterwards, and on the
-		// withdrawal connection, so that a busy pool does not keep it waiting.
+		// withdrawal connection, so that a busy pool does not keep it waiting (on a
+		// pooled
+		// one when the database refuses another); Withdrawals bounds its wait.
 		private InterruptedException giveUp(InterruptedException interrupt) {
 			Queued asking = this.queued;
 			return Withdrawals.giveUp(interrupt, boundNanoTime(),

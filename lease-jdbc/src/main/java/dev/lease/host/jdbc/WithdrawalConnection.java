@@ -21,6 +21,7 @@ import java.sql.SQLException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import javax.sql.DataSource;
 
@@ -40,9 +41,11 @@ import org.springframework.util.ClassUtils;
  * connection, so a waiter waits at most for the withdrawals ahead of it, and for the
  * connection to be opened, once. It is opened at the first withdrawal from where the
  * {@code LISTEN} connection would be ({@link ListenConnections}, never borrowed from the
- * pool), kept, checked after a second unused, and opened again after a failure. With a
- * pool whose connections cannot be opened outside it there is none, and withdrawals wait
- * for the pool as every other call.
+ * pool), kept, checked after a second unused, and opened again after a failure. When it
+ * cannot be opened (the database's connection table is full, its settings refused), the
+ * withdrawal borrows one of the pool's connections, which are open already, rather than
+ * fail. With a pool whose connections cannot be opened outside it there is none, and
+ * withdrawals wait for the pool as every other call.
  *
  * @author Lease contributors
  */
@@ -85,32 +88,54 @@ final class WithdrawalConnection {
 		return null;
 	}
 
-	// Run a withdrawal on the connection, in its turn; it is not interruptible, since a
-	// waiter that gave up must not return before it has withdrawn.
-	<T> T use(Function<Connection, T> withdrawal) {
+	// Run a withdrawal on the connection, in its turn, or elsewhere (on the pool, out of
+	// turn) when it cannot be opened; it is not interruptible, since a waiter that gave
+	// up must not return before it has withdrawn.
+	<T> T use(Function<Connection, T> withdrawal, Supplier<T> elsewhere) {
 		this.turns.lock();
+		Connection connection;
 		try {
-			Connection connection = connection();
-			boolean keep = false;
-			try {
-				T result = withdrawal.apply(connection);
-				keep = true;
-				return result;
-			}
-			catch (PessimisticLockingFailureException ex) {
-				// Rolled back whole: the connection is fine.
-				keep = true;
-				throw ex;
-			}
-			finally {
-				this.lastUsed = System.nanoTime();
-				if (!keep || this.closed) {
-					discard();
-				}
-			}
+			connection = connection();
+		}
+		catch (Transaction.NotConnected ex) {
+			this.turns.unlock();
+			return elsewhere(elsewhere, ex);
+		}
+		try {
+			return withdraw(connection, withdrawal);
 		}
 		finally {
 			this.turns.unlock();
+		}
+	}
+
+	private <T> T withdraw(Connection connection, Function<Connection, T> withdrawal) {
+		boolean keep = false;
+		try {
+			T result = withdrawal.apply(connection);
+			keep = true;
+			return result;
+		}
+		catch (PessimisticLockingFailureException ex) {
+			// Rolled back whole: the connection is fine.
+			keep = true;
+			throw ex;
+		}
+		finally {
+			this.lastUsed = System.nanoTime();
+			if (!keep || this.closed) {
+				discard();
+			}
+		}
+	}
+
+	private static <T> T elsewhere(Supplier<T> elsewhere, Transaction.NotConnected unopened) {
+		try {
+			return elsewhere.get();
+		}
+		catch (RuntimeException ex) {
+			ex.addSuppressed(unopened);
+			throw ex;
 		}
 	}
 

@@ -99,7 +99,7 @@ final class ArrivalOrder {
 	// The earliest answer that proves the take had reached the host: its own, or one
 	// that showed its holder queued or holding while no other call of the holder could
 	// have queued it or made it hold.
-	private Instant arrivedBy(Event take) {
+	Instant arrivedBy(Event take) {
 		Instant arrived = take.returnedAt();
 		for (Event proof : this.byHolder.get(take.holder())) {
 			if (proof != take && provesArrival(proof) && proof.returnedAt().isBefore(arrived)

@@ -87,17 +87,25 @@ public record Event(Call call, LeaseKey key, LeaseHolder holder, @Nullable Durat
 	}
 
 	/**
-	 * Return whether the call failed with {@link LeaseHostException} caused, at any
-	 * depth, by an {@link InterruptedException}: an interrupt reported as a host failure.
+	 * Return whether the call failed with {@link LeaseHostException} caused by an
+	 * {@link InterruptedException}, at any depth, or carrying one as a suppressed
+	 * exception of the failure or of any of its causes: an interrupt reported as a host
+	 * failure.
 	 * @return whether an interrupt failed the call
 	 */
 	public boolean failedByInterrupt() {
-		if (!(this.failure instanceof LeaseHostException)) {
-			return false;
-		}
-		for (Throwable cause = this.failure.getCause(); cause != null; cause = cause.getCause()) {
+		return (this.failure instanceof LeaseHostException) && carriesInterrupt(this.failure, 0);
+	}
+
+	private static boolean carriesInterrupt(Throwable failure, int depth) {
+		for (Throwable cause = failure; cause != null && depth < 16; cause = cause.getCause(), depth++) {
 			if (cause instanceof InterruptedException) {
 				return true;
+			}
+			for (Throwable suppressed : cause.getSuppressed()) {
+				if (carriesInterrupt(suppressed, depth + 1)) {
+					return true;
+				}
 			}
 			if (cause.getCause() == cause) {
 				break;

@@ -59,7 +59,10 @@ import dev.lease.tck.history.Event.Call;
  * call and its return and not after (Host semantics). In the mode of
  * {@link #interruptsKnown()}, an interrupted call is never an unknown outcome: it answers
  * or throws {@link InterruptedException}, and a {@link dev.lease.LeaseHostException}
- * caused by an interrupt is itself a violation.
+ * caused by an interrupt, or carrying one suppressed, is itself a violation. Either way,
+ * a release that a waiter proven queued before it waited out, with no grant between that
+ * anyone but a take that had given up could have held, handed the key to that take: the
+ * key stood for a caller who had left.
  * <p>
  * Host instants and the JVM's readings are compared only across a declared {@code skew},
  * the most the host's clock may differ from this JVM's (a few milliseconds for a server
@@ -159,6 +162,8 @@ public final class HistoryChecker {
 
 		private final List<String> violations = new ArrayList<>();
 
+		private final ArrivalOrder arrivals;
+
 		KeyHistory(List<Event> events) {
 			this.events = events;
 			this.grants = events.stream()
@@ -175,6 +180,8 @@ public final class HistoryChecker {
 								|| HistoryChecker.this.interrupts.gaveUp(event)))
 				.sorted(Comparator.comparing(Event::invokedAt))
 				.forEach((take) -> this.possibleGrants.put(take, latestPossibleExpiry(take)));
+			this.arrivals = new ArrivalOrder(events, HistoryChecker.this.interrupts, HistoryChecker.this.skew,
+					HistoryChecker.this.arrivalSlack, this::releasedBefore);
 		}
 
 		// A try take grants before it answers; a queued take may be handed the key up to
@@ -204,6 +211,7 @@ public final class HistoryChecker {
 				checkStandingAnswers(event);
 				checkBound(event);
 				checkRefusals(event);
+				checkHandedToTakeThatGaveUp(event);
 			}
 			checkArrivalOrder();
 			return this.violations;
@@ -326,10 +334,55 @@ public final class HistoryChecker {
 		// Non-goal 3: a waiter proven to have reached the host before another call
 		// started is granted before it.
 		private void checkArrivalOrder() {
-			new ArrivalOrder(this.events, HistoryChecker.this.interrupts, HistoryChecker.this.skew,
-					HistoryChecker.this.arrivalSlack, this::releasedBefore)
-				.violations(this.grants)
-				.forEach(this::fail);
+			this.arrivals.violations(this.grants).forEach(this::fail);
+		}
+
+		// Host: interruption: a release hands the key to the first waiter still queued,
+		// at once. A waiter proven queued before the release, granted only later than the
+		// release could explain, was kept out by a grant nobody in the history held; when
+		// a take gave up before the release, that grant stood for it.
+		private void checkHandedToTakeThatGaveUp(Event release) {
+			if (!release.released()) {
+				return;
+			}
+			Instant releasedBy = release.returnedAt().plus(HistoryChecker.this.skew);
+			for (Event waiter : this.grants) {
+				Instant grantedAt = waiter.grantedAt().orElseThrow();
+				if (waiter.call() != Call.TAKE || waiter.holder().equals(release.holder())
+						|| !grantedAt.isAfter(releasedBy.plus(HistoryChecker.this.tolerance))
+						|| !this.arrivals.arrivedBy(waiter).isBefore(release.invokedAt())
+						|| heldBetween(release, waiter, grantedAt)) {
+					continue;
+				}
+				List<Event> gaveUp = this.possibleGrants.keySet()
+					.stream()
+					.filter((take) -> HistoryChecker.this.interrupts.gaveUp(take)
+							&& !take.holder().equals(waiter.holder())
+							&& take.returnedAt().isBefore(release.invokedAt()))
+					.toList();
+				if (!gaveUp.isEmpty()) {
+					fail("Host: interruption: a release handed the key to a take that had given up: " + release
+							+ " kept " + waiter + " out until " + grantedAt + ", after " + gaveUp);
+				}
+			}
+		}
+
+		// Another grant, or a take that may have been granted, could have held the key
+		// from the release to the waiter's grant: a grant made then, a take of unknown
+		// outcome, or one that gave up after the release began (given back at its
+		// return).
+		private boolean heldBetween(Event release, Event waiter, Instant grantedAt) {
+			Instant from = release.invokedAt().minus(HistoryChecker.this.skew);
+			boolean granted = this.grants.stream()
+				.anyMatch((g) -> g != waiter && !g.grantedAt().orElseThrow().isBefore(from)
+						&& g.grantedAt().orElseThrow().isBefore(grantedAt));
+			return granted || this.possibleGrants.entrySet()
+				.stream()
+				.anyMatch((possible) -> possible.getKey().invokedAt().isBefore(grantedAt)
+						&& (HistoryChecker.this.interrupts.unknown(possible.getKey()) || (possible.getKey()
+							.returnedAt()
+							.isAfter(from)
+								&& !possible.getValue().plus(HistoryChecker.this.tolerance).isBefore(grantedAt))));
 		}
 
 		// A grant of the asker provably stood from before the call to after its answer.

@@ -236,6 +236,68 @@ class HistoryCheckerTests {
 		this.checker.interruptsKnown().check(this.history);
 	}
 
+	@Test
+	@DisplayName("Host: interruption: a release that hands the key to a take that threw InterruptedException before it, seen as the waiter behind kept out for that take's term, is caught")
+	void releaseHandingTheKeyToATakeThatGaveUpIsCaught() {
+		heldLong(A);
+		interrupted(B, 100, 300);
+		queuedOn(B, 150);
+		queuedOn(C, 250);
+		answer(Call.RELEASE, A, 500, 501, new Released());
+		// C waited out the term of the grant handed to B, who had left.
+		takenAfterWaiting(C, 200, 1500);
+		assertThat(this.checker.violations(this.history))
+			.anyMatch((v) -> v.startsWith("Host: interruption: a release handed the key to a take that had given up"));
+		assertThat(this.checker.interruptsKnown().violations(this.history))
+			.anyMatch((v) -> v.startsWith("Host: interruption: a release handed the key to a take that had given up"));
+	}
+
+	@Test
+	@DisplayName("Host: interruption: an interrupt carried as a suppressed exception of a LeaseHostException is judged when interrupts are known, and the grant the release made to that take is caught")
+	void interruptSuppressedInAHostFailureIsJudgedWhenInterruptsAreKnown() {
+		heldLong(A);
+		LeaseHostException failure = new LeaseHostException("PostgreSQL is unreachable (too many clients)");
+		failure.addSuppressed(new InterruptedException());
+		this.history.add(new Event(Call.TAKE, KEY, B, TERM, at(100), at(300), null, failure));
+		queuedOn(B, 150);
+		queuedOn(C, 250);
+		answer(Call.RELEASE, A, 500, 501, new Released());
+		takenAfterWaiting(C, 200, 1500);
+		this.checker.check(this.history);
+		assertThat(this.checker.interruptsKnown().violations(this.history))
+			.anyMatch((v) -> v.startsWith("Host: interruption: an interrupted call failed with LeaseHostException"))
+			.anyMatch((v) -> v.startsWith("Host: interruption: a release handed the key to a take that had given up"));
+	}
+
+	@Test
+	@DisplayName("Host: interruption: the waiter behind a take that gave up, granted at the release, is no violation")
+	void waiterBehindATakeThatGaveUpGrantedAtTheReleasePasses() {
+		heldLong(A);
+		interrupted(B, 100, 300);
+		queuedOn(B, 150);
+		queuedOn(C, 250);
+		answer(Call.RELEASE, A, 500, 501, new Released());
+		takenAfterWaiting(C, 200, 500);
+		this.checker.check(this.history);
+		this.checker.interruptsKnown().check(this.history);
+	}
+
+	// The holder's grant, far longer than the waiters' terms: a waiter kept out for one
+	// of their terms still answers within its bound.
+	private void heldLong(LeaseHolder holder) {
+		Duration term = Duration.ofSeconds(10);
+		this.history.add(new Event(Call.TRY_TAKE, KEY, holder, term, at(0), at(1),
+				new Taken(new Lease(KEY, holder, at(0).plus(term))), null));
+	}
+
+	private void queuedOn(LeaseHolder holder, long seen) {
+		this.history.add(new Event(Call.QUEUED, KEY, holder, null, at(seen), at(seen + 10), null, null));
+	}
+
+	private void takenAfterWaiting(LeaseHolder holder, long invoked, long grantedAt) {
+		taken(Call.TAKE, holder, invoked, grantedAt + 1, grantedAt);
+	}
+
 	private void assertViolation(String rule) {
 		assertThat(this.checker.violations(this.history)).anyMatch((violation) -> violation.startsWith(rule));
 		assertThatExceptionOfType(AssertionError.class).isThrownBy(() -> this.checker.check(this.history))

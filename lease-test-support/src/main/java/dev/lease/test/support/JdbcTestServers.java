@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 
 import javax.sql.DataSource;
@@ -88,6 +89,24 @@ public final class JdbcTestServers {
 			}
 		}
 		return embeddedPostgres.getJdbcUrl("postgres", "postgres");
+	}
+
+	/**
+	 * Start an embedded PostgreSQL of the test's own, on a free port, with the given
+	 * server settings ({@code max_connections}, ...): for a fault the shared server must
+	 * never be put in. The test closes it.
+	 * @param settings the server's settings, by name
+	 * @return the started server; {@code getJdbcUrl("postgres", "postgres")} names it
+	 */
+	public static EmbeddedPostgres ownPostgres(Map<String, String> settings) {
+		EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder();
+		settings.forEach(builder::setServerConfig);
+		try {
+			return builder.start();
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Could not start an embedded PostgreSQL with " + settings, ex);
+		}
 	}
 
 	// The JDBC URL of the MariaDB the tests use; aborts the test when there is none.
