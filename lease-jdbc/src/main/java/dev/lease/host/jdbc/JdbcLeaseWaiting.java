@@ -81,8 +81,6 @@ final class JdbcLeaseWaiting {
 
 	private final @Nullable PostgresqlNotificationListener listener;
 
-	private final EntryTurns turns = new EntryTurns();
-
 	JdbcLeaseWaiting(JdbcLeaseStore store, Wakeups<LeaseKey, Long> wakeups, StoreInterrupts interrupts,
 			PickedUpWaiters pickedUp, @Nullable PostgresqlNotificationListener listener) {
 		this.store = store;
@@ -106,10 +104,8 @@ final class JdbcLeaseWaiting {
 		try {
 			TakeAnswer entered;
 			try {
-				// In this JVM's order of takes of the key, holding no connection while
-				// another enters (EntryTurns).
-				entered = this.turns.inTurn(key, () -> this.interrupts
-					.givingUp(() -> this.store.enter(key, holder, durationMicros, true, () -> waiterId)));
+				entered = this.interrupts
+					.givingUp(() -> this.store.enter(key, holder, durationMicros, true, () -> waiterId));
 			}
 			catch (StoreInterrupts.GaveUp ex) {
 				// Interrupted before anything was sent: nothing stands for us.

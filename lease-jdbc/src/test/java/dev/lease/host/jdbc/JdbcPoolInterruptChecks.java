@@ -136,10 +136,8 @@ abstract class JdbcPoolInterruptChecks {
 		}
 		await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> queued(keys) == QUEUED);
 		takeEveryConnection();
-		// Each on a key of its own: a key's takes in one JVM enter one at a time
-		// (EntryTurns), and every one of these must wait for the pool.
 		for (int i = 0; i < ENTERING; i++) {
-			waiters.add(new Waiter(this.host, keys.get(i % QUEUED), "entering-" + i, WAITER_TERM));
+			waiters.add(new Waiter(this.host, key, "entering-" + i, WAITER_TERM));
 		}
 		// The queued ones ask where they stand within half their term and meet the
 		// empty pool too.
