@@ -40,9 +40,13 @@ import dev.lease.host.KeyModel;
  * The script is called with every key it touches declared: the lease's key and its
  * waiters' structures ({@link #keys(byte[])}), one hash slot by the key's hash tag. While
  * that slot moves between two cluster masters, Redis refuses the call with
- * {@code TRYAGAIN} rather than run it where only part of the key's state is, and the call
- * is asked again within a window ({@link RedisMigrations}). The handed-grant keep window
- * is {@link KeyModel#HANDED_KEPT_MICROS}, written into the script's text here.
+ * {@code TRYAGAIN} rather than run it where only part of the key's state is; where all
+ * four keys are still together, on the source or the target, the script itself answers
+ * {@code TRYAGAIN} to a call that would write, before its first write (Redis refuses a
+ * command mid-script on a key the script emptied there, and keeps the writes made before
+ * it). Either way nothing was written, and the call is asked again within a window
+ * ({@link RedisMigrations}). The handed-grant keep window is
+ * {@link KeyModel#HANDED_KEPT_MICROS}, written into the script's text here.
  *
  * @author Lease contributors
  */

@@ -25,9 +25,11 @@ import java.util.function.Supplier;
  * answers {@code TRYAGAIN} to a script whose declared keys are split between the source
  * and the target (the lease's key moved, its queue not yet), and {@code ASK} or
  * {@code MOVED} where the client does not follow them itself (Lettuce and Jedis do, up to
- * their own limit of redirections). None of the three ran the script, so asking again is
- * safe; it is asked again, after a pause that grows to {@value #LONGEST_PAUSE_MILLIS} ms,
- * until the call's window ends, and then the last refusal is thrown.
+ * their own limit of redirections); {@code lease.lua} answers {@code TRYAGAIN} itself to
+ * a call that would write while the four keys are together on a master whose slot moves,
+ * before its first write. None of these wrote anything, so asking again is safe; it is
+ * asked again, after a pause that grows to {@value #LONGEST_PAUSE_MILLIS} ms, until the
+ * call's window ends, and then the last refusal is thrown.
  * <p>
  * {@link LettuceAsyncLeaseHost} asks again with the same pauses and windows, on its timer
  * thread rather than on a sleeping caller.

@@ -3,7 +3,9 @@
 -- KEYS[1] is the lease's Redis key and KEYS[2..4] its waiters' structures below (its
 -- ':q', ':w' and ':h'), all declared: on a cluster whose slot is being moved, Redis then
 -- answers TRYAGAIN (which the host retries) while the four are split between two
--- masters, instead of running the script where the key is and its queue is not.
+-- masters, instead of running the script where the key is and its queue is not; and
+-- while they are together on one of the two, a call that writes answers TRYAGAIN itself,
+-- before its first write (see "Everything that can refuse" below).
 -- ARGV[1] names the operation, ARGV[2..] are its arguments. Every instant is read here
 -- from Redis TIME, in microseconds, and never goes back for a key: the latest reading is
 -- stored with the key's state.
@@ -267,22 +269,37 @@ local function hand_on(freed_at)
 	end
 end
 
--- The grant standing at now, read without writing: each passed grant hands the key on
--- as of its instant; touches only the waiters it would hand it to.
-local function standing_now()
-	local h, e, i = holder, expires, 0
-	while h and e <= now do
+-- The waiter hand_on(freed_at) would hand the key to, read without writing: the first
+-- from the queue's i-th (0 is its head) whose bound has not passed at freed_at, or nil,
+-- and the index past it. Reads every entry it passes, as hand_on does.
+local function next_waiter(i, freed_at)
+	while true do
 		local ticket = redis.call('ZRANGE', QUEUE, i, i)[1]
 		if not ticket then
-			return false, 0
+			return nil, i
 		end
 		i = i + 1
 		local w = entry(ticket)
-		if w and w.bound >= e then
-			h, e = w.holder, e + w.duration
+		if w and w.bound >= freed_at then
+			return w, i
 		end
 	end
-	return h, e
+end
+
+-- The grant standing at now, read without writing: each passed grant hands the key on
+-- as of its instant; touches only the waiters it would hand it to. Also answers how far
+-- into the queue that took it.
+local function standing_now()
+	local h, e, i = holder, expires, 0
+	while h and e <= now do
+		local w
+		w, i = next_waiter(i, e)
+		if not w then
+			return false, 0, i
+		end
+		h, e = w.holder, e + w.duration
+	end
+	return h, e, i
 end
 
 local function persist()
@@ -329,6 +346,48 @@ end
 local writes = { try = true, take = true, ask = true, settle = true, release = true }
 if not writes[op] then
 	return redis.error_reply('unknown lease operation ' .. tostring(op))
+end
+
+-- Everything that can refuse this call is asked before its first write. Redis does not
+-- roll a script back: a command refused mid-script fails the call and leaves every write
+-- made before it standing, a state no path of this script writes.
+if not plain then
+	-- The waiters' entries the call reads, read now, so that one not of our making fails
+	-- the call here: those the derivation below hands on through (standing_now walks the
+	-- same queue), those a release or a give-back then hands on through, and the caller's.
+	local h, _, i = standing_now()
+	if (op == 'release' and h == ARGV[2]) or (op == 'settle' and ARGV[3] == '1') then
+		next_waiter(i, now)
+	end
+	if op == 'try' or op == 'take' then
+		local waiting = redis.call('HGET', ENTRIES, 'h' .. ARGV[2])
+		if waiting then
+			entry(waiting)
+		end
+	elseif op == 'ask' or op == 'settle' then
+		entry(ARGV[2])
+	end
+end
+-- The slot. While a reshard moves it between two masters (MIGRATING on this one, or
+-- IMPORTING and the caller sent ASKING), Redis runs the script on a master only when the
+-- four keys are all there, and then refuses, mid-script, a command on one of them that is
+-- no longer there: on the source, any command on a key the script has emptied (a ZREM or
+-- HDEL of its last member); on the target, a command naming several keys one of which is
+-- absent. The writes below empty and refill the waiters' structures, so a call that
+-- writes is refused here while the slot moves, with TRYAGAIN, which the host asks again
+-- (RedisMigrations) until the slot has one master: the same answer Redis gives before
+-- the script while the four keys are split. The probe names the key and a key of its slot
+-- that nothing writes, which Redis refuses exactly while the slot moves (Redis 6.2 and 7.0
+-- call it a non-local key, later versions an undeclared key during rehashing).
+local probe = redis.pcall('EXISTS', key, key .. ':slot')
+if type(probe) == 'table' then
+	local err = tostring(probe.err)
+	if string.find(err, 'non local key', 1, true) or string.find(err, 'rehashing', 1, true) then
+		return redis.error_reply('TRYAGAIN the slot of ' .. key .. ' is moving between two masters: nothing written')
+	end
+	return redis.error_reply(err)
+elseif probe ~= 1 then
+	return redis.error_reply('ERR ' .. key .. ':slot exists, where lease.lua tells a moving slot by its absence: delete it')
 end
 
 if plain then
