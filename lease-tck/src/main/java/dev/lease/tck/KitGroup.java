@@ -23,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -58,17 +59,24 @@ abstract class KitGroup {
 	// where a test cannot ask whether it stands there; beyond it a waiter is late.
 	static final Duration ARRIVAL = Duration.ofMillis(300);
 
+	// How often a wait for an answer looks again at the time the test lost.
+	static final Duration POLL = Duration.ofMillis(50);
+
 	private final ExecutorService threads = Executors.newCachedThreadPool();
 
 	abstract LeaseHostConformanceKit kit();
 
+	private Stalls stalls;
+
 	@BeforeEach
 	void warmUp() throws Exception {
 		kit().warmUp();
+		this.stalls = new Stalls();
 	}
 
 	@AfterEach
 	void stopThreads() throws InterruptedException {
+		this.stalls.close();
 		this.threads.shutdownNow();
 		this.threads.awaitTermination(10, TimeUnit.SECONDS);
 	}
@@ -77,8 +85,10 @@ abstract class KitGroup {
 		return kit().host();
 	}
 
+	// The kit's tolerance and the time this test has lost to a loaded machine so far:
+	// read it after the events it bounds.
 	final Duration tolerance() {
-		return kit().tolerance();
+		return kit().tolerance().plus(this.stalls.lost());
 	}
 
 	final void elapse(Duration duration) throws InterruptedException {
@@ -125,7 +135,7 @@ abstract class KitGroup {
 		}, this.threads);
 		CompletableFuture<Duration> elapsed = result
 			.handle((answer, failure) -> Duration.ofNanos(System.nanoTime() - started));
-		return new TimedTake(result, elapsed);
+		return new TimedTake(result, elapsed, this.stalls);
 	}
 
 	final void runInBackground(Runnable task) {
@@ -142,11 +152,29 @@ abstract class KitGroup {
 	 *
 	 * @param result the answer
 	 * @param elapsed the time from just before the call to the answer
+	 * @param stalls the time the test lost to the machine
 	 */
-	record TimedTake(CompletableFuture<TakeResult> result, CompletableFuture<Duration> elapsed) {
+	record TimedTake(CompletableFuture<TakeResult> result, CompletableFuture<Duration> elapsed, Stalls stalls) {
 
+		// Waits the given time and as much again as the machine takes from the test
+		// meanwhile.
 		TakeResult answer(Duration within) throws Exception {
-			return this.result.get(within.toMillis(), TimeUnit.MILLISECONDS);
+			long asked = System.nanoTime();
+			Duration lostBefore = this.stalls.lost();
+			while (true) {
+				long allowed = within.plus(this.stalls.lost().minus(lostBefore)).toNanos();
+				long left = allowed - (System.nanoTime() - asked);
+				if (left <= 0) {
+					throw new TimeoutException("no answer within " + within + " and the "
+							+ this.stalls.lost().minus(lostBefore) + " the machine took meanwhile");
+				}
+				try {
+					return this.result.get(Math.min(left, POLL.toNanos()), TimeUnit.NANOSECONDS);
+				}
+				catch (TimeoutException ex) {
+					// Not answered yet: look again at what the machine has taken.
+				}
+			}
 		}
 
 		Duration took() throws Exception {
