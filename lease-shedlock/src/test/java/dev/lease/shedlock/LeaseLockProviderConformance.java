@@ -162,13 +162,15 @@ abstract class LeaseLockProviderConformance extends AbstractLockProviderIntegrat
 	@DisplayName("Invariant 2.1: under lockAtLeastFor, unlock returns at once and the release comes when the grant is old enough")
 	void unlockUnderLockAtLeastForReleasesWhenOldEnough() {
 		// Long enough that a stalled test thread does not reach it before unlocking.
-		Duration atLeast = Duration.ofSeconds(2);
+		Duration atLeast = Duration.ofSeconds(3);
 		long asked = System.nanoTime();
 		SimpleLock lock = this.provider.lock(config(this.LOCK_NAME1, Duration.ofSeconds(30), atLeast)).orElseThrow();
 		Lease taken = grant(this.LOCK_NAME1);
-		long unlocking = System.nanoTime();
 		lock.unlock();
-		assertThat(Duration.ofNanos(System.nanoTime() - unlocking)).isLessThan(Duration.ofMillis(500));
+		// The order of events, not a speed: unlock came back while the hold still ran,
+		// and the grant stood after it.
+		assertThat(Duration.ofNanos(System.nanoTime() - asked)).as("time from lock until unlock returned")
+			.isLessThan(atLeast);
 		assertThat(grant(this.LOCK_NAME1)).isEqualTo(taken);
 		assertThat(this.provider.lock(config(this.LOCK_NAME1, Duration.ofSeconds(30), Duration.ZERO))).isEmpty();
 		await().atMost(Duration.ofSeconds(10)).until(() -> host().grant(key(this.LOCK_NAME1)).isEmpty());
