@@ -145,6 +145,14 @@ final class LettuceCommands {
 		return new RedisGrantReads.Reads(answered, micros);
 	}
 
+	static String clientInfo(RedisConnection connection, long timeoutMillis) {
+		return await(commands(connection).clientInfo(), timeoutMillis);
+	}
+
+	static void publish(RedisConnection connection, byte[] channel, long timeoutMillis) {
+		await(commands(connection).publish(channel, new byte[0]), timeoutMillis);
+	}
+
 	// WAIT blocks at the server for up to its own timeout, which the caller's wait
 	// covers.
 	static Long waitForReplicas(RedisConnection connection, int replicas, long replicaTimeoutMillis,

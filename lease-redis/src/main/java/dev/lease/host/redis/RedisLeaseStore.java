@@ -18,10 +18,12 @@ package dev.lease.host.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
@@ -83,9 +85,7 @@ final class RedisLeaseStore {
 
 	private final byte[] channel;
 
-	private final int replicasToAck;
-
-	private final Duration replicaTimeout;
+	private final ReplicaAcknowledgements acknowledgements;
 
 	private final long commandTimeoutMillis;
 
@@ -107,11 +107,11 @@ final class RedisLeaseStore {
 		this.connectionFactory = connectionFactory;
 		this.keys = new RedisKeyCodec(keyPrefix);
 		this.channel = ascii(keyPrefix + "handoff");
-		this.replicasToAck = replicasToAck;
-		this.replicaTimeout = replicaTimeout;
 		this.commandTimeoutMillis = lettucePresent
 				? LettuceCommands.timeoutMillis(connectionFactory, DEFAULT_COMMAND_TIMEOUT_MILLIS)
 				: DEFAULT_COMMAND_TIMEOUT_MILLIS;
+		this.acknowledgements = new ReplicaAcknowledgements(replicasToAck, replicaTimeout, this.commandTimeoutMillis,
+				keyPrefix);
 		this.script = new RedisLeaseScript(this.commandTimeoutMillis);
 		this.grantReads = new RedisGrantReads(this.keys, this.script, this.commandTimeoutMillis);
 		this.durability = durability;
@@ -129,7 +129,7 @@ final class RedisLeaseStore {
 	// Load the script and read the server's durability for the first time.
 	void start() {
 		call("start", (connection) -> {
-			if (this.replicasToAck > 0 && connection instanceof RedisClusterConnection) {
+			if (this.acknowledgements.asked() && connection instanceof RedisClusterConnection) {
 				// WAIT must go to the primary that wrote the grant; not wired for
 				// clusters.
 				throw new LeaseHostException("replicasToAck is not supported on a Redis Cluster");
@@ -177,28 +177,33 @@ final class RedisLeaseStore {
 	// With replicas-to-ack the end is confirmed as a grant is: a failover loses a release
 	// the replicas lacked and brings its grant back, after its holder was told it ended.
 	boolean release(byte[] redisKey, LeaseHolder holder) {
-		return release(redisKey, holder, this.replicasToAck > 0);
+		return release(redisKey, holder, this.acknowledgements.asked());
 	}
 
 	private boolean release(byte[] redisKey, LeaseHolder holder, boolean acknowledged) {
 		return call("release", (connection) -> {
-			ReleaseAnswer answer = RedisScriptAnswer
-				.release(this.script.run(connection, redisKey, RELEASE, holder.bytes(), this.channel));
-			if (!(answer instanceof Ended ended)) {
-				return false;
+			boolean[] ended = new boolean[1];
+			Supplier<Boolean> release = () -> {
+				ReleaseAnswer answer = RedisScriptAnswer
+					.release(this.script.run(connection, redisKey, RELEASE, holder.bytes(), this.channel));
+				if (answer instanceof Ended end && end.handedOn() != null) {
+					this.handedOn.accept(new String(redisKey, StandardCharsets.US_ASCII), end.handedOn());
+				}
+				ended[0] = answer instanceof Ended;
+				return ended[0];
+			};
+			if (!acknowledged) {
+				return release.get();
 			}
-			if (ended.handedOn() != null) {
-				this.handedOn.accept(new String(redisKey, StandardCharsets.US_ASCII), ended.handedOn());
-			}
-			Object replicas = acknowledged ? waitForReplicas(connection) : null;
-			if (acknowledged && !enough(replicas)) {
-				throw new LeaseHostException("Only " + replicas + " of " + this.replicasToAck
-						+ " replicas acknowledged the release of a grant on Redis key '"
-						+ new String(redisKey, StandardCharsets.US_ASCII) + "' within " + this.replicaTimeout
+			long replicas = this.acknowledgements.acknowledged(connection, release);
+			if (ended[0] && !this.acknowledgements.enough(replicas)) {
+				throw new LeaseHostException(this.acknowledgements.shortfall(replicas)
+						+ " the release of a grant on Redis key '" + new String(redisKey, StandardCharsets.US_ASCII)
+						+ "' within " + this.acknowledgements.timeout()
 						+ ": the release was not acknowledged, and a failover before the replicas catch up brings"
 						+ " the grant back until its instant");
 			}
-			return true;
+			return ended[0];
 		});
 	}
 
@@ -249,7 +254,7 @@ final class RedisLeaseStore {
 	// Whether a grant must pass confirm() on a thread: the server was found not durable
 	// (the grant is given back), or replicas must acknowledge it.
 	boolean confirmBlocks() {
-		return this.replicasToAck > 0 || this.durability.refuses();
+		return this.acknowledgements.asked() || this.durability.refuses();
 	}
 
 	// A call that could not reach Redis, as the blocking calls report it.
@@ -280,35 +285,25 @@ final class RedisLeaseStore {
 			release(redisKey, lease.holder(), false);
 			throw this.durability.refusal();
 		}
-		if (this.replicasToAck == 0) {
+		if (!this.acknowledgements.asked()) {
 			return lease;
 		}
-		Object acknowledged = call("wait", (connection) -> {
+		// The grant is read back in the session that waits: written through another
+		// connection or before a reconnection, it may not be on the server asked.
+		long acknowledged = call("wait", (connection) -> this.acknowledgements.acknowledged(connection, () -> {
 			if (ticket != null) {
 				this.script.run(connection, redisKey, this.script.waiterRetryNanos(), SETTLE, ticket, NO, this.channel);
 			}
-			return waitForReplicas(connection);
-		});
-		if (enough(acknowledged)) {
+			Standing standing = RedisScriptAnswer.grant(this.script.run(connection, redisKey, GRANT));
+			return standing != null && Arrays.equals(standing.holder(), lease.holder().bytes())
+					&& standing.instant().equals(lease.expiresAt());
+		}));
+		if (this.acknowledgements.enough(acknowledged)) {
 			return lease;
 		}
 		release(redisKey, lease.holder(), false);
-		throw new LeaseHostException(
-				"Only " + acknowledged + " of " + this.replicasToAck + " replicas acknowledged the grant of key '"
-						+ lease.key() + "' within " + this.replicaTimeout + "; the grant was given back");
-	}
-
-	// WAIT on the connection that wrote: how many replicas acknowledged its writes.
-	private Object waitForReplicas(RedisConnection connection) {
-		long timeout = Math.max(1, this.replicaTimeout.toMillis());
-		return (lettucePresent && LettuceCommands.handles(connection))
-				? LettuceCommands.waitForReplicas(connection, this.replicasToAck, timeout, this.commandTimeoutMillis)
-				: (Object) connection.execute("WAIT", ascii(Integer.toString(this.replicasToAck)),
-						ascii(Long.toString(timeout)));
-	}
-
-	private boolean enough(@Nullable Object acknowledged) {
-		return acknowledged instanceof Number number && number.longValue() >= this.replicasToAck;
+		throw new LeaseHostException(this.acknowledgements.shortfall(acknowledged) + " the grant of key '" + lease.key()
+				+ "' within " + this.acknowledgements.timeout() + "; the grant was given back");
 	}
 
 	private List<Object> run(String operation, byte[] redisKey, byte[]... args) {

@@ -27,7 +27,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -53,15 +54,16 @@ class RedisReplicationIntegrationTests {
 
 	private static final Duration TERM = Duration.ofSeconds(30);
 
-	@Test
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "lettuce", "jedis" })
 	@DisplayName("replicas-to-ack: grants and releases are confirmed with WAIT; too few acknowledgements give a grant back and fail, and fail a release")
-	void grantsAreConfirmedByReplicas() throws Exception {
+	void grantsAreConfirmedByReplicas(String client) throws Exception {
 		int primaryPort = RedisTestServer.freePort();
 		ExecutorService executor = Executors.newSingleThreadExecutor();
 		try (RedisTestServer primary = RedisTestServer.startEmbedded(primaryPort, List.of());
 				RedisTestServer replica = RedisTestServer.startEmbedded(RedisTestServer.freePort(),
 						List.of("replicaof 127.0.0.1 " + primaryPort))) {
-			RedisConnectionFactory factory = primary.lettuce();
+			RedisConnectionFactory factory = "lettuce".equals(client) ? primary.lettuce() : primary.jedis();
 			await().atMost(Duration.ofSeconds(20)).until(() -> replicaOnline(factory));
 			try (RedisLeaseHost host = RedisLeaseHost.builder(factory)
 				.replicasToAck(1, Duration.ofMillis(500))

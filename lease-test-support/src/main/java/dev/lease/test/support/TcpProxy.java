@@ -43,7 +43,7 @@ public final class TcpProxy implements AutoCloseable {
 
 	private final ServerSocket server;
 
-	private final InetSocketAddress target;
+	private volatile InetSocketAddress target;
 
 	private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
 
@@ -109,6 +109,15 @@ public final class TcpProxy implements AutoCloseable {
 	 */
 	public void blackhole() {
 		this.blackhole = true;
+	}
+
+	/**
+	 * Send the connections opened from now on to another server on this machine, as a
+	 * name or a virtual address that moves to another server does.
+	 * @param port the other server's port on the loopback interface
+	 */
+	public void redirect(int port) {
+		this.target = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
 	}
 
 	/**
@@ -222,7 +231,8 @@ public final class TcpProxy implements AutoCloseable {
 
 	private void connect(Socket client) {
 		try {
-			Socket upstream = new Socket(this.target.getAddress(), this.target.getPort());
+			InetSocketAddress target = this.target;
+			Socket upstream = new Socket(target.getAddress(), target.getPort());
 			this.sockets.add(client);
 			this.sockets.add(upstream);
 			pump(client, upstream);

@@ -1,0 +1,122 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.host.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.data.redis.connection.RedisConnection;
+
+/**
+ * Replicas-to-ack: how many replicas acknowledged writes, asked so that the answer is
+ * about the server that holds them. {@code WAIT} counts the replicas that have the writes
+ * its own client session made, on the server it reaches. A client that sends the commands
+ * in flight again after a reconnection (Lettuce does, to the server Sentinel names after
+ * a failover) would ask another server about its own writes, which are none, and count
+ * replicas that never had the grant. So the writes and the {@code WAIT} run between two
+ * readings of the session ({@code CLIENT INFO}: its id and the server's address); when
+ * they differ, nothing is acknowledged. A write of no consequence ({@code PUBLISH} on a
+ * channel nobody hears) just before {@code WAIT} makes it cover everything the server had
+ * written, whichever connection wrote the grant.
+ *
+ * @author Lease contributors
+ */
+final class ReplicaAcknowledgements {
+
+	private final int replicas;
+
+	private final Duration timeout;
+
+	private final long commandTimeoutMillis;
+
+	private final byte[] channel;
+
+	ReplicaAcknowledgements(int replicas, Duration timeout, long commandTimeoutMillis, String keyPrefix) {
+		this.replicas = replicas;
+		this.timeout = timeout;
+		this.commandTimeoutMillis = commandTimeoutMillis;
+		this.channel = (keyPrefix + "acknowledged").getBytes(StandardCharsets.US_ASCII);
+	}
+
+	boolean asked() {
+		return this.replicas > 0;
+	}
+
+	/**
+	 * Run the writes, then {@code WAIT}, in one session of one server.
+	 * @param connection the connection to run them on
+	 * @param writes the writes; answers false when they found nothing to acknowledge
+	 * @return how many replicas acknowledged the writes: 0 when the session changed
+	 */
+	long acknowledged(RedisConnection connection, Supplier<Boolean> writes) {
+		String session = session(connection);
+		if (!writes.get()) {
+			return 0;
+		}
+		if (RedisLeaseStore.lettucePresent && LettuceCommands.handles(connection)) {
+			LettuceCommands.publish(connection, this.channel, this.commandTimeoutMillis);
+		}
+		else {
+			connection.execute("PUBLISH", this.channel, new byte[0]);
+		}
+		Object counted = waitForReplicas(connection);
+		if (!session.equals(session(connection))) {
+			return 0;
+		}
+		return (counted instanceof Number number) ? number.longValue() : 0;
+	}
+
+	boolean enough(long acknowledged) {
+		return acknowledged >= this.replicas;
+	}
+
+	String shortfall(long acknowledged) {
+		return "Only " + acknowledged + " of " + this.replicas + " replicas acknowledged";
+	}
+
+	Duration timeout() {
+		return this.timeout;
+	}
+
+	private @Nullable Object waitForReplicas(RedisConnection connection) {
+		long millis = Math.max(1, this.timeout.toMillis());
+		return (RedisLeaseStore.lettucePresent && LettuceCommands.handles(connection))
+				? LettuceCommands.waitForReplicas(connection, this.replicas, millis, this.commandTimeoutMillis)
+				: connection.execute("WAIT", ascii(Integer.toString(this.replicas)), ascii(Long.toString(millis)));
+	}
+
+	// The client's id and the server's address: a new connection, to this server or
+	// another, reads differently.
+	private String session(RedisConnection connection) {
+		Object info = (RedisLeaseStore.lettucePresent && LettuceCommands.handles(connection))
+				? LettuceCommands.clientInfo(connection, this.commandTimeoutMillis)
+				: connection.execute("CLIENT", ascii("INFO"));
+		String text = (info instanceof byte[] bytes) ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(info);
+		return Arrays.stream(text.trim().split(" "))
+			.filter((field) -> field.startsWith("id=") || field.startsWith("laddr="))
+			.collect(Collectors.joining(" "));
+	}
+
+	private static byte[] ascii(String text) {
+		return text.getBytes(StandardCharsets.US_ASCII);
+	}
+
+}
