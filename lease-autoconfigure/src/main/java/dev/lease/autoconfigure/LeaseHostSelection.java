@@ -45,6 +45,8 @@ public final class LeaseHostSelection implements SmartInitializingSingleton {
 
 	private static final String AUTO_CONFIGURATION_PACKAGE = "dev.lease.autoconfigure.";
 
+	private static final String TESTING_CONFIGURATION = "dev.lease.autoconfigure.test.LeaseTestingConfiguration";
+
 	private static final String NOT_SHARED = "An in-memory lease is not shared across instances: it excludes callers"
 			+ " in this JVM only.";
 
@@ -103,24 +105,34 @@ public final class LeaseHostSelection implements SmartInitializingSingleton {
 	}
 
 	// Whether the host is a bean of one of our host auto-configurations, rather than one
-	// the application defined. Auto-configuration classes are registered under their
-	// class names, also in an AOT-processed context.
+	// the application, or a test through @AutoConfigureLeaseTesting, defined.
+	// Configuration classes are registered under their class names, also in an
+	// AOT-processed context.
 	private boolean isAutoConfigured(LeaseHost host) {
 		if (this.beanFactory == null) {
 			return true;
 		}
-		for (Map.Entry<String, LeaseHost> candidate : this.beanFactory.getBeansOfType(LeaseHost.class).entrySet()) {
+		String factory = factoryOf(host, this.beanFactory);
+		return factory != null && factory.startsWith(AUTO_CONFIGURATION_PACKAGE)
+				&& !factory.equals(TESTING_CONFIGURATION);
+	}
+
+	private boolean isTestingHost(LeaseHost host) {
+		return this.beanFactory != null && TESTING_CONFIGURATION.equals(factoryOf(host, this.beanFactory));
+	}
+
+	private static @Nullable String factoryOf(LeaseHost host, ConfigurableListableBeanFactory beanFactory) {
+		for (Map.Entry<String, LeaseHost> candidate : beanFactory.getBeansOfType(LeaseHost.class).entrySet()) {
 			if (candidate.getValue() == host) {
 				try {
-					String factory = this.beanFactory.getMergedBeanDefinition(candidate.getKey()).getFactoryBeanName();
-					return factory != null && factory.startsWith(AUTO_CONFIGURATION_PACKAGE);
+					return beanFactory.getMergedBeanDefinition(candidate.getKey()).getFactoryBeanName();
 				}
 				catch (NoSuchBeanDefinitionException ex) {
-					return false;
+					return null;
 				}
 			}
 		}
-		return false;
+		return null;
 	}
 
 	// Detection reached memory although the application has a store a shared host could
@@ -173,7 +185,10 @@ public final class LeaseHostSelection implements SmartInitializingSingleton {
 			return;
 		}
 		String how;
-		if (!autoConfigured) {
+		if (isTestingHost(host)) {
+			how = ", the testing host of @AutoConfigureLeaseTesting";
+		}
+		else if (!autoConfigured) {
 			how = ", a LeaseHost bean of the application";
 		}
 		else {

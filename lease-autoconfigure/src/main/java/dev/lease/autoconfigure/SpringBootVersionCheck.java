@@ -32,7 +32,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 class SpringBootVersionCheck implements ApplicationContextInitializer<ConfigurableApplicationContext> {
 
 	/** The Spring Boot versions this starter is built and tested against. */
-	static final String SUPPORTED = "Spring Boot 4.0 and 4.1";
+	static final String SUPPORTED = "Spring Boot 4.0 or 4.1";
 
 	private static final int FIRST_SUPPORTED_MAJOR = 4;
 

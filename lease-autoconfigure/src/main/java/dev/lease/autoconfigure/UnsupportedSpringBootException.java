@@ -29,7 +29,7 @@ public class UnsupportedSpringBootException extends IllegalStateException {
 	private final String supported;
 
 	UnsupportedSpringBootException(String version, String supported) {
-		super("The lease starter does not support Spring Boot " + version + "; it supports " + supported);
+		super("The lease starter does not support Spring Boot " + version + "; it needs " + supported);
 		this.version = version;
 		this.supported = supported;
 	}

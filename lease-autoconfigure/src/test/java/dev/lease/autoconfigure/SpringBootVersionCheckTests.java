@@ -39,7 +39,7 @@ class SpringBootVersionCheckTests {
 		assertThatExceptionOfType(UnsupportedSpringBootException.class)
 			.isThrownBy(() -> SpringBootVersionCheck.check("3.5.6"))
 			.withMessageContaining("3.5.6")
-			.withMessageContaining("Spring Boot 4.0 and 4.1");
+			.withMessageContaining("Spring Boot 4.0 or 4.1");
 	}
 
 	@Test
@@ -62,8 +62,10 @@ class SpringBootVersionCheckTests {
 		FailureAnalysis analysis = new UnsupportedSpringBootFailureAnalyzer()
 			.analyze(new IllegalStateException("wrapped", failure));
 		assertThat(analysis).isNotNull();
-		assertThat(analysis.getDescription()).contains("Spring Boot 3.5.6").contains("Spring Boot 4.0 and 4.1");
-		assertThat(analysis.getAction()).contains("Upgrade").contains("compatibility table");
+		assertThat(analysis.getDescription()).contains("Spring Boot 3.5.6").contains("Spring Boot 4.0 or 4.1");
+		assertThat(analysis.getAction()).contains("Upgrade the application to Spring Boot 4.0 or 4.1")
+			.contains("compatibility table");
+		assertThat(analysis.getDescription() + analysis.getAction()).doesNotContain("4.0 and 4.1");
 	}
 
 	@Test

@@ -48,10 +48,11 @@ import org.springframework.util.ReflectionUtils;
  * Checks a {@code key} or {@code holder} expression of a {@code @Leased} method against
  * what a call can resolve: every {@code #variable} is a parameter (by name, or as
  * {@code #p0}, {@code #a0}), and every bare name at the head of a chain is a property or
- * method of the bean, the evaluation's root. A bare name is most often a constant written
- * without its quotes, as a ShedLock lock name is, so its fix is the quoted literal.
- * Properties further down a chain are not checked: their owner's type is known only at
- * the call.
+ * method of the bean, the evaluation's root, that SpEL reads as a property: a getter, a
+ * public field or a public method without parameters that returns a value, other than the
+ * annotated method itself. A bare name is most often a constant written without its
+ * quotes, as a ShedLock lock name is, so its fix is the quoted literal. Properties
+ * further down a chain are not checked: their owner's type is known only at the call.
  *
  * @author Lease contributors
  */
@@ -184,18 +185,40 @@ final class LeasedExpressionCheck {
 		if (isBeanProperty(name)) {
 			return;
 		}
+		if (readsTheLeasedMethod(name) && hasAccessor(name)) {
+			this.problems.add("'" + name + "' is read by calling " + name + "(), the leased method itself, for its "
+					+ this.attribute);
+			this.fixes.add(quoted().orElse("write a constant as a quoted literal, e.g. `'" + name + "'`"));
+			return;
+		}
 		this.problems.add("'" + name + "' is neither a parameter of the method nor a property of the bean");
 		this.fixes.add(quoted()
 			.orElse("write a constant as a quoted literal, e.g. `'" + name + "'`, or an argument as " + parameters()));
 	}
 
+	// What SpEL reads for a bare name at the call: a getter, a public field, or a public
+	// method of that name with no parameters that returns a value (a record-style
+	// accessor), which is never the leased method: reading it would run the work.
 	private boolean isBeanProperty(String name) {
 		PropertyDescriptor descriptor = BeanUtils.getPropertyDescriptor(this.beanType, name);
 		if (descriptor != null && descriptor.getReadMethod() != null) {
 			return true;
 		}
 		Field field = ReflectionUtils.findField(this.beanType, name);
-		return (field != null && Modifier.isPublic(field.getModifiers())) || hasMethod(name);
+		if (field != null && Modifier.isPublic(field.getModifiers())) {
+			return true;
+		}
+		return hasAccessor(name) && !readsTheLeasedMethod(name);
+	}
+
+	private boolean readsTheLeasedMethod(String name) {
+		return name.equals(this.method.getName()) && this.method.getParameterCount() == 0;
+	}
+
+	private boolean hasAccessor(String name) {
+		return Arrays.stream(this.beanType.getMethods())
+			.anyMatch((candidate) -> candidate.getName().equals(name) && candidate.getParameterCount() == 0
+					&& candidate.getReturnType() != void.class);
 	}
 
 	private boolean hasMethod(String name) {

@@ -46,10 +46,10 @@ class SpringBoot3ApplicationTests {
 		application.setDefaultProperties(Map.of("spring.main.banner-mode", "off"));
 		assertThatException().isThrownBy(application::run)
 			.withMessageContaining("does not support Spring Boot 3.")
-			.withMessageContaining("Spring Boot 4.0 and 4.1");
+			.withMessageContaining("Spring Boot 4.0 or 4.1");
 		assertThat(output).contains("APPLICATION FAILED TO START")
-			.contains("Spring Boot 4.0 and 4.1")
-			.contains("Upgrade the application")
+			.contains("Spring Boot 4.0 or 4.1")
+			.contains("Upgrade the application to Spring Boot 4.0 or 4.1")
 			.doesNotContain("Leases are hosted");
 	}
 

@@ -28,8 +28,9 @@ import org.springframework.context.annotation.Import;
 /**
  * On a test class ({@code @SpringBootTest} or a test slice) or a test's configuration:
  * the application's leases are taken on an in-memory host that reads a
- * {@link TestLeaseClock}, a bean the test injects and advances. The host replaces any
- * other (Redis, JDBC), which backs off when a host bean exists.
+ * {@link TestLeaseClock}, a bean the test injects and advances. The host replaces the one
+ * the application would otherwise get: the Redis and JDBC hosts back off, and a
+ * {@link dev.lease.LeaseHost} bean of the application is removed, never created.
  *
  * @author Lease contributors
  * @since 0.1.0

@@ -16,25 +16,31 @@
 
 package dev.lease.autoconfigure.test;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.lease.LeaseHost;
 import dev.lease.host.inmemory.InMemoryLeaseHost;
 import dev.lease.template.LeaseTemplate;
 
 /**
  * The beans of {@link AutoConfigureLeaseTesting}: a {@link TestLeaseClock} (the test's
- * own, if it defines one), the in-memory host that reads it, and every
- * {@link LeaseTemplate} bean remade to measure holds on it. Advancing the clock tells the
- * host and the templates, so that waiting takes and holds see the new time at once.
+ * own, if it defines one), the in-memory host that reads it in place of any host bean of
+ * the application, and every {@link LeaseTemplate} bean remade to measure holds on it.
+ * Advancing the clock tells the host and the templates, so that waiting takes and holds
+ * see the new time at once.
  *
  * @author Lease contributors
  */
 @Configuration(proxyBeanMethods = false)
 class LeaseTestingConfiguration {
+
+	private static final String TEST_LEASE_HOST = "testLeaseHost";
 
 	@Bean
 	@ConditionalOnMissingBean
@@ -42,11 +48,29 @@ class LeaseTestingConfiguration {
 		return new TestLeaseClock();
 	}
 
-	@Bean
+	@Bean(TEST_LEASE_HOST)
 	InMemoryLeaseHost testLeaseHost(TestLeaseClock testLeaseClock) {
 		InMemoryLeaseHost host = new InMemoryLeaseHost(testLeaseClock);
 		testLeaseClock.onAdvance(host::clockMoved);
 		return host;
+	}
+
+	// The application's own host beans are removed rather than outranked, so that none
+	// is created: a test does not reach the application's store. The Redis and JDBC
+	// hosts back off by themselves, as the testing host is a host bean. Run once every
+	// configuration class has registered its beans.
+	@Bean
+	static BeanDefinitionRegistryPostProcessor testLeaseHostReplacement() {
+		return (registry) -> {
+			if (!(registry instanceof ListableBeanFactory beanFactory)) {
+				return;
+			}
+			for (String name : beanFactory.getBeanNamesForType(LeaseHost.class, true, false)) {
+				if (!TEST_LEASE_HOST.equals(name)) {
+					registry.removeBeanDefinition(name);
+				}
+			}
+		};
 	}
 
 	// A template measures holds on the JVM's monotonic clock, which advancing does not

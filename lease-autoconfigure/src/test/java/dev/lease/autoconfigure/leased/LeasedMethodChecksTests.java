@@ -64,6 +64,34 @@ class LeasedMethodChecksTests {
 	}
 
 	@Test
+	@DisplayName("A key written as the name of its public method fails at start-up: SpEL reads no property of that name")
+	void unquotedKeyNamingItsPublicMethodFailsAtStartUp() {
+		this.runner.withBean("reportJob", PublicUnquotedKey.class).run((context) -> {
+			String[] analysis = Analyses.of(context);
+			assertThat(analysis[0]).contains(PublicUnquotedKey.class.getName() + ".report()")
+				.contains("'report' is neither a parameter of the method nor a property of the bean");
+			assertThat(analysis[1]).contains("did you mean `'report'`?");
+		});
+	}
+
+	@Test
+	@DisplayName("A key written as the name of its method returning a value fails at start-up: SpEL would run the method for its key")
+	void unquotedKeyNamingItsMethodReturningAValueFailsAtStartUp() {
+		this.runner.withBean("summary", UnquotedKeyReadingItsMethod.class).run((context) -> {
+			String[] analysis = Analyses.of(context);
+			assertThat(analysis[0]).contains(UnquotedKeyReadingItsMethod.class.getName() + ".summary()")
+				.contains("'summary' is read by calling summary(), the leased method itself");
+			assertThat(analysis[1]).contains("did you mean `'summary'`?");
+		});
+	}
+
+	@Test
+	void keyReadingAnotherNoArgumentMethodOfTheBeanStarts() {
+		this.runner.withBean("regional", KeyReadingAnotherMethod.class)
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
 	@DisplayName("A key naming no parameter of the method fails at start-up, listing the parameters")
 	void keyNamingNoParameterFailsAtStartUp() {
 		this.runner.withBean("orders", WrongVariable.class).run((context) -> {
@@ -181,6 +209,35 @@ class LeasedMethodChecksTests {
 
 		@Leased(key = "report", duration = "PT10M", holdAtLeast = "PT30S")
 		void report() {
+		}
+
+	}
+
+	public static class PublicUnquotedKey {
+
+		@Leased(key = "report", duration = "PT10M")
+		public void report() {
+		}
+
+	}
+
+	public static class UnquotedKeyReadingItsMethod {
+
+		@Leased(key = "summary", duration = "PT10M")
+		public String summary() {
+			return "sent";
+		}
+
+	}
+
+	public static class KeyReadingAnotherMethod {
+
+		@Leased(key = "'report:' + region", duration = "PT10M")
+		public void report() {
+		}
+
+		public String region() {
+			return "eu";
 		}
 
 	}

@@ -21,12 +21,17 @@ import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
+import javax.sql.DataSource;
+
+import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import dev.lease.Held;
 import dev.lease.LeaseHolder;
@@ -39,6 +44,8 @@ import dev.lease.annotation.Leased;
 import dev.lease.annotation.OnUnavailable;
 import dev.lease.autoconfigure.LeaseAutoConfiguration;
 import dev.lease.autoconfigure.inmemory.InMemoryLeaseHostAutoConfiguration;
+import dev.lease.autoconfigure.jdbc.JdbcLeaseHostAutoConfiguration;
+import dev.lease.autoconfigure.redis.RedisLeaseHostAutoConfiguration;
 import dev.lease.host.inmemory.InMemoryLeaseHost;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -123,6 +130,42 @@ class AutoConfigureLeaseTestingTests {
 	}
 
 	@Test
+	void hostReplacesTheJdbcHostOfAnApplicationWithADataSource() {
+		this.runner.withConfiguration(AutoConfigurations.of(JdbcLeaseHostAutoConfiguration.class))
+			.withUserConfiguration(DataSourceConfiguration.class)
+			.run((context) -> assertLeasesTakenOnTheTestingHost(context));
+	}
+
+	@Test
+	void hostReplacesTheRedisHostOfAnApplicationWithARedisConnectionFactory() {
+		this.runner.withConfiguration(AutoConfigurations.of(RedisLeaseHostAutoConfiguration.class))
+			.withUserConfiguration(RedisConfiguration.class)
+			.run((context) -> assertLeasesTakenOnTheTestingHost(context));
+	}
+
+	@Test
+	void hostReplacesTheApplicationsOwnLeaseHostBean() {
+		this.runner.withUserConfiguration(ApplicationLeaseHostConfiguration.class)
+			.run((context) -> assertLeasesTakenOnTheTestingHost(context));
+	}
+
+	@Test
+	void hostReplacesTheHostChosenByLeaseHost() {
+		this.runner.withConfiguration(AutoConfigurations.of(JdbcLeaseHostAutoConfiguration.class))
+			.withUserConfiguration(DataSourceConfiguration.class)
+			.withPropertyValues("lease.host=jdbc")
+			.run((context) -> assertLeasesTakenOnTheTestingHost(context));
+	}
+
+	private static void assertLeasesTakenOnTheTestingHost(AssertableApplicationContext context) {
+		assertThat(context).hasNotFailed().hasSingleBean(LeaseHost.class);
+		LeaseHost host = context.getBean(LeaseHost.class);
+		assertThat(host).isSameAs(context.getBean("testLeaseHost"));
+		assertThat(context.getBean(NightlyReport.class).run()).isEqualTo("ran");
+		assertThat(host.grant(LeaseKey.of("nightly-report"))).as("taken on the testing host").isPresent();
+	}
+
+	@Test
 	void testsOwnClockIsUsed() {
 		Instant start = Instant.parse("2026-01-01T00:00:00Z");
 		this.runner.withBean(TestLeaseClock.class, () -> new TestLeaseClock(start))
@@ -180,6 +223,42 @@ class AutoConfigureLeaseTestingTests {
 		@Bean
 		HeldReport heldReport() {
 			return new HeldReport();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class DataSourceConfiguration {
+
+		@Bean
+		DataSource ordersDataSource() {
+			JdbcDataSource dataSource = new JdbcDataSource();
+			dataSource.setURL("jdbc:h2:mem:orders-lease-testing");
+			return dataSource;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class RedisConfiguration {
+
+		@Bean
+		LettuceConnectionFactory cacheConnectionFactory() {
+			// never started: the testing host must not need a connection
+			LettuceConnectionFactory factory = new LettuceConnectionFactory();
+			factory.setEarlyStartup(false);
+			factory.setAutoStartup(false);
+			return factory;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ApplicationLeaseHostConfiguration {
+
+		@Bean
+		LeaseHost applicationLeaseHost() {
+			return new InMemoryLeaseHost();
 		}
 
 	}
