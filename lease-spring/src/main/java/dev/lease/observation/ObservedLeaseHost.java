@@ -257,11 +257,9 @@ public final class ObservedLeaseHost implements LeaseHost {
 		if (!(result instanceof Taken taken)) {
 			return otherwise;
 		}
-		Standing standing = new Standing(taken.lease().expiresAt(), this.meterClock.monotonicTime());
-		// a holder taking again the key it holds keeps the grant it was holding
-		this.takenHere.merge(new Grant(key, holder), standing,
-				(held, again) -> held.expiresAt().isAfter(this.clock.instant())
-						? new Standing(again.expiresAt(), held.takenAt()) : again);
+		// a holder takes a key again only once its grant passed: a new grant (Non-goal 1)
+		this.takenHere.put(new Grant(key, holder),
+				new Standing(taken.lease().expiresAt(), this.meterClock.monotonicTime()));
 		if (this.takenHere.size() > this.pruneAbove) {
 			prune();
 			this.pruneAbove = Math.max(PRUNE_AT_LEAST, 2 * this.takenHere.size());
