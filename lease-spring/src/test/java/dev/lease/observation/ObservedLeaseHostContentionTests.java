@@ -70,7 +70,7 @@ class ObservedLeaseHostContentionTests {
 		LeaseHolder first = LeaseHolder.of(fresh());
 		this.host.take(key, first, Duration.ofSeconds(30));
 		assertThat(waiting().value()).isZero();
-		AtomicReference<TakeResult> answer = new AtomicReference<>();
+		AtomicReference<@Nullable TakeResult> answer = new AtomicReference<>();
 		Thread waiter = new Thread(() -> answer.set(takeQuietly(key, LeaseHolder.of(fresh()))));
 		waiter.start();
 		await().atMost(HANG).until(() -> waiting().value() == 1.0);
@@ -87,7 +87,7 @@ class ObservedLeaseHostContentionTests {
 	void anInterruptedBlockingTakeLeavesTheGauges() throws Exception {
 		LeaseKey key = LeaseKey.of(fresh());
 		this.host.take(key, LeaseHolder.of(fresh()), Duration.ofSeconds(30));
-		AtomicReference<TakeResult> answer = new AtomicReference<>();
+		AtomicReference<@Nullable TakeResult> answer = new AtomicReference<>();
 		Thread waiter = new Thread(() -> answer.set(takeQuietly(key, LeaseHolder.of(fresh()))));
 		waiter.start();
 		await().atMost(HANG).until(() -> waiting().value() == 1.0);
