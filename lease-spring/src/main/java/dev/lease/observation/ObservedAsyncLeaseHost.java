@@ -55,8 +55,13 @@ final class ObservedAsyncLeaseHost implements AsyncLeaseHost {
 
 	@Override
 	public CompletableFuture<TakeResult> take(LeaseKey key, LeaseHolder holder, Duration duration) {
-		return observe(LeaseObservationDocumentation.TAKE, key, holder, () -> this.target.take(key, holder, duration),
+		WaitingTakes.Waiting waiting = this.observed.beginWaiting();
+		CompletableFuture<TakeResult> answer = observe(LeaseObservationDocumentation.TAKE, key, holder,
+				() -> this.target.take(key, holder, duration),
 				(result) -> this.observed.taken(result, key, holder, "unavailable"));
+		// answered, failed or cancelled by the asker: it waits no more
+		answer.whenComplete((result, failure) -> waiting.close());
+		return answer;
 	}
 
 	@Override

@@ -23,11 +23,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
+import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
@@ -49,16 +52,20 @@ import dev.lease.TryTakeResult;
  * per call, named and keyed as {@link LeaseObservationDocumentation} says, with key
  * values from a {@link LeaseObservationConvention}. With Spring Boot's meter handler each
  * observation makes one timer of the same name, tagged {@code lease.host},
- * {@code lease.outcome} and {@code error}; this host records no timer of its own. Beside
- * the observations it keeps two meters no timer can give:
+ * {@code lease.outcome} and {@code error}. Beside the observations it keeps the meters no
+ * observation's timer can give:
  * <ul>
  * <li>{@code lease.overrun}, a counter of releases answered {@link NotHeld} for grants
  * taken through this host: the work outran its term;</li>
  * <li>{@code lease.active}, a gauge of the grants taken through this host, not yet
- * released, and whose instant has not passed.</li>
+ * released, and whose instant has not passed;</li>
+ * <li>{@code lease.waiting} and {@code lease.waiting.oldest}, gauges of the takes waiting
+ * now, blocking or not, and of how long the oldest has waited;</li>
+ * <li>{@code lease.held}, a timer from a grant taken through this host to its release,
+ * tagged {@code lease.outcome} {@code released}, or {@code not-held} for an overrun.</li>
  * </ul>
- * Both are tagged {@code lease.host}. Keys and holders are never tags or key values:
- * their number is unbounded and they may be sensitive.
+ * All are tagged {@code lease.host}. Keys and holders are never tags or key values: their
+ * number is unbounded and they may be sensitive.
  *
  * @author Lease contributors
  * @since 0.1.0
@@ -82,13 +89,22 @@ public final class ObservedLeaseHost implements LeaseHost {
 
 	private final InstantSource clock;
 
-	// Grants taken here and not released, with their instants. The JVM's clock only
-	// bounds a meter here; it decides nothing about a lease.
-	private final Map<Grant, Instant> takenHere = new ConcurrentHashMap<>();
+	// Grants taken here and not released, with their instants and when they were taken.
+	// The JVM's clocks only bound and time meters here; they decide nothing about a
+	// lease.
+	private final Map<Grant, Standing> takenHere = new ConcurrentHashMap<>();
 
 	private volatile int pruneAbove = PRUNE_AT_LEAST;
 
 	private final Counter overruns;
+
+	private final Clock meterClock;
+
+	private final Timer heldUntilReleased;
+
+	private final Timer heldUntilOverrun;
+
+	private final WaitingTakes waitingTakes;
 
 	private volatile @Nullable AsyncLeaseHost async;
 
@@ -97,8 +113,7 @@ public final class ObservedLeaseHost implements LeaseHost {
 	 * @param target the host to observe
 	 * @param hostName the host's low-cardinality name, such as {@code memory},
 	 * {@code redis} or {@code jdbc}
-	 * @param meters the registry of the {@code lease.overrun} and {@code lease.active}
-	 * meters
+	 * @param meters the registry of the host's own meters, such as {@code lease.active}
 	 * @param observations the registry of the observations,
 	 * {@link ObservationRegistry#NOOP} for none
 	 */
@@ -112,8 +127,7 @@ public final class ObservedLeaseHost implements LeaseHost {
 	 * @param target the host to observe
 	 * @param hostName the host's low-cardinality name, such as {@code memory},
 	 * {@code redis} or {@code jdbc}
-	 * @param meters the registry of the {@code lease.overrun} and {@code lease.active}
-	 * meters
+	 * @param meters the registry of the host's own meters, such as {@code lease.active}
 	 * @param observations the registry of the observations,
 	 * {@link ObservationRegistry#NOOP} for none
 	 * @param convention the convention to use instead of
@@ -145,6 +159,21 @@ public final class ObservedLeaseHost implements LeaseHost {
 			.description("Grants taken through this host, not released, and not past their instant")
 			.tag(LeaseObservationDocumentation.LowCardinalityKeyNames.HOST.asString(), hostName)
 			.register(meters);
+		this.meterClock = meters.config().clock();
+		this.heldUntilReleased = held(hostName, "released", meters);
+		this.heldUntilOverrun = held(hostName, "not-held", meters);
+		this.waitingTakes = new WaitingTakes(hostName, meters);
+	}
+
+	// Both outcomes are registered at once, so that a dashboard finds every series
+	// before the first release. The histogram gives a dashboard its percentiles.
+	private static Timer held(String hostName, String outcome, MeterRegistry meters) {
+		return Timer.builder("lease.held")
+			.description("From a grant taken through this host to its release; not-held is an overrun")
+			.tag(LeaseObservationDocumentation.LowCardinalityKeyNames.HOST.asString(), hostName)
+			.tag(LeaseObservationDocumentation.LowCardinalityKeyNames.OUTCOME.asString(), outcome)
+			.publishPercentileHistogram()
+			.register(meters);
 	}
 
 	/**
@@ -167,8 +196,10 @@ public final class ObservedLeaseHost implements LeaseHost {
 
 	@Override
 	public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
-		return observe(LeaseObservationDocumentation.TAKE, () -> this.target.take(key, holder, duration),
-				(result) -> taken(result, key, holder, "unavailable"));
+		try (WaitingTakes.Waiting waiting = beginWaiting()) {
+			return observe(LeaseObservationDocumentation.TAKE, () -> this.target.take(key, holder, duration),
+					(result) -> taken(result, key, holder, "unavailable"));
+		}
 	}
 
 	@Override
@@ -226,7 +257,9 @@ public final class ObservedLeaseHost implements LeaseHost {
 		if (!(result instanceof Taken taken)) {
 			return otherwise;
 		}
-		this.takenHere.put(new Grant(key, holder), taken.lease().expiresAt());
+		// a holder takes a key again only once its grant passed: a new grant (Non-goal 1)
+		this.takenHere.put(new Grant(key, holder),
+				new Standing(taken.lease().expiresAt(), this.meterClock.monotonicTime()));
 		if (this.takenHere.size() > this.pruneAbove) {
 			prune();
 			this.pruneAbove = Math.max(PRUNE_AT_LEAST, 2 * this.takenHere.size());
@@ -235,25 +268,31 @@ public final class ObservedLeaseHost implements LeaseHost {
 	}
 
 	String released(ReleaseResult result, LeaseKey key, LeaseHolder holder) {
-		boolean ours = this.takenHere.remove(new Grant(key, holder)) != null;
-		if (result instanceof NotHeld) {
-			if (ours) {
+		Standing standing = this.takenHere.remove(new Grant(key, holder));
+		boolean overrun = result instanceof NotHeld;
+		if (standing != null) {
+			long heldFor = this.meterClock.monotonicTime() - standing.takenAt();
+			(overrun ? this.heldUntilOverrun : this.heldUntilReleased).record(heldFor, TimeUnit.NANOSECONDS);
+			if (overrun) {
 				this.overruns.increment();
 			}
-			return "not-held";
 		}
-		return "released";
+		return overrun ? "not-held" : "released";
+	}
+
+	WaitingTakes.Waiting beginWaiting() {
+		return this.waitingTakes.begin();
 	}
 
 	private double active() {
 		prune();
 		Instant now = this.clock.instant();
-		return this.takenHere.values().stream().filter(now::isBefore).count();
+		return this.takenHere.values().stream().map(Standing::expiresAt).filter(now::isBefore).count();
 	}
 
 	private void prune() {
 		Instant forgotten = this.clock.instant().minus(OVERRUN_MEMORY);
-		this.takenHere.values().removeIf((expiresAt) -> expiresAt.isBefore(forgotten));
+		this.takenHere.values().removeIf((standing) -> standing.expiresAt().isBefore(forgotten));
 	}
 
 	private <T> T uninterruptibly(LeaseObservationDocumentation operation, Call<T> call, Function<T, String> outcome) {
@@ -310,6 +349,11 @@ public final class ObservedLeaseHost implements LeaseHost {
 	}
 
 	private record Grant(LeaseKey key, LeaseHolder holder) {
+
+	}
+
+	// takenAt is the meter registry's monotonic time, as its timers read it.
+	private record Standing(Instant expiresAt, long takenAt) {
 
 	}
 
