@@ -97,6 +97,16 @@ public record Event(Call call, LeaseKey key, LeaseHolder holder, @Nullable Durat
 		return (this.failure instanceof LeaseHostException) && carriesInterrupt(this.failure, 0);
 	}
 
+	/**
+	 * Return whether the call failed with {@link LeaseHostException} whose cause is the
+	 * {@link InterruptedException}: an interrupted take whose withdrawal was not written
+	 * within the host's patience and goes on (Host: interruption).
+	 * @return whether the failure is an interrupt with its withdrawal pending
+	 */
+	public boolean interruptedWithdrawing() {
+		return (this.failure instanceof LeaseHostException) && this.failure.getCause() instanceof InterruptedException;
+	}
+
 	private static boolean carriesInterrupt(Throwable failure, int depth) {
 		for (Throwable cause = failure; cause != null && depth < 16; cause = cause.getCause(), depth++) {
 			if (cause instanceof InterruptedException) {

@@ -58,11 +58,12 @@ import dev.lease.tck.history.Event.Call;
  * interrupt was given back before it returned, so it may have held the key between its
  * call and its return and not after (Host semantics). In the mode of
  * {@link #interruptsKnown()}, an interrupted call is never an unknown outcome: it answers
- * or throws {@link InterruptedException}, and a {@link dev.lease.LeaseHostException}
- * caused by an interrupt, or carrying one suppressed, is itself a violation. Either way,
- * a release that a waiter proven queued before it waited out, with no grant between that
- * anyone but a take that had given up could have held, handed the key to that take: the
- * key stood for a caller who had left.
+ * or throws {@link InterruptedException}, or, a take whose withdrawal goes on, a
+ * {@link dev.lease.LeaseHostException} whose cause is the interrupt, judged as having
+ * given up; one carrying an interrupt deeper or suppressed is itself a violation. Either
+ * way, a release that a waiter proven queued before it waited out, with no grant between
+ * that anyone but a take that had given up could have held, handed the key to that take:
+ * the key stood for a caller who had left.
  * <p>
  * Host instants and the JVM's readings are compared only across a declared {@code skew},
  * the most the host's clock may differ from this JVM's (a few milliseconds for a server

@@ -34,9 +34,10 @@ enum InterruptMode {
 	UNKNOWN,
 
 	/**
-	 * An interrupted call answers or throws {@link InterruptedException}: a
-	 * {@link dev.lease.LeaseHostException} caused by an interrupt is a violation, and the
-	 * call is judged as having given up.
+	 * An interrupted call answers or throws {@link InterruptedException}, or, a take
+	 * whose withdrawal is not yet written, a {@link dev.lease.LeaseHostException} whose
+	 * cause is the interrupt; any other failure carrying an interrupt is a violation.
+	 * Either way the call is judged as having given up.
 	 */
 	KNOWN;
 
@@ -51,10 +52,10 @@ enum InterruptMode {
 	}
 
 	// Host: interruption: failing with LeaseHostException leaves the call's outcome, and
-	// maybe a
-	// grant, to nobody.
+	// maybe a grant, to nobody; but for the one form the host documents, the interrupt as
+	// the failure's cause while the withdrawal goes on, judged as having given up.
 	@Nullable String violation(Event event) {
-		return (this == KNOWN && event.failedByInterrupt())
+		return (this == KNOWN && event.failedByInterrupt() && !event.interruptedWithdrawing())
 				? "Host: interruption: an interrupted call failed with LeaseHostException instead of answering"
 						+ " or throwing InterruptedException: " + event
 				: null;

@@ -228,6 +228,24 @@ class HistoryCheckerTests {
 	}
 
 	@Test
+	@DisplayName("Host: interruption: a take failed with LeaseHostException caused by its interrupt, its withdrawal going on, gave up: no violation when interrupts are known, but a grant a later release hands it is caught")
+	void takeWhoseWithdrawalGoesOnGaveUpWhenInterruptsAreKnown() {
+		heldLong(A);
+		this.history.add(new Event(Call.TAKE, KEY, B, TERM, at(100), at(300), null, new LeaseHostException(
+				"Interrupted, and the waiter could not be withdrawn yet", new InterruptedException())));
+		queuedOn(B, 150);
+		queuedOn(C, 250);
+		answer(Call.RELEASE, A, 500, 501, new Released());
+		takenAfterWaiting(C, 200, 500);
+		this.checker.interruptsKnown().check(this.history);
+		this.history.remove(this.history.size() - 1);
+		takenAfterWaiting(C, 200, 1500);
+		assertThat(this.checker.interruptsKnown().violations(this.history))
+			.noneMatch((v) -> v.startsWith("Host: interruption: an interrupted call failed with LeaseHostException"))
+			.anyMatch((v) -> v.startsWith("Host: interruption: a release handed the key to a take that had given up"));
+	}
+
+	@Test
 	@DisplayName("Host: interruption: a LeaseHostException with no interrupt among its causes stays an unknown outcome when interrupts are known")
 	void hostFailureWithoutInterruptStaysUnknownWhenInterruptsAreKnown() {
 		failed(Call.TRY_TAKE, A, 0, 10);
