@@ -68,7 +68,7 @@ class RedisAcknowledgementIntegrationTests {
 				RedisTestServer otherReplica = RedisTestServer.startEmbedded(RedisTestServer.freePort(),
 						List.of("replicaof 127.0.0.1 " + otherPort));
 				TcpProxy proxy = TcpProxy.to(alone.port())) {
-			await().atMost(Duration.ofSeconds(20)).until(() -> replicaOnline(other.lettuce()));
+			await().atMost(Duration.ofSeconds(20)).until(() -> RedisReplicationIntegrationTests.replicaOnline(other.lettuce()));
 			RedisStandaloneConfiguration proxied = new RedisStandaloneConfiguration("127.0.0.1", proxy.port());
 			LettuceConnectionFactory lettuce = new LettuceConnectionFactory(proxied);
 			JedisConnectionFactory jedis = new JedisConnectionFactory(proxied);
@@ -129,13 +129,6 @@ class RedisAcknowledgementIntegrationTests {
 						.anyMatch((client) -> "wait".equals(client.get("cmd")));
 				}
 			});
-	}
-
-	private static boolean replicaOnline(RedisConnectionFactory factory) {
-		try (RedisConnection connection = factory.getConnection()) {
-			String info = String.valueOf(connection.serverCommands().info("replication"));
-			return info.contains("connected_slaves=1") || info.contains("connected_slaves:1");
-		}
 	}
 
 }

@@ -122,7 +122,8 @@ class RedisReplicationIntegrationTests {
 		}
 	}
 
-	private static boolean replicaOnline(RedisConnectionFactory factory) {
+	// Whether the server has its one replica online.
+	static boolean replicaOnline(RedisConnectionFactory factory) {
 		try (RedisConnection connection = factory.getConnection()) {
 			String info = String.valueOf(connection.serverCommands().info("replication"));
 			return info.contains("connected_slaves=1") || info.contains("connected_slaves:1")

@@ -55,15 +55,10 @@ import dev.lease.tck.history.Event.Call;
  * own.
  * <p>
  * A take that threw {@link InterruptedException} gave up: a grant made to it at the
- * interrupt was given back before it returned, so it may have held the key between its
- * call and its return and not after (Host semantics). In the mode of
- * {@link #interruptsKnown()}, an interrupted call is never an unknown outcome: it answers
- * or throws {@link InterruptedException}, or, a take whose withdrawal goes on, a
- * {@link dev.lease.LeaseHostException} whose cause is the interrupt, judged as having
- * given up; one carrying an interrupt deeper or suppressed is itself a violation. Either
- * way, a release that a waiter proven queued before it waited out, with no grant between
- * that anyone but a take that had given up could have held, handed the key to that take:
- * the key stood for a caller who had left.
+ * interrupt was given back before it returned (Host semantics).
+ * {@link #interruptsKnown()} says which failures an interrupted call may answer
+ * ({@link InterruptMode}); a release that handed the key to a take that had given up is
+ * caught ({@link GaveUpHandoffs}).
  * <p>
  * Host instants and the JVM's readings are compared only across a declared {@code skew},
  * the most the host's clock may differ from this JVM's (a few milliseconds for a server
@@ -165,6 +160,8 @@ public final class HistoryChecker {
 
 		private final ArrivalOrder arrivals;
 
+		private final GaveUpHandoffs handoffs;
+
 		KeyHistory(List<Event> events) {
 			this.events = events;
 			this.grants = events.stream()
@@ -183,6 +180,8 @@ public final class HistoryChecker {
 				.forEach((take) -> this.possibleGrants.put(take, latestPossibleExpiry(take)));
 			this.arrivals = new ArrivalOrder(events, HistoryChecker.this.interrupts, HistoryChecker.this.skew,
 					HistoryChecker.this.arrivalSlack, this::releasedBefore);
+			this.handoffs = new GaveUpHandoffs(this.grants, this.possibleGrants, this.arrivals,
+					HistoryChecker.this.interrupts, HistoryChecker.this.skew, HistoryChecker.this.tolerance);
 		}
 
 		// A try take grants before it answers; a queued take may be handed the key up to
@@ -212,7 +211,7 @@ public final class HistoryChecker {
 				checkStandingAnswers(event);
 				checkBound(event);
 				checkRefusals(event);
-				checkHandedToTakeThatGaveUp(event);
+				this.handoffs.violations(event).forEach(this::fail);
 			}
 			checkArrivalOrder();
 			return this.violations;
@@ -284,7 +283,7 @@ public final class HistoryChecker {
 				if (remaining.isEmpty() && stoodThroughout(event)) {
 					fail("Operation 8: none answered to the holder while its grant stood: " + event);
 				}
-				if (remaining.isPresent() && !mayHaveStood(event)) {
+				if (remaining.isPresent() && !mayHaveStood(event, true)) {
 					fail("Operation 9: a remaining term answered to a party that did not hold: " + event);
 				}
 			}
@@ -324,7 +323,7 @@ public final class HistoryChecker {
 
 		// Held and reentrant refusals need a standing grant or a standing waiter.
 		private void checkRefusals(Event event) {
-			if (event.answer() instanceof Held && !heldByAnother(event)) {
+			if (event.answer() instanceof Held && !mayHaveStood(event, false)) {
 				fail("Operation 7: held answered while no other holder held the key: " + event);
 			}
 			if (event.failure() instanceof ReentrantTakeException && !heldOrAwaitedBySame(event)) {
@@ -338,54 +337,6 @@ public final class HistoryChecker {
 			this.arrivals.violations(this.grants).forEach(this::fail);
 		}
 
-		// Host: interruption: a release hands the key to the first waiter still queued,
-		// at once. A waiter proven queued before the release, granted only later than the
-		// release could explain, was kept out by a grant nobody in the history held; when
-		// a take gave up before the release, that grant stood for it.
-		private void checkHandedToTakeThatGaveUp(Event release) {
-			if (!release.released()) {
-				return;
-			}
-			Instant releasedBy = release.returnedAt().plus(HistoryChecker.this.skew);
-			for (Event waiter : this.grants) {
-				Instant grantedAt = waiter.grantedAt().orElseThrow();
-				if (waiter.call() != Call.TAKE || waiter.holder().equals(release.holder())
-						|| !grantedAt.isAfter(releasedBy.plus(HistoryChecker.this.tolerance))
-						|| !this.arrivals.arrivedBy(waiter).isBefore(release.invokedAt())
-						|| heldBetween(release, waiter, grantedAt)) {
-					continue;
-				}
-				List<Event> gaveUp = this.possibleGrants.keySet()
-					.stream()
-					.filter((take) -> HistoryChecker.this.interrupts.gaveUp(take)
-							&& !take.holder().equals(waiter.holder())
-							&& take.returnedAt().isBefore(release.invokedAt()))
-					.toList();
-				if (!gaveUp.isEmpty()) {
-					fail("Host: interruption: a release handed the key to a take that had given up: " + release
-							+ " kept " + waiter + " out until " + grantedAt + ", after " + gaveUp);
-				}
-			}
-		}
-
-		// Another grant, or a take that may have been granted, could have held the key
-		// from the release to the waiter's grant: a grant made then, a take of unknown
-		// outcome, or one that gave up after the release began (given back at its
-		// return).
-		private boolean heldBetween(Event release, Event waiter, Instant grantedAt) {
-			Instant from = release.invokedAt().minus(HistoryChecker.this.skew);
-			boolean granted = this.grants.stream()
-				.anyMatch((g) -> g != waiter && !g.grantedAt().orElseThrow().isBefore(from)
-						&& g.grantedAt().orElseThrow().isBefore(grantedAt));
-			return granted || this.possibleGrants.entrySet()
-				.stream()
-				.anyMatch((possible) -> possible.getKey().invokedAt().isBefore(grantedAt)
-						&& (HistoryChecker.this.interrupts.unknown(possible.getKey()) || (possible.getKey()
-							.returnedAt()
-							.isAfter(from)
-								&& !possible.getValue().plus(HistoryChecker.this.tolerance).isBefore(grantedAt))));
-		}
-
 		// A grant of the asker provably stood from before the call to after its answer.
 		private boolean stoodThroughout(Event event) {
 			return this.grants.stream()
@@ -394,16 +345,8 @@ public final class HistoryChecker {
 						&& !releasedBefore(g, event.returnedAt()) && !mayHaveBeenReleased(g, event.returnedAt()));
 		}
 
-		// A grant of the asker, or a failed take's possible grant, may have stood at some
-		// moment of the call.
-		private boolean mayHaveStood(Event event) {
-			return mayHaveStood(event, true);
-		}
-
-		private boolean heldByAnother(Event event) {
-			return mayHaveStood(event, false);
-		}
-
+		// A grant of the asker (asker false: of another holder), or a failed take's
+		// possible grant, may have stood at some moment of the call.
 		private boolean mayHaveStood(Event event, boolean asker) {
 			boolean granted = this.grants.stream()
 				.anyMatch(
@@ -430,7 +373,7 @@ public final class HistoryChecker {
 			boolean awaiting = this.events.stream()
 				.anyMatch((e) -> e != event && e.call() == Call.TAKE && e.holder().equals(event.holder())
 						&& e.invokedAt().isBefore(event.returnedAt()) && e.returnedAt().isAfter(event.invokedAt()));
-			return awaiting || mayHaveStood(event);
+			return awaiting || mayHaveStood(event, true);
 		}
 
 		private boolean releasedBefore(Event grant, Instant instant) {
