@@ -68,7 +68,8 @@ class RedisAcknowledgementIntegrationTests {
 				RedisTestServer otherReplica = RedisTestServer.startEmbedded(RedisTestServer.freePort(),
 						List.of("replicaof 127.0.0.1 " + otherPort));
 				TcpProxy proxy = TcpProxy.to(alone.port())) {
-			await().atMost(Duration.ofSeconds(20)).until(() -> RedisReplicationIntegrationTests.replicaOnline(other.lettuce()));
+			await().atMost(Duration.ofSeconds(20))
+				.until(() -> RedisReplicationIntegrationTests.replicaOnline(other.lettuce()));
 			RedisStandaloneConfiguration proxied = new RedisStandaloneConfiguration("127.0.0.1", proxy.port());
 			LettuceConnectionFactory lettuce = new LettuceConnectionFactory(proxied);
 			JedisConnectionFactory jedis = new JedisConnectionFactory(proxied);
