@@ -135,6 +135,16 @@ public final class Wakeups<K, W> {
 	}
 
 	/**
+	 * Make the delegate of every key ask once, such as when the host starts to hear its
+	 * notifications: one question per key finds what was sent while nobody heard and
+	 * wakes whom it names, where every waiter asking would ask as many. The other waiters
+	 * sleep on.
+	 */
+	public void wakeDelegatesToAsk() {
+		this.waiting.values().forEach(KeyWaiters::askDelegate);
+	}
+
+	/**
 	 * Wake the delegate of every key without making it ask, such as when the host's
 	 * notifications stopped, so that it finds out on its own schedule (polling, where the
 	 * host polls) what they would have said. The other waiters sleep on.
@@ -181,6 +191,15 @@ public final class Wakeups<K, W> {
 
 		synchronized List<Signal<W>> all() {
 			return new ArrayList<>(this.byName.values());
+		}
+
+		synchronized void askDelegate() {
+			for (Signal<W> signal : this.byName.values()) {
+				if (signal.delegate) {
+					signal.askNow();
+					return;
+				}
+			}
 		}
 
 		synchronized void wakeDelegate() {

@@ -95,20 +95,13 @@ class JdbcLeaseStore {
 	// chose, so that it could register for its wake-up under that id before asking.
 	final TakeAnswer enter(LeaseKey key, LeaseHolder holder, long durationMicros, boolean queue,
 			LongSupplier waiterIds) {
-		byte[] keyBytes = key.bytes();
-		byte[] holderBytes = holder.bytes();
 		String what = queue ? "take" : "try to take";
-		OptionalLong granted = takeFreeKey(what, key, durationMicros, holderBytes);
+		OptionalLong granted = takeFreeKey(what, key, durationMicros, holder.bytes());
 		if (granted.isPresent()) {
 			return new Granted(granted.getAsLong());
 		}
 		return this.calls.transaction(what, key, (tx) -> {
-			KeyModel state = lockAndLoad(tx, key);
-			while (state == null) {
-				// The clock is read only once the row is locked: an insert can wait.
-				insertKeyIfAbsent(tx, keyBytes);
-				state = lockAndLoad(tx, key);
-			}
+			KeyModel state = lockAndLoadOrInsert(tx, key);
 			long now = state.now(tx.now());
 			TakeAnswer answer = state.take(holder, durationMicros, now, queue, waiterIds);
 			if (!(answer instanceof TakeAnswer.Refused) || state.changed()) {
@@ -116,6 +109,39 @@ class JdbcLeaseStore {
 			}
 			return answer;
 		});
+	}
+
+	// Takes of one key that may queue, entered in one transaction in the order given:
+	// the database serializes a key's questions anyway, so a crowd of them costs one
+	// connection and one turn of the key's lock rather than one each. Each answer is its
+	// take's own: a take refused as reentrant fails alone.
+	final List<KeyEntries.Answer> enterAll(LeaseKey key, List<KeyEntries.Entry> entries) {
+		if (entries.size() == 1) {
+			KeyEntries.Entry entry = entries.get(0);
+			return List.of(KeyEntries.Answer
+				.of(() -> enter(key, entry.holder(), entry.durationMicros(), true, entry::waiterId)));
+		}
+		return this.calls.transaction("take", key, (tx) -> {
+			KeyModel state = lockAndLoadOrInsert(tx, key);
+			long now = state.now(tx.now());
+			List<KeyEntries.Answer> answers = new ArrayList<>(entries.size());
+			for (KeyEntries.Entry entry : entries) {
+				answers.add(KeyEntries.Answer
+					.of(() -> state.take(entry.holder(), entry.durationMicros(), now, true, entry::waiterId)));
+			}
+			save(tx, state, now);
+			return answers;
+		});
+	}
+
+	private KeyModel lockAndLoadOrInsert(Transaction tx, LeaseKey key) {
+		KeyModel state = lockAndLoad(tx, key);
+		while (state == null) {
+			// The clock is read only once the row is locked: an insert can wait.
+			insertKeyIfAbsent(tx, key.bytes());
+			state = lockAndLoad(tx, key);
+		}
+		return state;
 	}
 
 	// A take of a free key with nobody queued, in fewer round trips: the grant's
@@ -328,9 +354,13 @@ class JdbcLeaseStore {
 		for (KeyModel.HandedGrant handoff : state.handed()) {
 			tx.update(this.statements.handWaiter, handoff.expiresAt(), handoff.waiter().id());
 		}
+		List<@Nullable Object[]> added = new ArrayList<>(state.added().size());
 		for (QueuedWaiter waiter : state.added()) {
-			tx.update(this.statements.insertWaiter, waiter.id(), keyBytes, waiter.holder().bytes(), waiter.duration(),
-					waiter.bound(), waiter.arrival());
+			added.add(new Object[] { waiter.id(), keyBytes, waiter.holder().bytes(), waiter.duration(), waiter.bound(),
+					waiter.arrival() });
+		}
+		if (!added.isEmpty()) {
+			tx.updateEach(this.statements.insertWaiter, added);
 		}
 		if (state.isFree(now)) {
 			tx.update(this.statements.deleteKey, keyBytes);

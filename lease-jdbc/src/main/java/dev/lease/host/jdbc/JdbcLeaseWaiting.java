@@ -77,6 +77,8 @@ final class JdbcLeaseWaiting {
 
 	private final StoreInterrupts interrupts;
 
+	private final KeyEntries entries;
+
 	private final PickedUpWaiters pickedUp;
 
 	private final @Nullable PostgresqlNotificationListener listener;
@@ -86,6 +88,7 @@ final class JdbcLeaseWaiting {
 		this.store = store;
 		this.wakeups = wakeups;
 		this.interrupts = interrupts;
+		this.entries = new KeyEntries(store, interrupts);
 		this.pickedUp = pickedUp;
 		this.listener = listener;
 	}
@@ -104,8 +107,7 @@ final class JdbcLeaseWaiting {
 		try {
 			TakeAnswer entered;
 			try {
-				entered = this.interrupts
-					.givingUp(() -> this.store.enter(key, holder, durationMicros, true, () -> waiterId));
+				entered = this.entries.enter(key, new KeyEntries.Entry(holder, durationMicros, waiterId));
 			}
 			catch (StoreInterrupts.GaveUp ex) {
 				// Interrupted before anything was sent: nothing stands for us.
@@ -190,8 +192,12 @@ final class JdbcLeaseWaiting {
 					this.backoff = TAKEN_OVER_BACKOFF_MICROS;
 				}
 				this.delegate = delegate;
-				boolean reask = delegate && now >= reaskAt();
-				if (!this.signal.takeAskNow() && now <= boundAt() && now < nextAskAt() && !reask) {
+				boolean askNow = this.signal.takeAskNow();
+				// The delegate told to ask (its host has just started to hear
+				// notifications)
+				// asks for the key's other waiters too.
+				boolean reask = delegate && (askNow || now >= reaskAt());
+				if (!askNow && now <= boundAt() && now < nextAskAt() && !reask) {
 					if (delegate && polling() && now >= pollAt()) {
 						poll(now);
 					}

@@ -198,8 +198,9 @@ final class PostgresqlNotificationListener {
 			statement.execute("LISTEN " + this.channel);
 		}
 		this.listening = true;
-		// Anything sent while nobody listened is lost: every waiter asks again.
-		this.wakeups.wakeAll();
+		// Anything sent while nobody listened is lost: each key's delegate finds what
+		// was handed meanwhile and wakes whom it names.
+		this.wakeups.wakeDelegatesToAsk();
 		long heard = System.nanoTime();
 		Method getParameter = null;
 		while (this.running) {

@@ -21,6 +21,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.sql.Types;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 
@@ -122,6 +123,17 @@ final class Transaction {
 
 	int update(String sql, @Nullable Object... parameters) {
 		return this.jdbc.update(sql, bindable(parameters));
+	}
+
+	// One statement run for each of the rows' parameters, sent together.
+	void updateEach(String sql, List<@Nullable Object[]> rows) {
+		if (rows.size() == 1) {
+			update(sql, rows.get(0));
+			return;
+		}
+		List<@Nullable Object[]> bindable = new ArrayList<>(rows.size());
+		rows.forEach((parameters) -> bindable.add(bindable(parameters)));
+		this.jdbc.batchUpdate(sql, bindable);
 	}
 
 	// A statement run for the value the database answers with its update count, as the

@@ -146,14 +146,18 @@ abstract class JdbcPoolInterruptChecks {
 		}
 		await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> queued(keys) == QUEUED);
 		takeEveryConnection();
+		// Half on a key of its own each, every one waiting for the pool; half on one key,
+		// where this JVM's takes enter together (KeyEntries): one waits for the pool for
+		// them, the others wait for its transaction, holding nothing.
 		for (int i = 0; i < ENTERING; i++) {
-			waiters.add(new Waiter(this.host, key, "entering-" + i, WAITER_TERM));
+			LeaseKey entering = (i % 2 == 0) ? keys.get(1 + i / 2) : key;
+			waiters.add(new Waiter(this.host, entering, "entering-" + i, WAITER_TERM));
 		}
 		// The queued ones ask where they stand within half their term and meet the
 		// empty pool too.
 		await().atMost(Duration.ofSeconds(10))
 			.pollInterval(Duration.ofMillis(20))
-			.until(() -> this.pool.getHikariPoolMXBean().getThreadsAwaitingConnection() >= QUEUED + ENTERING - 2);
+			.until(() -> this.pool.getHikariPoolMXBean().getThreadsAwaitingConnection() >= QUEUED + ENTERING / 2 - 1);
 		List<Waiter> shuffled = new ArrayList<>(waiters);
 		Collections.shuffle(shuffled);
 		for (Waiter waiter : shuffled) {

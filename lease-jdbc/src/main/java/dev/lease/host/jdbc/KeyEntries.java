@@ -1,0 +1,283 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.host.jdbc;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.lease.LeaseHolder;
+import dev.lease.LeaseKey;
+import dev.lease.ReentrantTakeException;
+import dev.lease.host.TakeAnswer;
+
+/**
+ * This JVM's takes of one key that may queue, entered into the database together: while
+ * one transaction enters some, those that come meanwhile wait (holding no connection) and
+ * enter in the next, in the order they came. The database serializes a key's questions
+ * anyway, so a crowd of takes of one hot key costs a transaction or two and one pool
+ * connection, not a connection each waiting for the key's lock, and a release is never
+ * queued behind them for a connection; a take waits for at most the transaction in flight
+ * before its own.
+ * <p>
+ * The take whose transaction comes next runs it on its own thread; a take that gives up
+ * before its transaction was sent (an interrupt) leaves the line, and one whose
+ * transaction could not get a connection because its thread was interrupted puts the
+ * others back in their places for the next to run.
+ *
+ * @author Lease contributors
+ */
+final class KeyEntries {
+
+	// A cap on one transaction's rows, so that its locks are held briefly.
+	private static final int MOST_PER_TRANSACTION = 256;
+
+	private final JdbcLeaseStore store;
+
+	private final StoreInterrupts interrupts;
+
+	private final ConcurrentHashMap<LeaseKey, Line> lines = new ConcurrentHashMap<>();
+
+	KeyEntries(JdbcLeaseStore store, StoreInterrupts interrupts) {
+		this.store = store;
+		this.interrupts = interrupts;
+	}
+
+	/**
+	 * Enter a take that may queue: the store's answer, as
+	 * {@link JdbcLeaseStore#enter(LeaseKey, LeaseHolder, long, boolean, java.util.function.LongSupplier)}
+	 * gives it.
+	 * @param key the key
+	 * @param entry the take
+	 * @return the store's answer
+	 * @throws StoreInterrupts.GaveUp when interrupted before anything was sent for it
+	 */
+	TakeAnswer enter(LeaseKey key, Entry entry) {
+		Turn turn = new Turn(entry);
+		this.lines.compute(key, (k, current) -> {
+			Line line = (current != null) ? current : new Line();
+			line.waiting.add(turn);
+			if (!line.entering) {
+				line.entering = true;
+				turn.state = Turn.LEADS;
+			}
+			return line;
+		});
+		boolean interrupted = false;
+		try {
+			while (true) {
+				int state = turn.state;
+				if (state == Turn.ANSWERED) {
+					return turn.answer().get();
+				}
+				if (state == Turn.LEADS) {
+					if (interrupted && leave(key, turn)) {
+						throw new StoreInterrupts.GaveUp();
+					}
+					return lead(key, turn);
+				}
+				LockSupport.park(this);
+				if (Thread.interrupted()) {
+					interrupted = true;
+					if (leave(key, turn)) {
+						throw new StoreInterrupts.GaveUp();
+					}
+				}
+			}
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	// Run the next transaction for the takes waiting, this one first among them.
+	private TakeAnswer lead(LeaseKey key, Turn leader) {
+		List<Turn> sent = new ArrayList<>();
+		this.lines.computeIfPresent(key, (k, line) -> {
+			while (!line.waiting.isEmpty() && sent.size() < MOST_PER_TRANSACTION) {
+				Turn turn = line.waiting.poll();
+				turn.state = Turn.SENT;
+				sent.add(turn);
+			}
+			return line;
+		});
+		List<Entry> entries = new ArrayList<>(sent.size());
+		sent.forEach((turn) -> entries.add(turn.entry));
+		try {
+			List<Answer> answers = this.interrupts.givingUp(() -> this.store.enterAll(key, entries));
+			for (int i = 0; i < sent.size(); i++) {
+				sent.get(i).answered(answers.get(i));
+			}
+		}
+		catch (StoreInterrupts.GaveUp ex) {
+			// Nothing was sent: the others go back to their places, and the next leads.
+			this.lines.computeIfPresent(key, (k, line) -> {
+				for (int i = sent.size() - 1; i > 0; i--) {
+					Turn turn = sent.get(i);
+					turn.state = Turn.WAITS;
+					line.waiting.addFirst(turn);
+				}
+				return line;
+			});
+			passOn(key);
+			throw ex;
+		}
+		catch (RuntimeException ex) {
+			// Undone whole: each of them meets the failure.
+			Answer failed = new Answer(null, ex);
+			sent.forEach((turn) -> turn.answered(failed));
+		}
+		passOn(key);
+		return leader.answer().get();
+	}
+
+	// The next waiting take runs the next transaction; with none, the line closes.
+	private void passOn(LeaseKey key) {
+		this.lines.computeIfPresent(key, (k, line) -> {
+			Turn next = line.waiting.peek();
+			if (next == null) {
+				return null;
+			}
+			next.state = Turn.LEADS;
+			LockSupport.unpark(next.thread);
+			return line;
+		});
+	}
+
+	// Leave the line if nothing was sent for the take yet: whether it left.
+	private boolean leave(LeaseKey key, Turn turn) {
+		boolean[] left = new boolean[1];
+		this.lines.computeIfPresent(key, (k, line) -> {
+			if (turn.state != Turn.SENT && turn.state != Turn.ANSWERED && line.waiting.remove(turn)) {
+				left[0] = true;
+				if (turn.state == Turn.LEADS) {
+					Turn next = line.waiting.peek();
+					if (next == null) {
+						return null;
+					}
+					next.state = Turn.LEADS;
+					LockSupport.unpark(next.thread);
+				}
+			}
+			return line;
+		});
+		return left[0];
+	}
+
+	/**
+	 * One take to enter.
+	 *
+	 * @param holder the party taking the key
+	 * @param durationMicros its duration
+	 * @param waiterId the id it waits under, registered for its wake-ups before it enters
+	 */
+	record Entry(LeaseHolder holder, long durationMicros, long waiterId) {
+	}
+
+	/**
+	 * One take's answer, or the failure it alone met, or the failure of its transaction.
+	 *
+	 * @param answer the store's answer
+	 * @param failure the failure
+	 */
+	record Answer(@Nullable TakeAnswer answer, @Nullable RuntimeException failure) {
+
+		// A take the state model refuses (a reentrant take) fails alone.
+		static Answer of(Supplier<TakeAnswer> question) {
+			try {
+				return new Answer(question.get(), null);
+			}
+			catch (ReentrantTakeException ex) {
+				return new Answer(null, ex);
+			}
+		}
+
+		TakeAnswer get() {
+			RuntimeException failure = this.failure;
+			if (failure != null) {
+				throw failure;
+			}
+			TakeAnswer answer = this.answer;
+			if (answer == null) {
+				throw new IllegalStateException("A take was entered without an answer");
+			}
+			return answer;
+		}
+
+	}
+
+	/**
+	 * A key's line: the takes waiting to enter, and whether one runs a transaction.
+	 * Changed only inside the map's compute, which serializes it.
+	 */
+	private static final class Line {
+
+		final ArrayDeque<Turn> waiting = new ArrayDeque<>();
+
+		boolean entering;
+
+	}
+
+	/**
+	 * A take in the line, parked on its own thread until answered or its turn to lead.
+	 */
+	private static final class Turn {
+
+		static final int WAITS = 0;
+
+		static final int LEADS = 1;
+
+		static final int SENT = 2;
+
+		static final int ANSWERED = 3;
+
+		final Entry entry;
+
+		final Thread thread = Thread.currentThread();
+
+		volatile int state = WAITS;
+
+		private volatile @Nullable Answer answer;
+
+		Turn(Entry entry) {
+			this.entry = entry;
+		}
+
+		void answered(Answer answer) {
+			this.answer = answer;
+			this.state = ANSWERED;
+			LockSupport.unpark(this.thread);
+		}
+
+		Answer answer() {
+			Answer answer = this.answer;
+			if (answer == null) {
+				throw new IllegalStateException("A take's turn ended without an answer");
+			}
+			return answer;
+		}
+
+	}
+
+}
