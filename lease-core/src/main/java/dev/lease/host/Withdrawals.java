@@ -56,6 +56,14 @@ public final class Withdrawals {
 	 */
 	public static final Duration PATIENCE = Duration.ofSeconds(2);
 
+	/**
+	 * How long past its bound a waiting take may answer when the host does not answer
+	 * (Host semantics): its questions wait for an answer no longer than to its bound plus
+	 * half this margin, the rest left for its own handling of the failure, and then it
+	 * throws {@link LeaseHostException} while its withdrawal goes on.
+	 */
+	public static final Duration ANSWER_MARGIN = Duration.ofSeconds(1);
+
 	private static final long FIRST_PAUSE_MILLIS = 50;
 
 	private static final long LONGEST_PAUSE_MILLIS = 1_000;
@@ -75,7 +83,11 @@ public final class Withdrawals {
 	 * withdrawal goes on until it is written or the bound has passed
 	 */
 	public static @Nullable LeaseHostException withdraw(long boundNanoTime, Runnable withdrawal) {
-		Withdrawal pending = new Withdrawal(boundNanoTime, withdrawal);
+		return withdraw(boundNanoTime, System.nanoTime() + PATIENCE.toNanos(), withdrawal);
+	}
+
+	private static @Nullable LeaseHostException withdraw(long boundNanoTime, long patienceEnds, Runnable withdrawal) {
+		Withdrawal pending = new Withdrawal(boundNanoTime, patienceEnds, withdrawal);
 		Thread thread = new Thread(pending, "lease-withdrawal");
 		thread.setDaemon(true);
 		thread.start();
@@ -118,7 +130,25 @@ public final class Withdrawals {
 	 * @return the failure, for the waiter to throw
 	 */
 	public static LeaseHostException failed(LeaseHostException failure, long boundNanoTime, Runnable withdrawal) {
-		LeaseHostException failed = withdraw(boundNanoTime, withdrawal);
+		return failed(failure, boundNanoTime, System.nanoTime() + PATIENCE.toNanos(), withdrawal);
+	}
+
+	/**
+	 * Withdraw a waiter that got no answer from the store, as
+	 * {@link #failed(LeaseHostException, long, Runnable)} does, waiting for the
+	 * withdrawal no later than the waiter must answer: past its bound plus
+	 * {@link #ANSWER_MARGIN}, it goes on without the waiter.
+	 * @param failure the store's failure
+	 * @param boundNanoTime the waiter's bound as a {@link System#nanoTime()} reading
+	 * @param answerByNanoTime the latest the waiter answers, as a
+	 * {@link System#nanoTime()} reading
+	 * @param withdrawal one call that withdraws the waiter
+	 * @return the failure, for the waiter to throw
+	 */
+	public static LeaseHostException failed(LeaseHostException failure, long boundNanoTime, long answerByNanoTime,
+			Runnable withdrawal) {
+		long patienceEnds = Math.min(System.nanoTime() + PATIENCE.toNanos(), answerByNanoTime);
+		LeaseHostException failed = withdraw(boundNanoTime, patienceEnds, withdrawal);
 		if (failed != null && failed != failure) {
 			failure.addSuppressed(failed);
 		}
@@ -143,7 +173,7 @@ public final class Withdrawals {
 
 		private final Runnable withdrawal;
 
-		private final long patienceEnds = System.nanoTime() + PATIENCE.toNanos();
+		private final long patienceEnds;
 
 		private final ReentrantLock lock = new ReentrantLock();
 
@@ -159,8 +189,9 @@ public final class Withdrawals {
 
 		private @Nullable RuntimeException unexpected;
 
-		Withdrawal(long boundNanoTime, Runnable withdrawal) {
+		Withdrawal(long boundNanoTime, long patienceEnds, Runnable withdrawal) {
 			this.boundNanoTime = boundNanoTime;
+			this.patienceEnds = patienceEnds;
 			this.withdrawal = withdrawal;
 		}
 

@@ -246,20 +246,33 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 		return run(operation, redisKey, args, this.store.script().waiterRetryNanos());
 	}
 
+	// As above, answered by answerBy (a System.nanoTime() reading) or failed: a waiter's
+	// question gives up on a silent server at its bound plus the answer margin.
+	CompletableFuture<List<Object>> runWaiter(String operation, byte[] redisKey, byte[][] args, long answerBy) {
+		long left = Math.max(0, answerBy - System.nanoTime());
+		CompletableFuture<List<Object>> answer = new CompletableFuture<>();
+		send(operation, redisKey, args, System.nanoTime() + Math.min(left, this.store.script().waiterRetryNanos()),
+				answerBy, RedisMigrations.FIRST_PAUSE_MILLIS, answer);
+		return answer;
+	}
+
 	// Failures read as the blocking calls report them; a refusal while the key's slot
 	// moves is asked again after RedisMigrations' pauses, on the timer thread, until the
 	// window ends.
 	private CompletableFuture<List<Object>> run(String operation, byte[] redisKey, byte[][] args, long windowNanos) {
 		CompletableFuture<List<Object>> answer = new CompletableFuture<>();
-		send(operation, redisKey, args, System.nanoTime() + windowNanos, RedisMigrations.FIRST_PAUSE_MILLIS, answer);
+		long now = System.nanoTime();
+		send(operation, redisKey, args, now + windowNanos,
+				now + TimeUnit.MILLISECONDS.toNanos(this.store.commandTimeoutMillis()),
+				RedisMigrations.FIRST_PAUSE_MILLIS, answer);
 		return answer;
 	}
 
-	private void send(String operation, byte[] redisKey, byte[][] args, long deadline, long pauseMillis,
+	private void send(String operation, byte[] redisKey, byte[][] args, long deadline, long answerBy, long pauseMillis,
 			CompletableFuture<List<Object>> answer) {
-		LettuceCommands
-			.evalShaAsync(this.connectionFactory, this.store.script(), redisKey, args,
-					this.store.commandTimeoutMillis())
+		long timeoutMillis = Math.min(this.store.commandTimeoutMillis(),
+				Math.max(1, TimeUnit.NANOSECONDS.toMillis(answerBy - System.nanoTime())));
+		LettuceCommands.evalShaAsync(this.connectionFactory, this.store.script(), redisKey, args, timeoutMillis)
 			.whenComplete((answered, failure) -> {
 				if (failure == null) {
 					answer.complete(answered);
@@ -270,8 +283,8 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 				if (left > 0 && RedisMigrations.isMigrating(cause)) {
 					try {
 						this.timer.schedule(
-								() -> send(operation, redisKey, args, deadline, RedisMigrations.nextPause(pauseMillis),
-										answer),
+								() -> send(operation, redisKey, args, deadline, answerBy,
+										RedisMigrations.nextPause(pauseMillis), answer),
 								Math.min(left, TimeUnit.MILLISECONDS.toNanos(pauseMillis)), TimeUnit.NANOSECONDS);
 						return;
 					}

@@ -151,8 +151,19 @@ final class RedisLeaseScript {
 	// fails before anything is sent. A refusal while the slot moves is asked again for
 	// up to retryNanos.
 	List<Object> run(RedisConnection connection, byte[] key, long retryNanos, byte[]... args) {
+		return run(connection, key, retryNanos, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(this.timeoutMillis),
+				args);
+	}
+
+	// As above, the answer awaited through Lettuce until answerBy at the latest (a
+	// System.nanoTime() reading): a waiter's question gives up on a silent server at its
+	// bound plus the answer margin, not at the command timeout.
+	List<Object> run(RedisConnection connection, byte[] key, long retryNanos, long answerBy, byte[]... args) {
 		byte[][] keys = keys(key);
-		List<Object> answer = RedisMigrations.retry(retryNanos, () -> runOnce(connection, keys, args));
+		long left = Math.max(0, answerBy - System.nanoTime());
+		long timeoutMillis = Math.min(this.timeoutMillis, Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+		List<Object> answer = RedisMigrations.retry(Math.min(retryNanos, left),
+				() -> runOnce(connection, keys, args, timeoutMillis));
 		if (answer == null || answer.isEmpty()) {
 			throw new IllegalStateException("lease.lua answered nothing");
 		}
@@ -160,10 +171,10 @@ final class RedisLeaseScript {
 		return answer;
 	}
 
-	private List<Object> runOnce(RedisConnection connection, byte[][] keys, byte[][] args) {
+	private List<Object> runOnce(RedisConnection connection, byte[][] keys, byte[][] args, long timeoutMillis) {
 		boolean lettuce = this.lettucePresent && LettuceCommands.handles(connection);
 		try {
-			return lettuce ? LettuceCommands.evalSha(connection, this.sha, keys, args, this.timeoutMillis)
+			return lettuce ? LettuceCommands.evalSha(connection, this.sha, keys, args, timeoutMillis)
 					: connection.scriptingCommands()
 						.evalSha(this.sha, ReturnType.MULTI, keys.length, keysAndArgs(keys, args));
 		}
@@ -171,7 +182,7 @@ final class RedisLeaseScript {
 			if (!isNoScript(ex)) {
 				throw ex;
 			}
-			return lettuce ? LettuceCommands.eval(connection, this.source, keys, args, this.timeoutMillis)
+			return lettuce ? LettuceCommands.eval(connection, this.source, keys, args, timeoutMillis)
 					: connection.scriptingCommands()
 						.eval(this.source, ReturnType.MULTI, keys.length, keysAndArgs(keys, args));
 		}

@@ -150,23 +150,30 @@ final class RedisLeaseStore {
 
 	// A take's first question, which it may drop at an interrupt that comes before it is
 	// sent (RedisCalls.GaveUp).
-	TakeAnswer take(byte[] redisKey, LeaseHolder holder, Duration duration, byte[] ticket) {
-		return RedisScriptAnswer.take(runOrGiveUp("take", redisKey, TAKE, holder.bytes(), micros(duration), ticket));
+	TakeAnswer take(byte[] redisKey, LeaseHolder holder, Duration duration, byte[] ticket, long answerBy) {
+		return RedisScriptAnswer
+			.take(runOrGiveUp("take", redisKey, answerBy, TAKE, holder.bytes(), micros(duration), ticket));
 	}
 
 	// "Where do I stand?": saves nothing of the waiter's own and, before its bound,
 	// withdraws nothing; the script saves what resolving handed on, so that the waiter
 	// it names is woken. May be dropped at an interrupt that comes before it is sent
 	// (RedisCalls.GaveUp).
-	WaiterAnswer ask(byte[] redisKey, byte[] ticket) {
-		return RedisScriptAnswer.waiter(runOrGiveUp("take", redisKey, ASK, ticket, NO, this.channel));
+	WaiterAnswer ask(byte[] redisKey, byte[] ticket, long answerBy) {
+		return RedisScriptAnswer.waiter(runOrGiveUp("take", redisKey, answerBy, ASK, ticket, NO, this.channel));
 	}
 
 	// "Withdraw me, or tell me I was granted": at the bound; or at an interrupt, where a
 	// grant handed at that moment is given back.
 	WaiterAnswer settle(byte[] redisKey, byte[] ticket, boolean interrupted) {
-		return RedisScriptAnswer.waiter(this.calls.call("take", false, (connection) -> this.script.run(connection,
-				redisKey, this.script.waiterRetryNanos(), SETTLE, ticket, interrupted ? YES : NO, this.channel)));
+		return settle(redisKey, ticket, interrupted, System.nanoTime() + this.script.waiterRetryNanos());
+	}
+
+	// As above, answered by answerBy (a System.nanoTime() reading) or failed.
+	WaiterAnswer settle(byte[] redisKey, byte[] ticket, boolean interrupted, long answerBy) {
+		return RedisScriptAnswer
+			.waiter(this.calls.call("take", false, (connection) -> this.script.run(connection, redisKey,
+					this.script.waiterRetryNanos(), answerBy, SETTLE, ticket, interrupted ? YES : NO, this.channel)));
 	}
 
 	Optional<Duration> remaining(byte[] redisKey, LeaseHolder holder) {
@@ -312,9 +319,9 @@ final class RedisLeaseStore {
 
 	// A question a waiter may drop at an interrupt that comes before it is sent; asked
 	// again while the key's slot moves for as long as a waiter's question may be.
-	private List<Object> runOrGiveUp(String operation, byte[] redisKey, byte[]... args) {
+	private List<Object> runOrGiveUp(String operation, byte[] redisKey, long answerBy, byte[]... args) {
 		return this.calls.call(operation, true,
-				(connection) -> this.script.run(connection, redisKey, this.script.waiterRetryNanos(), args));
+				(connection) -> this.script.run(connection, redisKey, this.script.waiterRetryNanos(), answerBy, args));
 	}
 
 	private <T> T call(String operation, Function<RedisConnection, T> action) {

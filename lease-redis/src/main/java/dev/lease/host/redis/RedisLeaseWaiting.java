@@ -71,6 +71,10 @@ final class RedisLeaseWaiting {
 	// Asked this long after an instant, so as not to ask before Redis has passed it.
 	private static final long LATE_NANOS = 1000;
 
+	// A question unanswered by the waiter's bound plus this gives up, so that the
+	// waiter answers within the margin, its own handling of the failure included.
+	private static final long MARGIN_NANOS = Withdrawals.ANSWER_MARGIN.toNanos() / 2;
+
 	private final RedisLeaseStore store;
 
 	private final Wakeups<String, String> wakeups;
@@ -89,7 +93,8 @@ final class RedisLeaseWaiting {
 		try {
 			TakeAnswer answer;
 			try {
-				answer = this.store.take(redisKey, holder, duration, ticket);
+				answer = this.store.take(redisKey, holder, duration, ticket,
+						System.nanoTime() + duration.toNanos() + MARGIN_NANOS);
 			}
 			catch (RedisCalls.GaveUp ex) {
 				// Interrupted before anything was sent: nothing stands for us.
@@ -144,7 +149,9 @@ final class RedisLeaseWaiting {
 			}
 			WaiterAnswer answer;
 			try {
-				answer = atBound ? this.store.settle(redisKey, ticket, false) : this.store.ask(redisKey, ticket);
+				long answerBy = boundAt + MARGIN_NANOS;
+				answer = atBound ? this.store.settle(redisKey, ticket, false, answerBy)
+						: this.store.ask(redisKey, ticket, answerBy);
 			}
 			catch (RedisCalls.GaveUp ex) {
 				throw Withdrawals.giveUp(new InterruptedException(ex.getMessage()), boundAt,
@@ -152,7 +159,8 @@ final class RedisLeaseWaiting {
 			}
 			catch (LeaseHostException ex) {
 				// A caller that gets no answer must not be handed the key later.
-				throw Withdrawals.failed(ex, boundAt, () -> this.store.settle(redisKey, ticket, true));
+				throw Withdrawals.failed(ex, boundAt, boundAt + MARGIN_NANOS,
+						() -> this.store.settle(redisKey, ticket, true));
 			}
 			if (answer instanceof Granted granted) {
 				return new Taken(this.store.confirm(redisKey, new Lease(key, holder, granted.instant()), ticket));
