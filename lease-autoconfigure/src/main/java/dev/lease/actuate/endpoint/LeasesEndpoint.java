@@ -53,7 +53,8 @@ import dev.lease.observation.ObservedLeaseHost;
  * else as {@value #BASE64URL_MARKER} followed by their URL-safe Base64 encoding without
  * padding (also used for a text key that itself starts with a marker). Each printed key
  * reads its grant back at {@code /actuator/leases/<printed key>}, {@code /} included: the
- * selector takes all the remaining path. Holders are shown per
+ * selector takes all the remaining path, and a segment's percent-encoded {@code %2F}
+ * decodes to a {@code /} of the key. Holders are shown per
  * {@code management.endpoint.leases.show-values}.
  *
  * @author Lease contributors
