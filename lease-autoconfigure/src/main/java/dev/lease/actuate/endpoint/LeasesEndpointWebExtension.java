@@ -48,10 +48,7 @@ import dev.lease.actuate.endpoint.LeasesDescriptor.LeaseDescriptor;
 @EndpointWebExtension(endpoint = LeasesEndpoint.class)
 public class LeasesEndpointWebExtension {
 
-	/**
-	 * Media type of the problem bodies of {@code 400} and {@code 404} answers.
-	 */
-	public static final MimeType PROBLEM_JSON = MimeType.valueOf("application/problem+json");
+	private static final MimeType PROBLEM_JSON = MimeType.valueOf("application/problem+json");
 
 	private final LeasesEndpoint delegate;
 
