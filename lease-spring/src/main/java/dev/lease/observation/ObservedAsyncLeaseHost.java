@@ -58,7 +58,7 @@ final class ObservedAsyncLeaseHost implements AsyncLeaseHost {
 		WaitingTakes.Waiting waiting = this.observed.beginWaiting();
 		CompletableFuture<TakeResult> answer = observe(LeaseObservationDocumentation.TAKE, key, holder,
 				() -> this.target.take(key, holder, duration),
-				(result) -> this.observed.taken(result, key, holder, "unavailable"));
+				(result) -> this.observed.taken(result, key, holder, duration, "unavailable"));
 		// answered, failed or cancelled by the asker: it waits no more
 		answer.whenComplete((result, failure) -> waiting.close());
 		return answer;
@@ -68,7 +68,7 @@ final class ObservedAsyncLeaseHost implements AsyncLeaseHost {
 	public CompletableFuture<TryTakeResult> tryTake(LeaseKey key, LeaseHolder holder, Duration duration) {
 		return observe(LeaseObservationDocumentation.TRY_TAKE, key, holder,
 				() -> this.target.tryTake(key, holder, duration),
-				(result) -> this.observed.taken(result, key, holder, "held"));
+				(result) -> this.observed.taken(result, key, holder, duration, "held"));
 	}
 
 	@Override

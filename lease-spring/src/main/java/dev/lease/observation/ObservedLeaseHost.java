@@ -198,14 +198,14 @@ public final class ObservedLeaseHost implements LeaseHost {
 	public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
 		try (WaitingTakes.Waiting waiting = beginWaiting()) {
 			return observe(LeaseObservationDocumentation.TAKE, () -> this.target.take(key, holder, duration),
-					(result) -> taken(result, key, holder, "unavailable"));
+					(result) -> taken(result, key, holder, duration, "unavailable"));
 		}
 	}
 
 	@Override
 	public TryTakeResult tryTake(LeaseKey key, LeaseHolder holder, Duration duration) {
 		return uninterruptibly(LeaseObservationDocumentation.TRY_TAKE, () -> this.target.tryTake(key, holder, duration),
-				(result) -> taken(result, key, holder, "held"));
+				(result) -> taken(result, key, holder, duration, "held"));
 	}
 
 	@Override
@@ -253,13 +253,33 @@ public final class ObservedLeaseHost implements LeaseHost {
 		return async;
 	}
 
-	String taken(Object result, LeaseKey key, LeaseHolder holder, String otherwise) {
+	/**
+	 * Return when a standing grant began, on the host's clock, if it was taken through
+	 * this host and not yet released: its {@code expiresAt} less the duration asked for,
+	 * since a grant runs the duration asked from the instant it is made, whether at once
+	 * or when handed to a waiter. No host stores this instant, so a grant taken through
+	 * another host, or before this one started, has none.
+	 * @param grant a grant, as a listing or an exact read answered it
+	 * @return the instant the grant began, or empty when this host did not take it
+	 * @since 0.1.0
+	 */
+	public Optional<Instant> grantedAt(Lease grant) {
+		Standing standing = this.takenHere.get(new Grant(grant.key(), grant.holder()));
+		// the same holder may have taken the key again since: only the same instant is
+		// the same grant
+		if (standing == null || !standing.expiresAt().equals(grant.expiresAt())) {
+			return Optional.empty();
+		}
+		return Optional.of(standing.expiresAt().minus(standing.duration()));
+	}
+
+	String taken(Object result, LeaseKey key, LeaseHolder holder, Duration duration, String otherwise) {
 		if (!(result instanceof Taken taken)) {
 			return otherwise;
 		}
 		// a holder takes a key again only once its grant passed: a new grant (Non-goal 1)
 		this.takenHere.put(new Grant(key, holder),
-				new Standing(taken.lease().expiresAt(), this.meterClock.monotonicTime()));
+				new Standing(taken.lease().expiresAt(), duration, this.meterClock.monotonicTime()));
 		if (this.takenHere.size() > this.pruneAbove) {
 			prune();
 			this.pruneAbove = Math.max(PRUNE_AT_LEAST, 2 * this.takenHere.size());
@@ -352,8 +372,9 @@ public final class ObservedLeaseHost implements LeaseHost {
 
 	}
 
-	// takenAt is the meter registry's monotonic time, as its timers read it.
-	private record Standing(Instant expiresAt, long takenAt) {
+	// takenAt is the meter registry's monotonic time, as its timers read it; duration is
+	// the term asked for, which the grant's instant counts from when it began.
+	private record Standing(Instant expiresAt, Duration duration, long takenAt) {
 
 	}
 

@@ -109,6 +109,28 @@ class ObservedLeaseHostTests {
 	}
 
 	@Test
+	@DisplayName("Fence 1: a grant taken through this host began at its expiresAt less the duration asked, on the host's clock")
+	void grantedAtIsKnownForGrantsTakenThroughThisHostOnly() throws InterruptedException {
+		Instant now = Instant.parse("2026-12-01T10:00:00Z");
+		InMemoryLeaseHost target = new InMemoryLeaseHost(InstantSource.fixed(now));
+		ObservedLeaseHost host = new ObservedLeaseHost(target, "memory", this.meters, ObservationRegistry.NOOP);
+		LeaseKey tried = LeaseKey.of(fresh());
+		LeaseKey taken = LeaseKey.of(fresh());
+		LeaseKey elsewhere = LeaseKey.of(fresh());
+		LeaseHolder holder = LeaseHolder.of(fresh());
+		host.tryTake(tried, holder, Duration.ofSeconds(30));
+		host.take(taken, holder, Duration.ofMinutes(5));
+		target.tryTake(elsewhere, holder, Duration.ofSeconds(30));
+		assertThat(host.grantedAt(host.grant(tried).orElseThrow())).hasValue(now);
+		assertThat(host.grantedAt(host.grant(taken).orElseThrow())).hasValue(now);
+		assertThat(host.grantedAt(host.grant(elsewhere).orElseThrow())).isEmpty();
+		assertThat(host.grantedAt(new Lease(tried, holder, now.plusSeconds(31)))).as("another grant of the key")
+			.isEmpty();
+		host.release(tried, holder);
+		assertThat(host.grantedAt(new Lease(tried, holder, now.plusSeconds(30)))).as("released").isEmpty();
+	}
+
+	@Test
 	void remainingAndGrantsAreObserved() {
 		LeaseKey key = LeaseKey.of(fresh());
 		LeaseHolder holder = LeaseHolder.of(fresh());

@@ -38,10 +38,13 @@ public final class LeasesDescriptor implements OperationResponseBody {
 
 	private final @Nullable String next;
 
-	LeasesDescriptor(List<LeaseDescriptor> leases, Instant readAt, @Nullable String next) {
+	private final @Nullable Long total;
+
+	LeasesDescriptor(List<LeaseDescriptor> leases, Instant readAt, @Nullable String next, @Nullable Long total) {
 		this.leases = leases;
 		this.readAt = readAt;
 		this.next = next;
+		this.total = total;
 	}
 
 	public List<LeaseDescriptor> getLeases() {
@@ -66,6 +69,25 @@ public final class LeasesDescriptor implements OperationResponseBody {
 	}
 
 	/**
+	 * Return how many grants stand on the whole host, when the host counts them cheaply.
+	 * None does yet: Redis and JDBC would read every stored key to count, so the total is
+	 * left out rather than costing each page a pass over the store.
+	 * @return the total, or {@code null} when it was not counted
+	 */
+	public @Nullable Long getTotal() {
+		return this.total;
+	}
+
+	/**
+	 * Return whether {@link #getTotal() total} was counted, so that a caller tells a
+	 * total left out from a field it does not know.
+	 * @return whether the page carries the total
+	 */
+	public boolean isTotalCounted() {
+		return this.total != null;
+	}
+
+	/**
 	 * Description of one grant.
 	 */
 	public static final class LeaseDescriptor implements OperationResponseBody {
@@ -76,12 +98,16 @@ public final class LeasesDescriptor implements OperationResponseBody {
 
 		private final Instant expiresAt;
 
+		private final @Nullable Instant grantedAt;
+
 		private final @Nullable Duration remaining;
 
-		LeaseDescriptor(String key, String holder, Instant expiresAt, @Nullable Duration remaining) {
+		LeaseDescriptor(String key, String holder, Instant expiresAt, @Nullable Instant grantedAt,
+				@Nullable Duration remaining) {
 			this.key = key;
 			this.holder = holder;
 			this.expiresAt = expiresAt;
+			this.grantedAt = grantedAt;
 			this.remaining = remaining;
 		}
 
@@ -97,8 +123,30 @@ public final class LeasesDescriptor implements OperationResponseBody {
 			return this.expiresAt;
 		}
 
+		/**
+		 * Return when the grant began on the host's clock, known only for a grant taken
+		 * through this application's observed host: no host stores it.
+		 * @return the instant, or {@code null} when it is not known
+		 */
+		public @Nullable Instant getGrantedAt() {
+			return this.grantedAt;
+		}
+
+		/**
+		 * Return the remaining term as an ISO-8601 duration, such as {@code PT29.9S}.
+		 * @return the remaining term, or {@code null} when the host answered none
+		 */
 		public @Nullable Duration getRemaining() {
 			return this.remaining;
+		}
+
+		/**
+		 * Return the remaining term in whole milliseconds, rounded down, for a reader or
+		 * a script that compares numbers.
+		 * @return the remaining term, or {@code null} when the host answered none
+		 */
+		public @Nullable Long getRemainingMillis() {
+			return (this.remaining != null) ? this.remaining.toMillis() : null;
 		}
 
 	}

@@ -21,6 +21,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Set;
@@ -40,6 +41,7 @@ import dev.lease.Lease;
 import dev.lease.LeaseHost;
 import dev.lease.LeaseKey;
 import dev.lease.actuate.endpoint.LeasesDescriptor.LeaseDescriptor;
+import dev.lease.observation.ObservedLeaseHost;
 
 /**
  * {@link Endpoint @Endpoint} listing the grants that stand now, as the host reads them, a
@@ -51,7 +53,8 @@ import dev.lease.actuate.endpoint.LeasesDescriptor.LeaseDescriptor;
  * else as {@value #BASE64URL_MARKER} followed by their URL-safe Base64 encoding without
  * padding (also used for a text key that itself starts with a marker). Each printed key
  * reads its grant back at {@code /actuator/leases/<printed key>}, {@code /} included: the
- * selector takes all the remaining path. Holders are shown per
+ * selector takes all the remaining path, and a segment's percent-encoded {@code %2F}
+ * decodes to a {@code /} of the key. Holders are shown per
  * {@code management.endpoint.leases.show-values}.
  *
  * @author Lease contributors
@@ -129,7 +132,7 @@ public class LeasesEndpoint {
 			.stream()
 			.map((lease) -> describe(lease, showHolders, page.remaining(lease)))
 			.toList();
-		return new LeasesDescriptor(leases, page.readAt(), page.next());
+		return new LeasesDescriptor(leases, page.readAt(), page.next(), null);
 	}
 
 	/**
@@ -151,7 +154,14 @@ public class LeasesEndpoint {
 
 	private LeaseDescriptor describe(Lease lease, boolean showHolder, @Nullable Duration remaining) {
 		String holder = (showHolder) ? display(lease.holder().bytes()) : "******";
-		return new LeaseDescriptor(display(lease.key().bytes()), holder, lease.expiresAt(), remaining);
+		return new LeaseDescriptor(display(lease.key().bytes()), holder, lease.expiresAt(), grantedAt(lease),
+				remaining);
+	}
+
+	// No host stores when a grant began; the observed host knows it of the grants taken
+	// through it, from the duration they asked for, and nothing is invented for others.
+	private @Nullable Instant grantedAt(Lease lease) {
+		return (this.host instanceof ObservedLeaseHost observed) ? observed.grantedAt(lease).orElse(null) : null;
 	}
 
 	static LeaseKey parse(String key) {

@@ -27,6 +27,8 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -44,6 +46,7 @@ import dev.lease.TakeResult;
 import dev.lease.TryTakeResult;
 import dev.lease.actuate.endpoint.LeasesDescriptor.LeaseDescriptor;
 import dev.lease.host.inmemory.InMemoryLeaseHost;
+import dev.lease.observation.ObservedLeaseHost;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -70,6 +73,41 @@ class LeasesEndpointTests {
 			assertThat(lease.getExpiresAt()).isNotNull();
 			assertThat(lease.getRemaining()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(30));
 		});
+	}
+
+	@Test
+	@DisplayName("Operation 8: each grant's remaining term is also answered in whole milliseconds, and a page says it counts no total")
+	void leasesAnswerRemainingInMillisecondsAndNoTotal() {
+		LeaseKey key = LeaseKey.of(fresh());
+		this.host.tryTake(key, LeaseHolder.of(fresh()), Duration.ofSeconds(30));
+		LeasesDescriptor leases = endpoint(Show.ALWAYS).leases(SecurityContext.NONE, null, null);
+		assertThat(leases.getTotal()).isNull();
+		assertThat(leases.isTotalCounted()).isFalse();
+		assertThat(leases.getLeases()).singleElement()
+			.satisfies((lease) -> assertThat(lease.getRemainingMillis()).isEqualTo(lease.getRemaining().toMillis())
+				.isPositive()
+				.isLessThanOrEqualTo(30_000));
+		assertThat(endpoint(Show.ALWAYS).lease(SecurityContext.NONE, key.asString())).isNotNull()
+			.satisfies((lease) -> assertThat(lease.getRemainingMillis()).isPositive());
+	}
+
+	@Test
+	@DisplayName("Fence 1: a grant taken through the observed host shows when it began on the host's clock; another grant shows nothing")
+	void grantedAtIsShownForGrantsTakenThroughTheObservedHost() {
+		ObservedLeaseHost observed = new ObservedLeaseHost(this.host, "memory", new SimpleMeterRegistry(),
+				ObservationRegistry.NOOP);
+		LeaseKey here = LeaseKey.of(fresh());
+		LeaseKey elsewhere = LeaseKey.of(fresh());
+		observed.tryTake(here, LeaseHolder.of(fresh()), Duration.ofSeconds(30));
+		this.host.tryTake(elsewhere, LeaseHolder.of(fresh()), Duration.ofSeconds(30));
+		LeasesEndpoint endpoint = new LeasesEndpoint(observed, Show.ALWAYS, Set.of());
+		assertThat(endpoint.leases(SecurityContext.NONE, null, null).getLeases()).hasSize(2)
+			.allSatisfy((lease) -> assertThat(lease.getGrantedAt())
+				.isEqualTo(lease.getKey().equals(here.asString()) ? lease.getExpiresAt().minusSeconds(30) : null));
+		assertThat(endpoint.lease(SecurityContext.NONE, here.asString())).isNotNull()
+			.satisfies((lease) -> assertThat(lease.getGrantedAt()).isEqualTo(lease.getExpiresAt().minusSeconds(30)));
+		assertThat(endpoint.lease(SecurityContext.NONE, elsewhere.asString())).isNotNull()
+			.satisfies((lease) -> assertThat(lease.getGrantedAt()).isNull());
 	}
 
 	@Test

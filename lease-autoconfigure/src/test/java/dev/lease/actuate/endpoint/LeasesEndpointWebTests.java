@@ -32,6 +32,7 @@ import java.util.stream.Collectors;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import org.assertj.core.api.AbstractStringAssert;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -41,6 +42,8 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.client.RestClient;
 
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
@@ -149,6 +152,24 @@ class LeasesEndpointWebTests {
 	}
 
 	@Test
+	@DisplayName("Operation 8: GET /actuator/leases/{key} reads a key whose '/' a client percent-encodes, as a RestClient does")
+	void getLeaseByKeyWithPercentEncodedSlashesAnswersTheGrant() throws Exception {
+		String key = "tenant/" + fresh() + "/50%41 off?#";
+		take(key, fresh());
+		String encoded = URLEncoder.encode(key, StandardCharsets.UTF_8).replace("+", "%20");
+		HttpResponse<String> response = get("/actuator/leases/" + encoded);
+		assertThat(response.statusCode()).as(encoded).isEqualTo(200);
+		assertThat(response.body()).contains("\"key\":\"" + key + "\"");
+		ResponseEntity<String> viaRestClient = RestClient.create("http://localhost:" + this.port)
+			.get()
+			.uri("/actuator/leases/{key}", key)
+			.exchange((request, answer) -> ResponseEntity.status(answer.getStatusCode())
+				.body(answer.bodyTo(String.class)), true);
+		assertThat(viaRestClient.getStatusCode().value()).as(key).isEqualTo(200);
+		assertThat(viaRestClient.getBody()).contains("\"key\":\"" + key + "\"");
+	}
+
+	@Test
 	@DisplayName("Identity 2: a binary key is read back through the form the listing prints")
 	void getLeaseByTheListedFormOfABinaryKeyAnswersTheGrant() throws Exception {
 		byte[] key = new byte[] { (byte) 0xfb, (byte) 0xff, (byte) 0xbf, (byte) 0xc3, 0x28, 0, 0, 0, 0 };
@@ -198,6 +219,38 @@ class LeasesEndpointWebTests {
 	}
 
 	@Test
+	@DisplayName("State 2: a 404 says, in a problem body, that no grant stands on the key")
+	void getLeaseOfAFreeKeyAnswersAProblemNamingTheKey() throws Exception {
+		String key = "tenant/" + fresh();
+		HttpResponse<String> response = get("/actuator/leases/" + key);
+		assertThat(response.statusCode()).isEqualTo(404);
+		assertThatIsAProblem(response, 404).contains("\"detail\":\"No grant stands on key '" + key + "'\"");
+	}
+
+	@Test
+	void badRequestsAnswerAProblemSayingWhatWasWrong() throws Exception {
+		assertThatIsAProblem(get("/actuator/leases?limit=0"), 400)
+			.contains("'limit' must be between 1 and 10000, but was 0");
+		assertThatIsAProblem(get("/actuator/leases?cursor=" + fresh() + "!"), 400).contains("'cursor'");
+		assertThatIsAProblem(get("/actuator/leases/base64url:!!"), 400).contains("not valid Base64");
+	}
+
+	@Test
+	void leasesAnswerWhenAGrantBeganItsRemainingTermInMillisecondsAndThatTheTotalIsNotCounted() throws Exception {
+		String key = fresh();
+		take(key, fresh());
+		String page = get("/actuator/leases?limit=" + LeasesEndpoint.MAXIMUM_LIMIT).body();
+		assertThat(page).contains("\"totalCounted\":false").doesNotContain("\"total\":");
+		String one = get("/actuator/leases/" + key).body();
+		Matcher millis = Pattern.compile("\"remainingMillis\":(\\d+)").matcher(one);
+		assertThat(millis.find()).as(one).isTrue();
+		assertThat(Long.parseLong(millis.group(1))).isPositive().isLessThanOrEqualTo(30_000);
+		assertThat(one).contains("\"remaining\":\"PT");
+		assertThat(one).as("the host is observed: a grant taken through it shows when it began")
+			.contains("\"grantedAt\":\"");
+	}
+
+	@Test
 	@DisplayName("Invariant 2.2: the endpoint has no write or delete operation")
 	void writeAndDeleteAreNotAllowed() throws Exception {
 		String key = fresh();
@@ -226,6 +279,13 @@ class LeasesEndpointWebTests {
 		this.jobs.standing(fresh());
 		assertThat(this.meters.get("lease.take").tags("lease.host", "memory", "lease.outcome", "taken").timer().count())
 			.isEqualTo(before + 1);
+	}
+
+	private static AbstractStringAssert<?> assertThatIsAProblem(HttpResponse<String> response, int status) {
+		assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
+		assertThat(response.headers().firstValue("Content-Type")).as("Content-Type")
+			.hasValueSatisfying((type) -> assertThat(type).startsWith("application/problem+json"));
+		return assertThat(response.body()).contains("\"status\":" + status);
 	}
 
 	private void take(String key, String holder) {
