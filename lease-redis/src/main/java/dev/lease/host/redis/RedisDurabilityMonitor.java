@@ -311,8 +311,8 @@ final class RedisDurabilityMonitor implements AutoCloseable {
 				.append((previous.status() != Status.DURABLE) ? ", and grants taken before may be lost; " : "; ");
 		}
 		line.append(switch (durability.status()) {
-			case DURABLE -> assumed(durability) ? "the server is taken to keep every grant, as stated and not read: "
-					: "the server keeps every grant: ";
+			case DURABLE ->
+				assumed(durability) ? "the server is taken to keep every grant: " : "the server keeps every grant: ";
 			case NOT_DURABLE -> "the server can lose grants: ";
 			case UNKNOWN -> "whether the server keeps every grant is unknown: ";
 		}).append(durability.reason());

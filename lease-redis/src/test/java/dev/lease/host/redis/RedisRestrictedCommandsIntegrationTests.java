@@ -68,7 +68,7 @@ class RedisRestrictedCommandsIntegrationTests {
 
 	@ParameterizedTest(name = "{0}")
 	@ValueSource(strings = { "lettuce", "jedis" })
-	@DisplayName("Host durability: with CONFIG renamed away the host starts, takes, hands off and releases, and its durability reads UNKNOWN with the reason and what to set instead")
+	@DisplayName("Host: durability. With CONFIG renamed away the host starts, takes, hands off and releases, and its durability reads UNKNOWN with the reason and what to set instead")
 	void hostWorksAndDurabilityIsUnknownWithWhatToSet(String client) throws Exception {
 		RedisConnectionFactory factory = "lettuce".equals(client) ? server.lettuce() : server.jedis();
 		try (RedisLeaseHost host = RedisLeaseHost.builder(factory).keyPrefix(prefix()).build()) {
@@ -88,7 +88,7 @@ class RedisRestrictedCommandsIntegrationTests {
 	}
 
 	@Test
-	@DisplayName("Host durability: with CONFIG renamed away, require-durable fails the start naming the refused command and the explicit assumption to set instead")
+	@DisplayName("Host: durability. With CONFIG renamed away, require-durable fails the start naming the refused command and the explicit assumption to set instead")
 	void requireDurableFailsTheStartNamingWhatToSet() {
 		assertThatExceptionOfType(RedisDurabilityRequiredException.class)
 			.isThrownBy(() -> RedisLeaseHost.builder(server.lettuce()).keyPrefix(prefix()).requireDurable(true).build())
@@ -111,7 +111,7 @@ class RedisRestrictedCommandsIntegrationTests {
 	}
 
 	@Test
-	@DisplayName("Host durability: with CONFIG renamed away and assume-durable stated, require-durable lets takes through, and the durability says it is assumed, not read")
+	@DisplayName("Host: durability. With CONFIG renamed away and assume-durable stated, require-durable lets takes through, and the durability says it is assumed, not read")
 	void assumeDurableLetsRequireDurableTakeOnAServerThatDoesNotSay() {
 		try (RedisLeaseHost host = RedisLeaseHost.builder(server.lettuce())
 			.keyPrefix(prefix())
