@@ -66,7 +66,7 @@ final class RedisDurabilityMonitor implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(RedisLeaseHost.class);
 
-	static final String ASSUME_DURABLE = "lease.redis.assume-durable";
+	private static final String ASSUME_DURABLE = "lease.redis.assume-durable";
 
 	private static final String ASSUMED = "assumed durable (" + ASSUME_DURABLE + "=true), not read: ";
 
