@@ -33,8 +33,10 @@ import dev.lease.LeaseHost;
 import dev.lease.autoconfigure.LeaseAutoConfiguration;
 import dev.lease.autoconfigure.LeaseConfigurationException;
 import dev.lease.autoconfigure.LeaseHostTarget;
+import dev.lease.host.redis.RedisDurability;
 import dev.lease.host.redis.RedisDurabilityRequiredException;
 import dev.lease.host.redis.RedisLeaseHost;
+import dev.lease.host.redis.RedisReplicasToAckUnsupportedException;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} for the {@link RedisLeaseHost}:
@@ -93,18 +95,34 @@ public final class RedisLeaseHostAutoConfiguration {
 			// Redis down at start builds the host all the same (health reports it down),
 			// unless durability is required: then the start needs an answer it cannot
 			// get.
-			return builder.requireDurable(properties.isRequireDurable()).build();
+			return builder.requireDurable(properties.isRequireDurable())
+				.assumeDurable(properties.isAssumeDurable())
+				.build();
 		}
 		catch (RedisDurabilityRequiredException ex) {
-			throw new LeaseConfigurationException(String.valueOf(ex.getMessage()), ex.reached()
-					? "Make the Redis server keep every grant (appendonly yes with appendfsync always or everysec,"
-							+ " and maxmemory-policy noeviction), or set lease.redis.require-durable=false to accept"
-							+ " a server that can lose grants"
-					: "Start Redis before the application, or set lease.redis.require-durable=false: the"
-							+ " application then starts without Redis, reports the lease host DOWN in health, and its"
-							+ " lease operations fail until Redis answers",
+			throw new LeaseConfigurationException(String.valueOf(ex.getMessage()), requireDurableAction(ex), ex);
+		}
+		catch (RedisReplicasToAckUnsupportedException ex) {
+			throw new LeaseConfigurationException(String.valueOf(ex.getMessage()),
+					"Set lease.redis.replicas-to-ack=0 to answer grants without the replicas' acknowledgement (a"
+							+ " failover can then lose a grant), or use a Redis primary, reached directly or through"
+							+ " Sentinel, that serves WAIT and CLIENT INFO",
 					ex);
 		}
+	}
+
+	private static String requireDurableAction(RedisDurabilityRequiredException ex) {
+		if (!ex.reached()) {
+			return "Start Redis before the application, or set lease.redis.require-durable=false: the"
+					+ " application then starts without Redis, reports the lease host DOWN in health, and its"
+					+ " lease operations fail until Redis answers";
+		}
+		String configure = "Make the Redis server keep every grant (appendonly yes with appendfsync always or"
+				+ " everysec, and maxmemory-policy noeviction), or set lease.redis.require-durable=false to accept"
+				+ " a server that can lose grants";
+		return (ex.durability().status() != RedisDurability.Status.UNKNOWN) ? configure
+				: configure + ". Where the server does not say (CONFIG refused, as on managed services) and its"
+						+ " own configuration keeps every grant, state so with lease.redis.assume-durable=true";
 	}
 
 	@Configuration(proxyBeanMethods = false)

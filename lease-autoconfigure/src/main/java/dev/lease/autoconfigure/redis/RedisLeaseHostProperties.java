@@ -45,6 +45,16 @@ public class RedisLeaseHostProperties {
 	private boolean requireDurable;
 
 	/**
+	 * Whether to take a Redis server that does not say whether it keeps every grant
+	 * (CONFIG renamed away or denied by an ACL, as managed services do) as durable: its
+	 * durability then reads DURABLE, the reason and a start-up warning saying it is
+	 * assumed, and require-durable accepts it. A server that answers CONFIG GET is judged
+	 * by its answer. Set it only for a service configured to keep every grant
+	 * (persistence on, no eviction): if it does not, grants are lost unreported.
+	 */
+	private boolean assumeDurable;
+
+	/**
 	 * How often the Redis server's durability settings are read again while the host
 	 * runs; 0 for no schedule. A check is five small commands (INFO server and four
 	 * CONFIG GET), so every 10 seconds costs the server nothing noticeable even from
@@ -56,7 +66,8 @@ public class RedisLeaseHostProperties {
 
 	/**
 	 * Number of replicas that must acknowledge each grant, with WAIT, before a take
-	 * answers Taken; 0 to not wait. Not supported on a Redis Cluster.
+	 * answers Taken; 0 to not wait. Not supported on a Redis Cluster, nor on a server
+	 * that refuses WAIT or CLIENT INFO: either fails the start.
 	 */
 	private int replicasToAck;
 
@@ -79,6 +90,14 @@ public class RedisLeaseHostProperties {
 
 	public void setRequireDurable(boolean requireDurable) {
 		this.requireDurable = requireDurable;
+	}
+
+	public boolean isAssumeDurable() {
+		return this.assumeDurable;
+	}
+
+	public void setAssumeDurable(boolean assumeDurable) {
+		this.assumeDurable = assumeDurable;
 	}
 
 	public Duration getDurabilityCheckInterval() {

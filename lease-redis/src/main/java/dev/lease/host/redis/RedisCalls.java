@@ -136,12 +136,19 @@ final class RedisCalls {
 		return false;
 	}
 
-	private static String rootMessage(Throwable failure) {
+	// The innermost message: the server's own words (such as "ERR unknown command"),
+	// which the clients' wrappers ("Error in execution") hide.
+	static String rootMessage(Throwable failure) {
+		Throwable root = root(failure);
+		return (root.getMessage() != null) ? root.getMessage() : root.getClass().getSimpleName();
+	}
+
+	static Throwable root(Throwable failure) {
 		Throwable root = failure;
 		while (root.getCause() != null && root.getCause() != root) {
 			root = root.getCause();
 		}
-		return (root.getMessage() != null) ? root.getMessage() : root.getClass().getSimpleName();
+		return root;
 	}
 
 	// Lettuce's and Jedis's factories answer the same getters, on no common type; read

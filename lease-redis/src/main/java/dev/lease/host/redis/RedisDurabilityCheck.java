@@ -77,17 +77,14 @@ final class RedisDurabilityCheck {
 		}
 		catch (RuntimeException ex) {
 			// Refused (renamed, or denied by an ACL) or unreachable? A server that
-			// answers
-			// PING is reachable, so CONFIG itself was refused.
+			// answers PING is reachable, so CONFIG itself was refused. The reason says
+			// what was refused; RedisDurabilityMonitor adds what to do about it.
 			if (unreachable(ex)) {
 				throw ex;
 			}
 			connection.ping();
-			return new Reading(runId,
-					new RedisDurability(Status.UNKNOWN, "CONFIG GET is not available (" + ex.getMessage()
-							+ "), so whether Redis keeps grants across a restart and never evicts them"
-							+ " is unknown; enable appendonly with appendfsync always or everysec, and maxmemory-policy"
-							+ " noeviction"));
+			return new Reading(runId, new RedisDurability(Status.UNKNOWN,
+					"CONFIG GET is not available (" + RedisCalls.rootMessage(ex) + ")"));
 		}
 		if (nodes.isEmpty()) {
 			return new Reading(runId, new RedisDurability(Status.UNKNOWN, "Redis did not report " + SETTINGS));
@@ -187,7 +184,9 @@ final class RedisDurabilityCheck {
 		}
 	}
 
-	private static boolean unreachable(RuntimeException ex) {
+	// A failure to reach the server, as Spring Data Redis translates it, rather than a
+	// command the server refused.
+	static boolean unreachable(RuntimeException ex) {
 		return ex instanceof DataAccessResourceFailureException || ex instanceof TransientDataAccessException;
 	}
 

@@ -53,12 +53,25 @@ import dev.lease.host.redis.RedisDurabilityCheck.Reading;
  * {@code Taken} on the strength of an answer about the server before it. A check that
  * cannot reach the server changes no answer: the operation that needs the server fails on
  * its own.
+ * <p>
+ * A server that answers but does not say (managed services rename {@code CONFIG} away or
+ * deny it) reads {@code UNKNOWN}, which {@code requireDurable} refuses, unless
+ * {@code assumeDurable} states that it keeps every grant: then it reads {@code DURABLE},
+ * its reason saying that this is assumed, not read, and the start logs a warning naming
+ * the setting. A server that answers is judged by its answer, whatever is assumed.
  *
  * @author Lease contributors
  */
 final class RedisDurabilityMonitor implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(RedisLeaseHost.class);
+
+	private static final String ASSUME_DURABLE = "lease.redis.assume-durable";
+
+	private static final String ASSUMED = "assumed durable (" + ASSUME_DURABLE + "=true), not read: ";
+
+	private static final String FOR_LEASES = "appendonly yes with appendfsync always or everysec, and"
+			+ " maxmemory-policy noeviction";
 
 	private static final boolean lettucePresent = ClassUtils.isPresent("io.lettuce.core.RedisClient",
 			RedisDurabilityMonitor.class.getClassLoader());
@@ -68,6 +81,8 @@ final class RedisDurabilityMonitor implements AutoCloseable {
 	private final String keyPrefix;
 
 	private final boolean requireDurable;
+
+	private final boolean assumeDurable;
 
 	private final Duration interval;
 
@@ -92,10 +107,11 @@ final class RedisDurabilityMonitor implements AutoCloseable {
 	private volatile @Nullable AutoCloseable reconnections;
 
 	RedisDurabilityMonitor(RedisConnectionFactory connectionFactory, String keyPrefix, boolean requireDurable,
-			Duration interval) {
+			boolean assumeDurable, Duration interval) {
 		this.connectionFactory = connectionFactory;
 		this.keyPrefix = keyPrefix;
 		this.requireDurable = requireDurable;
+		this.assumeDurable = assumeDurable;
 		this.interval = interval;
 	}
 
@@ -106,7 +122,7 @@ final class RedisDurabilityMonitor implements AutoCloseable {
 	// The first check, on the host's first connection: with requireDurable, anything but
 	// DURABLE fails the start.
 	void start(RedisConnection connection) {
-		Reading reading = RedisDurabilityCheck.read(connection);
+		Reading reading = judged(RedisDurabilityCheck.read(connection));
 		RedisDurability durability = reading.durability();
 		if (this.requireDurable && durability.status() != Status.DURABLE) {
 			throw new RedisDurabilityRequiredException(
@@ -122,23 +138,16 @@ final class RedisDurabilityMonitor implements AutoCloseable {
 	// start needs an answer, so it fails here.
 	void unreachable(RuntimeException failure) {
 		this.verified = false;
-		this.latest = new RedisDurability(Status.UNKNOWN, "Redis could not be reached: " + rootMessage(failure));
+		this.latest = new RedisDurability(Status.UNKNOWN,
+				"Redis could not be reached: " + RedisCalls.rootMessage(failure));
 		if (this.requireDurable) {
 			throw new RedisDurabilityRequiredException("Redis is required to be durable (lease.redis.require-durable),"
 					+ " but could not be reached at start to read whether it keeps every grant: "
-					+ rootMessage(failure), this.latest, false, failure);
+					+ RedisCalls.rootMessage(failure), this.latest, false, failure);
 		}
 		logger.warn("Redis lease host (key prefix '" + this.keyPrefix + "'): Redis could not be reached at start ("
-				+ rootMessage(failure) + "). The host starts, every operation fails with LeaseHostException"
+				+ RedisCalls.rootMessage(failure) + "). The host starts, every operation fails with LeaseHostException"
 				+ " until Redis answers, and then works without a restart");
-	}
-
-	private static String rootMessage(Throwable failure) {
-		Throwable root = failure;
-		while (root.getCause() != null && root.getCause() != root) {
-			root = root.getCause();
-		}
-		return (root.getMessage() != null) ? root.getMessage() : root.getClass().getSimpleName();
 	}
 
 	// Once the host is built: the schedule, and Lettuce's connection events.
@@ -244,12 +253,33 @@ final class RedisDurabilityMonitor implements AutoCloseable {
 			}
 			long seen = this.disturbances.get();
 			try (RedisConnection connection = this.connectionFactory.getConnection()) {
-				apply(RedisDurabilityCheck.read(connection), seen);
+				apply(judged(RedisDurabilityCheck.read(connection)), seen);
 			}
 		}
 		finally {
 			this.checking.unlock();
 		}
+	}
+
+	// What the server did not say, the user may state (assumeDurable); a server that
+	// says is judged by what it says.
+	private Reading judged(Reading reading) {
+		RedisDurability read = reading.durability();
+		if (read.status() != Status.UNKNOWN) {
+			return reading;
+		}
+		if (this.assumeDurable) {
+			return new Reading(reading.runId(), new RedisDurability(Status.DURABLE, ASSUMED + read.reason()
+					+ "; the server's own configuration must keep every grant (" + FOR_LEASES + ")"));
+		}
+		return new Reading(reading.runId(), new RedisDurability(Status.UNKNOWN, read.reason()
+				+ ", so whether Redis keeps grants across a restart and never evicts them is unknown. Configure it"
+				+ " for leases (" + FOR_LEASES + ") and, where its configuration cannot be read (a managed service),"
+				+ " state that it keeps every grant with " + ASSUME_DURABLE + "=true"));
+	}
+
+	private static boolean assumed(RedisDurability durability) {
+		return durability.status() == Status.DURABLE && durability.reason().startsWith(ASSUMED);
 	}
 
 	private void apply(Reading reading, long seen) {
@@ -281,15 +311,20 @@ final class RedisDurabilityMonitor implements AutoCloseable {
 				.append((previous.status() != Status.DURABLE) ? ", and grants taken before may be lost; " : "; ");
 		}
 		line.append(switch (durability.status()) {
-			case DURABLE -> "the server keeps every grant: ";
+			case DURABLE ->
+				assumed(durability) ? "the server is taken to keep every grant: " : "the server keeps every grant: ";
 			case NOT_DURABLE -> "the server can lose grants: ";
 			case UNKNOWN -> "whether the server keeps every grant is unknown: ";
 		}).append(durability.reason());
-		if (durability.status() == Status.DURABLE) {
+		if (first && this.assumeDurable && !assumed(durability)) {
+			line.append(" (" + ASSUME_DURABLE + " is set, but the server says, and what it says decides)");
+		}
+		if (durability.status() == Status.DURABLE && !assumed(durability)) {
 			logger.info(line);
 		}
 		else {
-			if (this.requireDurable) {
+			// An assumption is a warning too: if it is wrong, grants are lost unreported.
+			if (this.requireDurable && durability.status() != Status.DURABLE) {
 				line.append(". Takes are refused until it is durable (lease.redis.require-durable)");
 			}
 			logger.warn(line);

@@ -96,7 +96,7 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 	private RedisLeaseHost(Builder builder) {
 		this.keyPrefix = builder.keyPrefix;
 		this.durability = new RedisDurabilityMonitor(builder.connectionFactory, this.keyPrefix, builder.requireDurable,
-				builder.durabilityCheckInterval);
+				builder.assumeDurable, builder.durabilityCheckInterval);
 		this.store = new RedisLeaseStore(builder.connectionFactory, this.keyPrefix, builder.replicasToAck,
 				builder.replicaTimeout, this.durability,
 				(redisKey, handed) -> this.wakeups.wake(redisKey, List.of(handed)));
@@ -257,6 +257,8 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 
 		private boolean requireDurable;
 
+		private boolean assumeDurable;
+
 		private int replicasToAck;
 
 		private Duration replicaTimeout = Duration.ofSeconds(1);
@@ -295,11 +297,31 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 		}
 
 		/**
+		 * State that the server keeps every grant where it does not say: a server that
+		 * refuses {@code CONFIG} (renamed away or denied by an ACL, as managed services
+		 * do) then reads {@code DURABLE}, its reason saying that this is assumed and not
+		 * read, and {@link #requireDurable(boolean) requireDurable} lets its takes
+		 * through. The start logs a warning naming the assumption. A server that answers
+		 * {@code CONFIG GET} is judged by its answer whatever this says. Set it only for
+		 * a service configured to keep every grant (its persistence on, no eviction): if
+		 * it is not, grants are lost unreported.
+		 * @param assumeDurable whether to take the server as durable where it does not
+		 * say
+		 * @return this builder
+		 */
+		public Builder assumeDurable(boolean assumeDurable) {
+			this.assumeDurable = assumeDurable;
+			return this;
+		}
+
+		/**
 		 * Confirm every grant with {@code WAIT replicas timeout} before answering
 		 * {@link Taken}; a grant fewer replicas acknowledged is given back and the take
 		 * fails with {@link LeaseHostException}. Single node and Sentinel only; a cluster
-		 * connection fails the start. With Lettuce's shared connection, the {@code WAIT}
-		 * holds that connection for up to the timeout.
+		 * connection, or a server that refuses {@code WAIT} or {@code CLIENT INFO}, fails
+		 * the start with {@link RedisReplicasToAckUnsupportedException}. With Lettuce's
+		 * shared connection, the {@code WAIT} holds that connection for up to the
+		 * timeout.
 		 * @param replicas the replicas that must acknowledge, 0 for none
 		 * @param timeout the longest wait for them
 		 * @return this builder
@@ -342,8 +364,10 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 		 * @return the host, to be closed when done
 		 * @throws RedisDurabilityRequiredException if durability is required and the
 		 * server is not durable, does not say, or cannot be reached
-		 * @throws LeaseHostException if the server answers and refuses a setting, such as
-		 * replicas to acknowledge on a cluster
+		 * @throws RedisReplicasToAckUnsupportedException if replicas are to acknowledge
+		 * grants and the server cannot confirm them: a cluster, or {@code WAIT} or
+		 * {@code CLIENT INFO} refused
+		 * @throws LeaseHostException if the server answers and refuses a setting
 		 */
 		public RedisLeaseHost build() {
 			return new RedisLeaseHost(this);

@@ -126,14 +126,17 @@ final class RedisLeaseStore {
 		return ex.getCause() instanceof DataAccessException;
 	}
 
-	// Load the script and read the server's durability for the first time.
+	// Load the script and read the server's durability for the first time; with
+	// replicas-to-ack, first make sure the server serves what confirms a grant.
 	void start() {
 		call("start", (connection) -> {
 			if (this.acknowledgements.asked() && connection instanceof RedisClusterConnection) {
 				// WAIT must go to the primary that wrote the grant; not wired for
 				// clusters.
-				throw new LeaseHostException("replicasToAck is not supported on a Redis Cluster");
+				throw new RedisReplicasToAckUnsupportedException(
+						"replicasToAck (lease.redis.replicas-to-ack) is not supported on a Redis Cluster", null);
 			}
+			this.acknowledgements.requireCommands(connection);
 			this.script.load(connection);
 			this.durability.start(connection);
 			return null;

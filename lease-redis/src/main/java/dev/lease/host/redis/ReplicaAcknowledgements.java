@@ -25,6 +25,8 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisConnection;
 
+import dev.lease.LeaseHostException;
+
 /**
  * Replicas-to-ack: how many replicas acknowledged writes, asked so that the answer is
  * about the server that holds them. {@code WAIT} counts the replicas that have the writes
@@ -77,11 +79,46 @@ final class ReplicaAcknowledgements {
 		else {
 			connection.execute("PUBLISH", this.channel, new byte[0]);
 		}
-		Object counted = waitForReplicas(connection);
+		Object counted = waitForReplicas(connection, this.replicas, this.timeout);
 		if (!session.equals(session(connection))) {
 			return 0;
 		}
 		return (counted instanceof Number number) ? number.longValue() : 0;
+	}
+
+	/**
+	 * At start, with replicas asked: send once each command an acknowledgement sends,
+	 * with nothing to wait for ({@code WAIT 0}), so that a server that refuses one fails
+	 * the start instead of every grant.
+	 * @param connection a connection to the server
+	 * @throws RedisReplicasToAckUnsupportedException naming the command refused
+	 */
+	void requireCommands(RedisConnection connection) {
+		if (!asked()) {
+			return;
+		}
+		require(connection, "CLIENT INFO", () -> session(connection));
+		require(connection, "WAIT", () -> waitForReplicas(connection, 0, Duration.ofMillis(1)));
+	}
+
+	private void require(RedisConnection connection, String command, Runnable call) {
+		try {
+			call.run();
+		}
+		catch (RuntimeException ex) {
+			// Refused, or unreachable? A server that answers PING is reachable, so the
+			// command itself was refused; an unreachable one fails here as any call does.
+			if (ex instanceof LeaseHostException || RedisDurabilityCheck.unreachable(ex)) {
+				throw ex;
+			}
+			connection.ping();
+			// The cause is the server's own error, not Spring's wrapper: a
+			// DataAccessException would read as Redis unreachable (RedisLeaseStore).
+			throw new RedisReplicasToAckUnsupportedException("Replicas to acknowledge each grant (replicasToAck "
+					+ this.replicas + ", lease.redis.replicas-to-ack) need " + command + ", which the server refuses ("
+					+ RedisCalls.rootMessage(ex) + "): it is renamed away or denied by an ACL, as managed services do,"
+					+ " so no grant could be confirmed", RedisCalls.root(ex));
+		}
 	}
 
 	boolean enough(long acknowledged) {
@@ -96,11 +133,11 @@ final class ReplicaAcknowledgements {
 		return this.timeout;
 	}
 
-	private @Nullable Object waitForReplicas(RedisConnection connection) {
-		long millis = Math.max(1, this.timeout.toMillis());
+	private @Nullable Object waitForReplicas(RedisConnection connection, int replicas, Duration timeout) {
+		long millis = Math.max(1, timeout.toMillis());
 		return (RedisLeaseStore.lettucePresent && LettuceCommands.handles(connection))
-				? LettuceCommands.waitForReplicas(connection, this.replicas, millis, this.commandTimeoutMillis)
-				: connection.execute("WAIT", ascii(Integer.toString(this.replicas)), ascii(Long.toString(millis)));
+				? LettuceCommands.waitForReplicas(connection, replicas, millis, this.commandTimeoutMillis)
+				: connection.execute("WAIT", ascii(Integer.toString(replicas)), ascii(Long.toString(millis)));
 	}
 
 	// The client's id and the server's address: a new connection, to this server or

@@ -35,11 +35,13 @@ import dev.lease.Taken;
 import dev.lease.test.support.RedisTestCluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Tests for {@link RedisLeaseHost} on a real three-master Redis Cluster started by the
  * test: the whole conformance kit through Jedis, with keys spread over every master,
- * taken through Lettuce and listed through Jedis. The kit through Lettuce runs in
+ * taken through Lettuce and listed through Jedis, and what a cluster reads and refuses at
+ * start (durability of every node, replicas-to-ack). The kit through Lettuce runs in
  * {@link LettuceRedisClusterConformanceIntegrationTests}, so that the build runs the two
  * kits in JVMs side by side.
  *
@@ -85,6 +87,17 @@ class JedisRedisClusterConformanceIntegrationTests {
 		for (LeaseKey key : keys) {
 			this.jedis.release(key, holder);
 		}
+	}
+
+	@Test
+	@DisplayName("Host: durability. On a cluster the settings of every node are read, the weakest deciding; replicas-to-ack, whose WAIT would not reach the primary that wrote the grant, fails the start")
+	void durabilityOfEveryNodeAndReplicasToAckRefused() {
+		// The test's cluster runs without the append-only file.
+		assertThat(this.jedis.durability().status()).isEqualTo(RedisDurability.Status.NOT_DURABLE);
+		assertThat(this.jedis.durability().reason()).contains("node ").contains("appendonly is 'no'");
+		assertThatExceptionOfType(RedisReplicasToAckUnsupportedException.class).isThrownBy(
+				() -> RedisLeaseHost.builder(this.cluster.lettuce()).replicasToAck(1, Duration.ofSeconds(1)).build())
+			.withMessageContaining("not supported on a Redis Cluster");
 	}
 
 	@Nested

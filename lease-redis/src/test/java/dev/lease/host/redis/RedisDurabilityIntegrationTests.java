@@ -65,6 +65,10 @@ class RedisDurabilityIntegrationTests {
 				assertThat(host.durability().status()).isEqualTo(RedisDurability.Status.NOT_DURABLE);
 				assertThat(host.durability().reason()).contains("appendonly");
 			}
+			try (RedisLeaseHost host = RedisLeaseHost.builder(factory).assumeDurable(true).build()) {
+				assertThat(host.durability().status()).as("a server that says is judged by what it says")
+					.isEqualTo(RedisDurability.Status.NOT_DURABLE);
+			}
 			assertThatExceptionOfType(LeaseHostException.class)
 				.isThrownBy(() -> RedisLeaseHost.builder(factory).requireDurable(true).build())
 				.withMessageContaining("durable");
