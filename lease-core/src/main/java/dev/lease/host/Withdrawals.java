@@ -59,10 +59,10 @@ public final class Withdrawals {
 	/**
 	 * How long past its bound a waiting take may answer when the host does not answer
 	 * (Host semantics): its questions wait for an answer no longer than to its bound plus
-	 * half this margin, the rest left for its own handling of the failure, and then it
-	 * throws {@link LeaseHostException} while its withdrawal goes on.
+	 * two thirds of this margin, the rest left for its own handling of the failure, and
+	 * then it throws {@link LeaseHostException} while its withdrawal goes on.
 	 */
-	public static final Duration ANSWER_MARGIN = Duration.ofSeconds(1);
+	public static final Duration ANSWER_MARGIN = Duration.ofSeconds(3);
 
 	private static final long FIRST_PAUSE_MILLIS = 50;
 

@@ -30,11 +30,11 @@ import org.springframework.util.ClassUtils;
 
 /**
  * The instant by which a waiter's store calls must answer (Host: silence): its bound plus
- * half the answer margin. A call made under one waits for a pool connection no longer
- * than that (on a Hikari pool, the one Spring Boot configures; any other pool waits as it
- * is set to), and for the database's answers no longer than that (the connection's
- * network timeout), so a database that is down or silent fails the call by then, rather
- * than after the pool's connection timeout or never.
+ * two thirds of the answer margin. A call made under one waits for a pool connection no
+ * longer than that (on a Hikari pool, the one Spring Boot configures; any other pool, or
+ * one wrapped, waits as it is set to), and for the database's answers no longer than that
+ * (the connection's network timeout), so a database that is down or silent fails the call
+ * by then, rather than after the pool's connection timeout or never.
  *
  * @author Lease contributors
  */
@@ -123,13 +123,16 @@ final class AnswerDeadline {
 		private Hikari() {
 		}
 
+		// Only the pool itself: a data source that wraps it (tracing, metrics) is asked
+		// as
+		// it is, so that what it adds is not bypassed.
 		static @Nullable Connection connection(DataSource dataSource, long timeoutMillis) throws SQLException {
-			if (!dataSource.isWrapperFor(HikariDataSource.class)) {
+			if (!(dataSource instanceof HikariDataSource hikariDataSource)) {
 				return null;
 			}
-			// The pool itself, once started (a data source built from a configuration
-			// starts it at once).
-			Object pool = dataSource.unwrap(HikariDataSource.class).getHikariPoolMXBean();
+			// The pool, once started (a data source built from a configuration starts it
+			// at once).
+			Object pool = hikariDataSource.getHikariPoolMXBean();
 			return (pool instanceof HikariPool hikari) ? hikari.getConnection(timeoutMillis) : null;
 		}
 

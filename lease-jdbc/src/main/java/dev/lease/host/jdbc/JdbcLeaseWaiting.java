@@ -343,11 +343,12 @@ final class JdbcLeaseWaiting {
 					() -> JdbcLeaseWaiting.this.store.ask(this.key, this.holder, asking, true));
 		}
 
-		// When a question must have been answered (Host: silence): half the answer
-		// margin past the bound, the rest left for the waiter's own handling of the
+		// When a question must have been answered (Host: silence): two thirds of the
+		// answer margin past the bound, the rest left for the waiter's own handling of
+		// the
 		// failure.
 		private long answerBy() {
-			return boundAt() + Withdrawals.ANSWER_MARGIN.toNanos() / 2;
+			return boundAt() + Withdrawals.ANSWER_MARGIN.toNanos() * 2 / 3;
 		}
 
 		// The waiter's bound on this JVM's timer, from the last answer the host gave it:

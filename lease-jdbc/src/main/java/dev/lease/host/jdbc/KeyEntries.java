@@ -20,7 +20,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
@@ -30,7 +29,6 @@ import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
 import dev.lease.ReentrantTakeException;
 import dev.lease.host.TakeAnswer;
-import dev.lease.host.Withdrawals;
 
 /**
  * This JVM's takes of one key that may queue, entered into the database together: while
@@ -125,18 +123,9 @@ final class KeyEntries {
 			return line;
 		});
 		List<Entry> entries = new ArrayList<>(sent.size());
-		long longest = 0;
-		for (Turn turn : sent) {
-			entries.add(turn.entry);
-			longest = Math.max(longest, turn.entry.durationMicros());
-		}
-		// A take not yet in the queue has no bound: none waits longer than its duration
-		// plus half the answer margin for the store to answer (Host semantics).
-		long answerBy = System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(longest)
-				+ Withdrawals.ANSWER_MARGIN.toNanos() / 2;
+		sent.forEach((turn) -> entries.add(turn.entry));
 		try {
-			List<Answer> answers = this.interrupts
-				.givingUp(() -> this.store.calls.answeringBy(answerBy, () -> this.store.enterAll(key, entries)));
+			List<Answer> answers = this.interrupts.givingUp(() -> this.store.enterAll(key, entries));
 			for (int i = 0; i < sent.size(); i++) {
 				sent.get(i).answered(answers.get(i));
 			}

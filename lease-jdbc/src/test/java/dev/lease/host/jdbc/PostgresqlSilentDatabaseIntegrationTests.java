@@ -16,169 +16,51 @@
 
 package dev.lease.host.jdbc;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
-import org.springframework.jdbc.core.JdbcTemplate;
 
-import dev.lease.LeaseHolder;
-import dev.lease.LeaseHostException;
-import dev.lease.LeaseKey;
-import dev.lease.TakeResult;
-import dev.lease.Taken;
-import dev.lease.host.Withdrawals;
-import dev.lease.tck.Stalls;
 import dev.lease.test.support.JdbcTestServers;
-import dev.lease.test.support.TcpProxy;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
- * Tests that a waiting take returns by its bound plus {@link Withdrawals#ANSWER_MARGIN}
- * when PostgreSQL stops answering (Host: silence): with the host's answer, or
- * {@link LeaseHostException} when none can be known, blocking and non-blocking, whether
- * the server is stopped or every byte to it is dropped. The pool is Hikari as Spring Boot
- * configures it, whose connection timeout (30 s) is far past the bound; the driver's
- * socket reads have no timeout.
+ * {@link JdbcSilentDatabaseChecks} on an embedded PostgreSQL of the test's own.
  *
  * @author Lease contributors
  */
-class PostgresqlSilentDatabaseIntegrationTests {
-
-	// The holder's term: the waiters' bound, the arrival term, is its end (Operation 3).
-	private static final Duration HOLD = Duration.ofSeconds(10);
-
-	private static final Duration TERM = Duration.ofSeconds(60);
-
-	private static final int BLOCKING = 4;
-
-	private static final int ASYNC = 20;
-
-	private final ExecutorService threads = Executors.newCachedThreadPool();
+class PostgresqlSilentDatabaseIntegrationTests extends JdbcSilentDatabaseChecks {
 
 	private EmbeddedPostgres postgres;
 
-	private TcpProxy proxy;
-
-	private HikariDataSource directPool;
-
-	private HikariDataSource proxiedPool;
-
-	private JdbcLeaseHost direct;
-
-	private JdbcLeaseHost host;
-
-	private Stalls stalls;
-
-	@BeforeEach
-	void start() throws Exception {
+	@Override
+	int startServer() {
 		this.postgres = JdbcTestServers.ownPostgres(Map.of());
-		this.proxy = TcpProxy.to(this.postgres.getPort());
-		this.directPool = JdbcTestServers.withSchema(pool(this.postgres.getPort()), "postgresql");
-		this.proxiedPool = pool(this.proxy.port());
-		this.direct = new JdbcLeaseHost(this.directPool);
-		this.host = new JdbcLeaseHost(this.proxiedPool);
-		this.stalls = new Stalls();
+		return this.postgres.getPort();
 	}
 
-	private static HikariDataSource pool(int port) {
-		HikariConfig config = new HikariConfig();
-		config.setJdbcUrl("jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=postgres");
-		return new HikariDataSource(config);
-	}
-
-	@AfterEach
-	void stop() throws Exception {
-		this.stalls.close();
-		this.threads.shutdownNow();
-		this.proxy.close();
-		this.host.close();
-		this.direct.close();
-		this.proxiedPool.close();
-		this.directPool.close();
-		this.postgres.close();
-	}
-
-	@Test
-	@DisplayName("Host: silence. With every byte to PostgreSQL dropped, each waiting take returns by its bound plus the margin")
-	void waitersReturnByTheirBoundWhenThePostgresqlIsSilent() throws Exception {
-		assertWaitersReturnByTheirBound(this.proxy::blackhole);
-	}
-
-	@Test
-	@DisplayName("Host: silence. With PostgreSQL stopped under them, each waiting take returns by its bound plus the margin")
-	void waitersReturnByTheirBoundWhenPostgresqlStops() throws Exception {
-		assertWaitersReturnByTheirBound(() -> {
+	@Override
+	void stopServer() {
+		EmbeddedPostgres postgres = this.postgres;
+		this.postgres = null;
+		if (postgres != null) {
 			try {
-				this.postgres.close();
+				postgres.close();
 			}
-			catch (Exception ex) {
-				throw new IllegalStateException(ex);
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
 			}
-		});
-	}
-
-	private void assertWaitersReturnByTheirBound(Runnable fault) throws Exception {
-		LeaseKey key = LeaseKey.of("silent");
-		assertThat(this.direct.tryTake(key, LeaseHolder.of("holder"), HOLD)).isInstanceOf(Taken.class);
-		// Every bound is at most this: the holder's grant ends no later.
-		long boundsBy = System.nanoTime() + HOLD.toNanos();
-		List<CompletableFuture<Object>> answers = new ArrayList<>();
-		for (int i = 0; i < BLOCKING; i++) {
-			LeaseHolder holder = LeaseHolder.of("blocking-" + i);
-			answers.add(CompletableFuture.supplyAsync(() -> outcome(() -> this.host.take(key, holder, TERM)),
-					this.threads));
-		}
-		for (int i = 0; i < ASYNC; i++) {
-			answers.add(this.host.async()
-				.take(key, LeaseHolder.of("async-" + i), TERM)
-				.handle((result, failure) -> (failure != null) ? failure : result));
-		}
-		JdbcTemplate jdbc = new JdbcTemplate(this.directPool);
-		await().atMost(HOLD)
-			.until(() -> jdbc.queryForObject("SELECT COUNT(*) FROM LEASE_WAITERS WHERE LEASE_KEY = ?", Integer.class,
-					(Object) key.bytes()) == BLOCKING + ASYNC);
-		fault.run();
-		for (CompletableFuture<Object> answer : answers) {
-			Object outcome = answer.get(120, TimeUnit.SECONDS);
-			assertThat(outcome).as("a waiter's answer").isInstanceOfAny(TakeResult.class, LeaseHostException.class);
-		}
-		Duration late = Duration.ofNanos(System.nanoTime() - boundsBy);
-		assertThat(late).as("the last answer past the latest bound")
-			.isLessThanOrEqualTo(Withdrawals.ANSWER_MARGIN.plus(this.stalls.lost()));
-	}
-
-	private Object outcome(Take take) {
-		try {
-			return take.run();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return ex;
-		}
-		catch (RuntimeException ex) {
-			return ex;
 		}
 	}
 
-	private interface Take {
+	@Override
+	String url(int port) {
+		return "jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=postgres";
+	}
 
-		TakeResult run() throws InterruptedException;
-
+	@Override
+	String platform() {
+		return "postgresql";
 	}
 
 }

@@ -66,7 +66,7 @@ final class LettuceAsyncTake {
 
 	// A question unanswered by the waiter's bound plus this gives up, so that the
 	// waiter answers within the margin, its own handling of the failure included.
-	private static final long MARGIN_NANOS = Withdrawals.ANSWER_MARGIN.toNanos() / 2;
+	private static final long MARGIN_NANOS = Withdrawals.ANSWER_MARGIN.toNanos() * 2 / 3;
 
 	private final LettuceAsyncLeaseHost host;
 
@@ -131,8 +131,7 @@ final class LettuceAsyncTake {
 			this.host.step(this, this::abandon);
 		});
 		this.host
-			.runWaiter("take", this.redisKey, RedisLeaseStore.takeArguments(this.holder, this.duration, this.ticket),
-					System.nanoTime() + this.duration.toNanos() + MARGIN_NANOS)
+			.runWaiter("take", this.redisKey, RedisLeaseStore.takeArguments(this.holder, this.duration, this.ticket))
 			.whenComplete((answered, failure) -> this.host.step(this, () -> entered(answered, failure)));
 	}
 

@@ -153,9 +153,10 @@ final class RedisLeaseStore {
 
 	// A take's first question, which it may drop at an interrupt that comes before it is
 	// sent (RedisCalls.GaveUp).
-	TakeAnswer take(byte[] redisKey, LeaseHolder holder, Duration duration, byte[] ticket, long answerBy) {
-		return RedisScriptAnswer
-			.take(runOrGiveUp("take", redisKey, answerBy, TAKE, holder.bytes(), micros(duration), ticket));
+	// Not yet queued, it has no bound to answer by: the client's timeout bounds it.
+	TakeAnswer take(byte[] redisKey, LeaseHolder holder, Duration duration, byte[] ticket) {
+		return RedisScriptAnswer.take(runOrGiveUp("take", redisKey, System.nanoTime() + this.script.waiterRetryNanos(),
+				TAKE, holder.bytes(), micros(duration), ticket));
 	}
 
 	// "Where do I stand?": saves nothing of the waiter's own and, before its bound,

@@ -73,7 +73,7 @@ final class RedisLeaseWaiting {
 
 	// A question unanswered by the waiter's bound plus this gives up, so that the
 	// waiter answers within the margin, its own handling of the failure included.
-	private static final long MARGIN_NANOS = Withdrawals.ANSWER_MARGIN.toNanos() / 2;
+	private static final long MARGIN_NANOS = Withdrawals.ANSWER_MARGIN.toNanos() * 2 / 3;
 
 	private final RedisLeaseStore store;
 
@@ -93,8 +93,7 @@ final class RedisLeaseWaiting {
 		try {
 			TakeAnswer answer;
 			try {
-				answer = this.store.take(redisKey, holder, duration, ticket,
-						System.nanoTime() + duration.toNanos() + MARGIN_NANOS);
+				answer = this.store.take(redisKey, holder, duration, ticket);
 			}
 			catch (RedisCalls.GaveUp ex) {
 				// Interrupted before anything was sent: nothing stands for us.

@@ -61,7 +61,7 @@ import static org.awaitility.Awaitility.await;
 class RedisSilentServerIntegrationTests {
 
 	// The holder's term: the waiters' bound, the arrival term, is its end (Operation 3).
-	private static final Duration HOLD = Duration.ofSeconds(10);
+	private static final Duration HOLD = Duration.ofSeconds(5);
 
 	private static final Duration TERM = Duration.ofSeconds(60);
 
