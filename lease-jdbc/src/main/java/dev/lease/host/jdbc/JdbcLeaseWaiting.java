@@ -326,7 +326,7 @@ final class JdbcLeaseWaiting {
 			}
 			catch (LeaseHostException ex) {
 				// A caller that gets no answer must not be handed the key later.
-				throw Withdrawals.failed(ex, boundNanoTime(), answerBy,
+				throw Withdrawals.failed(ex, neededUntil(), answerBy,
 						() -> store.ask(this.key, this.holder, asking, true));
 			}
 		}
@@ -339,7 +339,7 @@ final class JdbcLeaseWaiting {
 		// one when the database refuses another); Withdrawals bounds its wait.
 		private InterruptedException giveUp(InterruptedException interrupt) {
 			Queued asking = this.queued;
-			return Withdrawals.giveUp(interrupt, boundNanoTime(),
+			return Withdrawals.giveUp(interrupt, neededUntil(),
 					() -> JdbcLeaseWaiting.this.store.ask(this.key, this.holder, asking, true));
 		}
 
@@ -349,6 +349,13 @@ final class JdbcLeaseWaiting {
 		// failure.
 		private long answerBy() {
 			return boundAt() + Withdrawals.ANSWER_MARGIN.toNanos() * 2 / 3;
+		}
+
+		// Until when a withdrawal is needed: a grant handed to the waiter before its
+		// bound
+		// stands for its duration.
+		private long neededUntil() {
+			return boundNanoTime() + Micros.toNanos(this.durationMicros);
 		}
 
 		// The waiter's bound on this JVM's timer, from the last answer the host gave it:

@@ -133,7 +133,8 @@ final class RedisLeaseWaiting {
 				signal.await(wakeAt - System.nanoTime());
 			}
 			catch (InterruptedException ex) {
-				throw Withdrawals.giveUp(ex, boundAt, () -> this.store.settle(redisKey, ticket, true));
+				throw Withdrawals.giveUp(ex, boundAt + duration.toNanos(),
+						() -> this.store.settle(redisKey, ticket, true));
 			}
 			Instant handed = signal.handed();
 			if (handed != null) {
@@ -153,12 +154,12 @@ final class RedisLeaseWaiting {
 						: this.store.ask(redisKey, ticket, answerBy);
 			}
 			catch (RedisCalls.GaveUp ex) {
-				throw Withdrawals.giveUp(new InterruptedException(ex.getMessage()), boundAt,
+				throw Withdrawals.giveUp(new InterruptedException(ex.getMessage()), boundAt + duration.toNanos(),
 						() -> this.store.settle(redisKey, ticket, true));
 			}
 			catch (LeaseHostException ex) {
 				// A caller that gets no answer must not be handed the key later.
-				throw Withdrawals.failed(ex, boundAt, boundAt + MARGIN_NANOS,
+				throw Withdrawals.failed(ex, boundAt + duration.toNanos(), boundAt + MARGIN_NANOS,
 						() -> this.store.settle(redisKey, ticket, true));
 			}
 			if (answer instanceof Granted granted) {
