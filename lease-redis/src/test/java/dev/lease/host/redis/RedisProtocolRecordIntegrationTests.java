@@ -19,6 +19,7 @@ package dev.lease.host.redis;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -32,6 +33,7 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import dev.lease.LeaseHolder;
+import dev.lease.LeaseHostException;
 import dev.lease.LeaseKey;
 import dev.lease.Taken;
 import dev.lease.host.IncompatibleStoreProtocolException;
@@ -45,8 +47,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * Tests for the protocol record of a Redis key prefix, {@code <prefix>protocol}: a start
  * records the protocol it speaks, works beside a newer protocol that works beside it (the
  * next release in a rolling deploy), and refuses one it cannot work beside, older or
- * newer, before writing anything. Releases before this one recorded nothing; their
- * instances are stood for by a record written by hand.
+ * newer, before writing anything. Releases before this one (protocol 1) recorded nothing;
+ * their instances are stood for by a record written by hand, and the state they wrote by
+ * a value in their whole-queue form, which this host refuses per key.
  *
  * @author Lease contributors
  */
@@ -136,6 +139,31 @@ class RedisProtocolRecordIntegrationTests {
 		stamp(factory, prefix, "4", "4");
 		assertThat(host.protocol().recorded()).isEqualTo(new StoreProtocol(4, 4));
 		assertThat(host.protocol().compatible()).isFalse();
+	}
+
+	// Protocol 1 kept a key's whole queue in one value, tagged 0xC1 'L' 1 'Q'; its hosts
+	// recorded no protocol, so only the value itself shows one was here.
+	@ParameterizedTest
+	@ValueSource(strings = { "lettuce", "jedis" })
+	void aKeyInTheStateOfProtocolOneBesideThisHostIsRefusedAndLeftAsItIs(String client) {
+		RedisConnectionFactory factory = factory(client);
+		String prefix = prefix();
+		RedisLeaseHost host = build(factory, prefix);
+		LeaseKey key = LeaseKey.of("written-by-protocol-1");
+		byte[] redisKey = bytes(
+				prefix + "{" + Base64.getUrlEncoder().withoutPadding().encodeToString(key.bytes()) + "}");
+		byte[] wholeQueue = { (byte) 0xC1, 'L', 1, 'Q', (byte) 0x93, 1, 2, 3 };
+		try (RedisConnection connection = factory.getConnection()) {
+			connection.stringCommands().set(redisKey, wholeQueue);
+			connection.keyCommands().expire(redisKey, 60);
+		}
+		assertThatExceptionOfType(LeaseHostException.class)
+			.isThrownBy(() -> host.tryTake(key, LeaseHolder.of("h"), Duration.ofSeconds(5)))
+			.withMessageContaining("format version 1");
+		try (RedisConnection connection = factory.getConnection()) {
+			assertThat(connection.stringCommands().get(redisKey)).isEqualTo(wholeQueue);
+			connection.keyCommands().del(redisKey);
+		}
 	}
 
 	private static RedisLeaseHost build(RedisConnectionFactory factory, String prefix) {
