@@ -30,6 +30,7 @@ import dev.lease.LeaseHost;
 import dev.lease.LeaseKey;
 import dev.lease.autoconfigure.LeaseHostTarget;
 import dev.lease.host.ProtocolRecordingHost;
+import dev.lease.host.StoreProtocol;
 import dev.lease.host.StoreProtocolReading;
 
 /**
@@ -94,7 +95,8 @@ public class LeaseHostHealthIndicator extends AbstractHealthIndicator {
 	private static void protocol(StoreProtocolReading reading, Health.Builder builder) {
 		Map<String, Object> protocol = new LinkedHashMap<>();
 		protocol.put("speaks", reading.ours().toString());
-		protocol.put("recorded", String.valueOf(reading.recorded()));
+		StoreProtocol recorded = reading.recorded();
+		protocol.put("recorded", (recorded != null) ? recorded.toString() : "none");
 		protocol.put("record", reading.record());
 		builder.withDetail("protocol", protocol);
 		if (!reading.compatible()) {

@@ -29,6 +29,7 @@ import org.springframework.jdbc.BadSqlGrammarException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.lease.LeaseHostException;
+import dev.lease.host.IncompatibleStoreProtocolException;
 import dev.lease.host.StoreProtocol;
 import dev.lease.host.StoreProtocolReading;
 
@@ -106,8 +107,9 @@ final class JdbcProtocolRecord {
 		}
 		StoreProtocolReading reading = reading(recorded);
 		if (!reading.compatible()) {
-			logger.error(reading.refusal().getMessage());
-			throw reading.refusal();
+			IncompatibleStoreProtocolException refusal = reading.refusal();
+			logger.error(refusal.getMessage());
+			throw refusal;
 		}
 		if (recorded == null) {
 			logger.info("The JDBC lease host recorded protocol " + PROTOCOL + " in " + this.table

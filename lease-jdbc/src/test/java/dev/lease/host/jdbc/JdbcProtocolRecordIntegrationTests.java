@@ -49,7 +49,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * it (the next release in a rolling deploy), refuses one it cannot work beside, older or
  * newer, and starts without a record on tables of an earlier release that lack the table.
  * Releases before this one recorded nothing; their instances are stood for by a row
- * written by hand. Each test uses a table prefix of its own, on H2 and PostgreSQL.
+ * written by hand. Each test uses a table prefix of its own, on H2, PostgreSQL and
+ * MariaDB.
  *
  * @author Lease contributors
  */
@@ -76,7 +77,7 @@ class JdbcProtocolRecordIntegrationTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "h2", "postgresql" })
+	@ValueSource(strings = { "h2", "postgresql", "mysql" })
 	void startRecordsTheProtocolItSpeaks(String platform) {
 		tables(platform, "schema-" + platform + ".sql");
 		this.host = build();
@@ -85,7 +86,7 @@ class JdbcProtocolRecordIntegrationTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "h2", "postgresql" })
+	@ValueSource(strings = { "h2", "postgresql", "mysql" })
 	void startBesideAnOlderProtocolItCannotWorkBesideFails(String platform) {
 		tables(platform, "schema-" + platform + ".sql");
 		stamp(1, 1);
@@ -97,7 +98,7 @@ class JdbcProtocolRecordIntegrationTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "h2", "postgresql" })
+	@ValueSource(strings = { "h2", "postgresql", "mysql" })
 	void startBesideANewerProtocolThatWorksBesideItWorksAndKeepsTheRecord(String platform) {
 		tables(platform, "schema-" + platform + ".sql");
 		stamp(3, 2);
@@ -109,7 +110,7 @@ class JdbcProtocolRecordIntegrationTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "h2", "postgresql" })
+	@ValueSource(strings = { "h2", "postgresql", "mysql" })
 	void startBesideANewerProtocolThatDoesNotWorkBesideItFails(String platform) {
 		tables(platform, "schema-" + platform + ".sql");
 		stamp(3, 3);
@@ -120,7 +121,7 @@ class JdbcProtocolRecordIntegrationTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "h2", "postgresql" })
+	@ValueSource(strings = { "h2", "postgresql", "mysql" })
 	void aProtocolRecordedAfterTheStartIsReadAgain(String platform) {
 		tables(platform, "schema-" + platform + ".sql");
 		this.host = build();
@@ -130,7 +131,7 @@ class JdbcProtocolRecordIntegrationTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "h2", "postgresql" })
+	@ValueSource(strings = { "h2", "postgresql", "mysql" })
 	void tablesOfAnEarlierReleaseWithoutTheRecordStartAndRecordNothing(String platform) {
 		tables(platform, "migration/" + platform + "/V1__lease_tables.sql");
 		tables(platform, "migration/" + platform + "/V2__lease_waiters_indexes.sql");
@@ -152,8 +153,12 @@ class JdbcProtocolRecordIntegrationTests {
 	// does.
 	private void tables(String platform, String script) {
 		if (this.dataSource == null) {
-			this.dataSource = JdbcTestServers
-				.pool("h2".equals(platform) ? JdbcTestServers.h2Url() : JdbcTestServers.postgresUrl(), platform);
+			String url = switch (platform) {
+				case "h2" -> JdbcTestServers.h2Url();
+				case "postgresql" -> JdbcTestServers.postgresUrl();
+				default -> JdbcTestServers.mariadbUrl();
+			};
+			this.dataSource = JdbcTestServers.pool(url, platform);
 			this.jdbc = new JdbcTemplate(this.dataSource);
 		}
 		try {

@@ -25,6 +25,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.ReturnType;
 
+import dev.lease.host.IncompatibleStoreProtocolException;
 import dev.lease.host.StoreProtocol;
 import dev.lease.host.StoreProtocolReading;
 
@@ -77,17 +78,19 @@ final class RedisProtocolRecord {
 					ascii(Integer.toString(PROTOCOL.worksBesideSince())));
 		StoreProtocolReading reading = reading(recorded(answer.get(0), answer.get(1)));
 		if (!reading.compatible()) {
-			logger.error(reading.refusal().getMessage());
-			throw reading.refusal();
+			IncompatibleStoreProtocolException refusal = reading.refusal();
+			logger.error(refusal.getMessage());
+			throw refusal;
 		}
-		if (reading.recorded() == null) {
+		StoreProtocol recorded = reading.recorded();
+		if (recorded == null) {
 			logger.info("Redis lease host (key prefix " + prefix() + "): recorded protocol " + PROTOCOL + " in "
 					+ reading.record() + "; instances of releases before 0.1.0 record none, and cannot work beside"
 					+ " this one");
 		}
-		else if (reading.recorded().version() != PROTOCOL.version()) {
+		else if (recorded.version() != PROTOCOL.version()) {
 			logger.warn("Redis lease host (key prefix " + prefix() + "): working beside instances of protocol "
-					+ reading.recorded() + " (this instance speaks " + PROTOCOL + "), as in a rolling deploy");
+					+ recorded + " (this instance speaks " + PROTOCOL + "), as in a rolling deploy");
 		}
 		return reading;
 	}
