@@ -28,11 +28,17 @@ import org.springframework.util.Assert;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
 import dev.lease.LeaseKey;
+import dev.lease.autoconfigure.LeaseHostTarget;
+import dev.lease.host.ProtocolRecordingHost;
+import dev.lease.host.StoreProtocol;
+import dev.lease.host.StoreProtocolReading;
 
 /**
  * Health of a lease host: up when the host answers a question that writes nothing
  * ({@code remaining} for a probe key and holder, Check 5.2), down with the failure
- * otherwise.
+ * otherwise. A host whose store records its protocol ({@link ProtocolRecordingHost})
+ * shows the protocol it speaks beside the recorded one, read again at every check, and is
+ * down when the store records a protocol it cannot work beside.
  *
  * @author Lease contributors
  * @since 0.1.0
@@ -86,6 +92,18 @@ public class LeaseHostHealthIndicator extends AbstractHealthIndicator {
 		this.details = details;
 	}
 
+	private static void protocol(StoreProtocolReading reading, Health.Builder builder) {
+		Map<String, Object> protocol = new LinkedHashMap<>();
+		protocol.put("speaks", reading.ours().toString());
+		StoreProtocol recorded = reading.recorded();
+		protocol.put("recorded", (recorded != null) ? recorded.toString() : "none");
+		protocol.put("record", reading.record());
+		builder.withDetail("protocol", protocol);
+		if (!reading.compatible()) {
+			builder.down(reading.refusal());
+		}
+	}
+
 	private static Supplier<Map<String, Object>> copy(Map<String, Object> details) {
 		Assert.notNull(details, "'details' must not be null");
 		Map<String, Object> copy = new LinkedHashMap<>(details);
@@ -97,6 +115,9 @@ public class LeaseHostHealthIndicator extends AbstractHealthIndicator {
 		try {
 			this.host.remaining(PROBE_KEY, this.probe);
 			builder.up();
+			if (LeaseHostTarget.of(this.host) instanceof ProtocolRecordingHost recording) {
+				protocol(recording.protocol(), builder);
+			}
 		}
 		catch (RuntimeException ex) {
 			// down, but still saying which host, and why as far as it knows (a Redis

@@ -43,6 +43,7 @@ import org.springframework.util.StringUtils;
 import dev.lease.LeaseHost;
 import dev.lease.autoconfigure.LeaseAutoConfiguration;
 import dev.lease.autoconfigure.LeaseConfigurationException;
+import dev.lease.host.IncompatibleStoreProtocolException;
 import dev.lease.host.jdbc.JdbcLeaseHost;
 
 /**
@@ -99,7 +100,13 @@ public final class JdbcLeaseHostAutoConfiguration {
 			builder.listenDataSource(new DriverManagerDataSource(properties.getListenUrl(),
 					properties.getListenUsername(), properties.getListenPassword()));
 		}
-		JdbcLeaseHost host = builder.build();
+		JdbcLeaseHost host;
+		try {
+			host = builder.build();
+		}
+		catch (IncompatibleStoreProtocolException ex) {
+			throw new LeaseConfigurationException(ex.description(), ex.action(), ex);
+		}
 		if (properties.isCheckSchema()) {
 			JdbcLeaseSchemaCheck.check(dataSource, host);
 		}

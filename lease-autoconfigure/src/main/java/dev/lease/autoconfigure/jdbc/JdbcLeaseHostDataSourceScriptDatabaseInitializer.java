@@ -60,7 +60,7 @@ public class JdbcLeaseHostDataSourceScriptDatabaseInitializer
 	private static final Log logger = LogFactory.getLog(JdbcLeaseHostDataSourceScriptDatabaseInitializer.class);
 
 	private static final Pattern TABLE_NAMES = Pattern
-		.compile("\\b" + JdbcLeaseHost.DEFAULT_TABLE_PREFIX + "(KEYS|WAITERS)");
+		.compile("\\b" + JdbcLeaseHost.DEFAULT_TABLE_PREFIX + "(KEYS|WAITERS|PROTOCOL)");
 
 	private final String tablePrefix;
 

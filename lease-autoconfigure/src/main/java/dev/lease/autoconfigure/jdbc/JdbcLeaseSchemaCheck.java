@@ -116,7 +116,7 @@ final class JdbcLeaseSchemaCheck {
 					"Set lease.jdbc.initialize-schema=always to create them at start-up, or run the script " + location
 							+ " (with the table prefix '" + host.tablePrefix() + "') against the database yourself;"
 							+ " for tables an older release created, run the migration script named with each"
-							+ " missing index (with the same prefix), or add the scripts under "
+							+ " missing table or index (with the same prefix), or add the scripts under "
 							+ MIGRATIONS.replace("@@platform@@", platform)
 								.replace("classpath*:", "classpath:")
 								.replace("V*__*.sql", "")
@@ -165,10 +165,11 @@ final class JdbcLeaseSchemaCheck {
 		return indexes;
 	}
 
-	// The migration script that creates the index (named without the prefix), so that a
-	// report names the one script that adds it.
-	static String migrationCreating(String platform, String index) {
-		Pattern creates = Pattern.compile("(?:\\bINDEX\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?)" + Pattern.quote(index) + "\\b",
+	// The migration script that creates the index or table (named without the prefix), so
+	// that a report names the one script that adds it.
+	static String migrationCreating(String platform, String indexOrTable) {
+		Pattern creates = Pattern.compile(
+				"(?:\\b(?:INDEX|TABLE)\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?)" + Pattern.quote(indexOrTable) + "\\b",
 				Pattern.CASE_INSENSITIVE);
 		try {
 			Resource[] scripts = new PathMatchingResourcePatternResolver()
@@ -240,7 +241,9 @@ final class JdbcLeaseSchemaCheck {
 				throw ex;
 			}
 			catch (NonTransientDataAccessException ex) {
-				problems.add("table " + table + " is missing (" + ex.getMostSpecificCause().getMessage() + ")");
+				String unprefixed = JdbcLeaseHost.DEFAULT_TABLE_PREFIX + table.substring(tablePrefix.length());
+				problems.add("table " + table + " is missing (" + ex.getMostSpecificCause().getMessage()
+						+ ") (added by " + migrationCreating(platform, unprefixed) + ")");
 			}
 		});
 		return problems;

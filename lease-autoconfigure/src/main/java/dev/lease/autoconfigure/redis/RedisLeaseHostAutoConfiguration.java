@@ -33,6 +33,7 @@ import dev.lease.LeaseHost;
 import dev.lease.autoconfigure.LeaseAutoConfiguration;
 import dev.lease.autoconfigure.LeaseConfigurationException;
 import dev.lease.autoconfigure.LeaseHostTarget;
+import dev.lease.host.IncompatibleStoreProtocolException;
 import dev.lease.host.redis.RedisDurability;
 import dev.lease.host.redis.RedisDurabilityRequiredException;
 import dev.lease.host.redis.RedisLeaseHost;
@@ -101,6 +102,9 @@ public final class RedisLeaseHostAutoConfiguration {
 		}
 		catch (RedisDurabilityRequiredException ex) {
 			throw new LeaseConfigurationException(String.valueOf(ex.getMessage()), requireDurableAction(ex), ex);
+		}
+		catch (IncompatibleStoreProtocolException ex) {
+			throw new LeaseConfigurationException(ex.description(), ex.action(), ex);
 		}
 		catch (RedisReplicasToAckUnsupportedException ex) {
 			throw new LeaseConfigurationException(String.valueOf(ex.getMessage()),

@@ -17,19 +17,24 @@
 package dev.lease.autoconfigure.jdbc;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.UUID;
 
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
@@ -38,6 +43,7 @@ import dev.lease.Released;
 import dev.lease.Taken;
 import dev.lease.autoconfigure.CustomLeaseHost;
 import dev.lease.autoconfigure.LeaseAutoConfiguration;
+import dev.lease.autoconfigure.LeaseConfigurationFailureAnalyzer;
 import dev.lease.autoconfigure.LeaseHostSelection;
 import dev.lease.autoconfigure.NoLeaseHostException;
 import dev.lease.autoconfigure.inmemory.InMemoryLeaseHostAutoConfiguration;
@@ -158,6 +164,34 @@ class JdbcLeaseHostAutoConfigurationTests {
 			assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM ORDERS_LEASE_KEYS", Integer.class)).isOne();
 			assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM ORDERS_LEASE_WAITERS", Integer.class)).isZero();
 			assertThat(tableCount(jdbc, "LEASE_KEYS")).isZero();
+		});
+	}
+
+	@Test
+	void tablePrefixPropertyNamesTheProtocolRecordTheHostWrites() {
+		this.runner.withPropertyValues("lease.jdbc.table-prefix=ORDERS_LEASE_").run((context) -> {
+			JdbcTemplate jdbc = new JdbcTemplate(context.getBean(DataSource.class));
+			assertThat(jdbc.queryForList("SELECT PROTOCOL_VERSION, WORKS_BESIDE_SINCE FROM ORDERS_LEASE_PROTOCOL"))
+				.containsExactly(Map.of("PROTOCOL_VERSION", 2, "WORKS_BESIDE_SINCE", 2));
+			assertThat(tableCount(jdbc, "LEASE_PROTOCOL")).isZero();
+		});
+	}
+
+	@Test
+	void startBesideAProtocolItCannotWorkBesideFailsWithTheAnalyzedExplanation() {
+		String url = "jdbc:h2:mem:protocol-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+		DriverManagerDataSource stamped = new DriverManagerDataSource(url);
+		new ResourceDatabasePopulator(new ClassPathResource("dev/lease/host/jdbc/schema-h2.sql")).execute(stamped);
+		new JdbcTemplate(stamped)
+			.update("INSERT INTO LEASE_PROTOCOL (RECORD_ID, PROTOCOL_VERSION, WORKS_BESIDE_SINCE) VALUES (1, 3, 3)");
+		this.runner.withBean(DataSource.class, () -> stamped).withPropertyValues("lease.host=jdbc").run((context) -> {
+			assertThat(context).hasFailed();
+			FailureAnalysis analysis = new LeaseConfigurationFailureAnalyzer().analyze(context.getStartupFailure());
+			assertThat(analysis).isNotNull();
+			assertThat(analysis.getDescription()).contains("table LEASE_PROTOCOL records protocol 3")
+				.contains("this instance speaks protocol 2");
+			assertThat(analysis.getAction()).contains("deploy that release here too")
+				.contains("DELETE FROM LEASE_PROTOCOL");
 		});
 	}
 

@@ -112,7 +112,7 @@ class JdbcLeaseSchemaCheckTests {
 			assertThat(JdbcLeaseSchemaCheck.expected(JdbcLeaseHost.SCHEMA_LOCATION.replace("@@platform@@", platform),
 					"LEASE_"))
 				.as(platform)
-				.containsOnlyKeys("LEASE_KEYS", "LEASE_WAITERS")
+				.containsOnlyKeys("LEASE_KEYS", "LEASE_WAITERS", "LEASE_PROTOCOL")
 				.allSatisfy((table, columns) -> assertThat(columns).isNotEmpty()
 					.doesNotContain("CONSTRAINT", "PRIMARY", "INDEX", "--"));
 		}

@@ -42,11 +42,11 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * Tests for the versioned migration scripts under
  * {@code dev/lease/host/jdbc/migration/<platform>/} and for {@link JdbcLeaseSchemaCheck}
  * on tables they leave: tables created by the first script only (as an older release's
- * schema script left them) fail the check naming each missing index and the script that
- * adds it, and pass once that script has run. Each test uses a table prefix of its own.
- * PostgreSQL is the server of {@code LEASE_TEST_POSTGRES_URL}, else an embedded one;
- * MariaDB is the server of {@code LEASE_TEST_MARIADB_URL}, and its test is skipped
- * without it.
+ * schema script left them) fail the check naming each missing index or table and the
+ * script that adds it, and pass once that script has run. Each test uses a table prefix
+ * of its own. PostgreSQL is the server of {@code LEASE_TEST_POSTGRES_URL}, else an
+ * embedded one; MariaDB is the server of {@code LEASE_TEST_MARIADB_URL}, and its test is
+ * skipped without it.
  *
  * @author Lease contributors
  */
@@ -81,6 +81,7 @@ class JdbcLeaseSchemaMigrationIntegrationTests {
 			for (int i = 0; i < 2; i++) {
 				run(dataSource, MIGRATION + "postgresql/V1__lease_tables.sql");
 				run(dataSource, MIGRATION + "postgresql/V2__lease_waiters_indexes.sql");
+				run(dataSource, MIGRATION + "postgresql/V3__lease_protocol.sql");
 			}
 		}
 		finally {
@@ -103,6 +104,13 @@ class JdbcLeaseSchemaMigrationIntegrationTests {
 					.doesNotContain("_IX2")
 					.doesNotContain(this.tablePrefix + "KEYS"));
 			run(dataSource, MIGRATION + platform + "/V2__lease_waiters_indexes.sql");
+			String protocol = this.tablePrefix + "PROTOCOL";
+			assertThatExceptionOfType(LeaseConfigurationException.class)
+				.isThrownBy(() -> JdbcLeaseSchemaCheck.check(dataSource, host))
+				.satisfies((ex) -> assertThat(ex.getDescription()).contains("table " + protocol + " is missing")
+					.contains("(added by " + MIGRATION + platform + "/V3__lease_protocol.sql)")
+					.doesNotContain("_IX"));
+			run(dataSource, MIGRATION + platform + "/V3__lease_protocol.sql");
 			JdbcLeaseSchemaCheck.check(dataSource, host);
 		}
 		finally {
@@ -121,7 +129,7 @@ class JdbcLeaseSchemaMigrationIntegrationTests {
 		try {
 			String sql = StreamUtils.copyToString(new DefaultResourceLoader().getResource(location).getInputStream(),
 					StandardCharsets.UTF_8);
-			String prefixed = sql.replaceAll("\\bLEASE_(KEYS|WAITERS)", this.tablePrefix + "$1");
+			String prefixed = sql.replaceAll("\\bLEASE_(KEYS|WAITERS|PROTOCOL)", this.tablePrefix + "$1");
 			new ResourceDatabasePopulator(new ByteArrayResource(prefixed.getBytes(StandardCharsets.UTF_8), location))
 				.execute(dataSource);
 		}
@@ -134,6 +142,7 @@ class JdbcLeaseSchemaMigrationIntegrationTests {
 		JdbcTemplate jdbc = new JdbcTemplate(dataSource);
 		jdbc.execute("DROP TABLE IF EXISTS " + this.tablePrefix + "WAITERS");
 		jdbc.execute("DROP TABLE IF EXISTS " + this.tablePrefix + "KEYS");
+		jdbc.execute("DROP TABLE IF EXISTS " + this.tablePrefix + "PROTOCOL");
 	}
 
 }

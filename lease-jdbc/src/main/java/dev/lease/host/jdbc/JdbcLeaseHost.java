@@ -43,6 +43,8 @@ import dev.lease.TakeResult;
 import dev.lease.TryTakeResult;
 import dev.lease.host.HostArguments;
 import dev.lease.host.Micros;
+import dev.lease.host.ProtocolRecordingHost;
+import dev.lease.host.StoreProtocolReading;
 import dev.lease.host.TakeAnswer;
 import dev.lease.host.TakeAnswer.Granted;
 
@@ -86,7 +88,7 @@ import dev.lease.host.TakeAnswer.Granted;
  * @author Lease contributors
  * @since 0.1.0
  */
-public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
+public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, AutoCloseable {
 
 	/**
 	 * Location of the schema scripts, with Spring Boot's {@code @@platform@@}
@@ -277,6 +279,18 @@ public final class JdbcLeaseHost implements LeaseHost, AutoCloseable {
 	@Override
 	public void close() {
 		this.parts.close();
+	}
+
+	/**
+	 * Read the protocol record of this host's tables, {@code <prefix>PROTOCOL}: the
+	 * protocol the newest release started on them speaks, beside this instance's; none
+	 * where the table is missing.
+	 * @return the reading
+	 * @throws LeaseHostException if the database cannot be reached
+	 */
+	@Override
+	public StoreProtocolReading protocol() {
+		return this.parts.protocol();
 	}
 
 	private JdbcLeaseParts parts() {

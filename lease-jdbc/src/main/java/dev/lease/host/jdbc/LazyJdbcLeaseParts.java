@@ -22,11 +22,14 @@ import javax.sql.DataSource;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.lease.host.StoreProtocolReading;
+
 /**
- * A {@link JdbcLeaseHost}'s parts, built once the database has said which it is: at
- * construction, or at the first call that reaches it; until then each call throws and
- * nothing is granted. Closed once: parts built after the host closed start no clean-up
- * thread and no listening connection.
+ * A {@link JdbcLeaseHost}'s parts, built once the database has said which it is and the
+ * store's protocol record was met ({@link JdbcProtocolRecord}): at construction, or at
+ * the first call that reaches it; until then each call throws and nothing is granted.
+ * Closed once: parts built after the host closed start no clean-up thread and no
+ * listening connection.
  *
  * @author Lease contributors
  */
@@ -42,6 +45,8 @@ final class LazyJdbcLeaseParts {
 
 	private final Duration cleanupInterval;
 
+	private final JdbcProtocolRecord protocol;
+
 	private volatile @Nullable JdbcLeaseParts parts;
 
 	private boolean closed;
@@ -53,6 +58,7 @@ final class LazyJdbcLeaseParts {
 		this.notifications = notifications;
 		this.listenDataSource = listenDataSource;
 		this.cleanupInterval = cleanupInterval;
+		this.protocol = new JdbcProtocolRecord(tablePrefix);
 	}
 
 	JdbcLeaseParts get() {
@@ -63,13 +69,23 @@ final class LazyJdbcLeaseParts {
 		synchronized (this) {
 			built = this.parts;
 			if (built == null) {
-				built = JdbcLeaseParts.of(this.dataSource, JdbcLeaseDialect.detect(this.dataSource), this.tablePrefix,
+				JdbcLeaseDialect.Detected database = JdbcLeaseDialect.detect(this.dataSource);
+				// a protocol this one cannot work beside leaves the host unbuilt: every
+				// call fails the same way
+				this.protocol.meet(this.dataSource);
+				built = JdbcLeaseParts.of(this.dataSource, database, this.tablePrefix,
 						this.notifications && !this.closed, this.listenDataSource,
 						this.closed ? Duration.ZERO : this.cleanupInterval);
 				this.parts = built;
 			}
 			return built;
 		}
+	}
+
+	// The store's protocol record as it stands, once the host is built.
+	StoreProtocolReading protocol() {
+		get();
+		return this.protocol.read(this.dataSource);
 	}
 
 	void close() {

@@ -26,3 +26,12 @@ CREATE INDEX IF NOT EXISTS LEASE_WAITERS_IX2 ON LEASE_WAITERS (GRANTED_EXPIRES_A
 -- A take asks after the holder's own waiters, and a key's poller after its handed ones, without reading the queue.
 CREATE INDEX IF NOT EXISTS LEASE_WAITERS_IX3 ON LEASE_WAITERS (LEASE_KEY, HOLDER);
 CREATE INDEX IF NOT EXISTS LEASE_WAITERS_IX4 ON LEASE_WAITERS (LEASE_KEY, GRANTED_EXPIRES_AT);
+
+-- The protocol this store's hosts speak: one row, written by the first host to start and raised by a newer one
+-- that works beside it, and a host refuses to start beside a protocol it cannot work beside.
+CREATE TABLE IF NOT EXISTS LEASE_PROTOCOL (
+	RECORD_ID INTEGER NOT NULL,
+	PROTOCOL_VERSION INTEGER NOT NULL,
+	WORKS_BESIDE_SINCE INTEGER NOT NULL,
+	CONSTRAINT LEASE_PROTOCOL_PK PRIMARY KEY (RECORD_ID)
+);

@@ -26,3 +26,12 @@ CREATE TABLE IF NOT EXISTS LEASE_WAITERS (
 	INDEX LEASE_WAITERS_IX3 (LEASE_KEY, HOLDER),
 	INDEX LEASE_WAITERS_IX4 (LEASE_KEY, GRANTED_EXPIRES_AT)
 ) ENGINE=InnoDB;
+
+-- The protocol this store's hosts speak: one row, written by the first host to start and raised by a newer one
+-- that works beside it, and a host refuses to start beside a protocol it cannot work beside.
+CREATE TABLE IF NOT EXISTS LEASE_PROTOCOL (
+	RECORD_ID INTEGER NOT NULL,
+	PROTOCOL_VERSION INTEGER NOT NULL,
+	WORKS_BESIDE_SINCE INTEGER NOT NULL,
+	CONSTRAINT LEASE_PROTOCOL_PK PRIMARY KEY (RECORD_ID)
+) ENGINE=InnoDB;

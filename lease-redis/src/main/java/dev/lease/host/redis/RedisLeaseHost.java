@@ -39,6 +39,8 @@ import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.TryTakeResult;
 import dev.lease.host.HostArguments;
+import dev.lease.host.ProtocolRecordingHost;
+import dev.lease.host.StoreProtocolReading;
 import dev.lease.host.Wakeups;
 import dev.lease.host.redis.RedisScriptAnswer.Granted;
 import dev.lease.host.redis.RedisScriptAnswer.TryTakeAnswer;
@@ -72,7 +74,7 @@ import dev.lease.host.redis.RedisScriptAnswer.TryTakeAnswer;
  * @author Lease contributors
  * @since 0.1.0
  */
-public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
+public final class RedisLeaseHost implements LeaseHost, ProtocolRecordingHost, AutoCloseable {
 
 	/** The default prefix of every Redis key and of the channel. */
 	public static final String DEFAULT_KEY_PREFIX = "lease:";
@@ -139,6 +141,17 @@ public final class RedisLeaseHost implements LeaseHost, AutoCloseable {
 	 */
 	public RedisDurability durability() {
 		return this.durability.latest();
+	}
+
+	/**
+	 * Read the protocol record of this host's key prefix, {@code <prefix>protocol}: the
+	 * protocol the newest release started on it speaks, beside this instance's.
+	 * @return the reading
+	 * @throws LeaseHostException if Redis cannot be reached
+	 */
+	@Override
+	public StoreProtocolReading protocol() {
+		return this.store.protocol();
 	}
 
 	/**

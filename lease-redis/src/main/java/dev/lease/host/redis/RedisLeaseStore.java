@@ -37,6 +37,7 @@ import dev.lease.Lease;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHostException;
 import dev.lease.LeaseKey;
+import dev.lease.host.StoreProtocolReading;
 import dev.lease.host.Wakeups;
 import dev.lease.host.redis.RedisScriptAnswer.Ended;
 import dev.lease.host.redis.RedisScriptAnswer.ReleaseAnswer;
@@ -99,6 +100,8 @@ final class RedisLeaseStore {
 
 	private final BiConsumer<String, Wakeups.Handoff<String>> handedOn;
 
+	private final RedisProtocolRecord protocol;
+
 	// handedOn: told when a release made here handed the key to a waiter, so that one of
 	// this JVM's waiters need not wait for the channel's message.
 	RedisLeaseStore(RedisConnectionFactory connectionFactory, String keyPrefix, int replicasToAck,
@@ -117,6 +120,7 @@ final class RedisLeaseStore {
 		this.durability = durability;
 		this.calls = new RedisCalls(connectionFactory, durability::disturbed);
 		this.handedOn = handedOn;
+		this.protocol = new RedisProtocolRecord(keyPrefix);
 	}
 
 	// Whether the failure is Redis not answering, rather than an answer refused: the
@@ -126,8 +130,10 @@ final class RedisLeaseStore {
 		return ex.getCause() instanceof DataAccessException;
 	}
 
-	// Load the script and read the server's durability for the first time; with
-	// replicas-to-ack, first make sure the server serves what confirms a grant.
+	// Meet the prefix's protocol record, load the script and read the server's
+	// durability for the first time; with replicas-to-ack, first make sure the server
+	// serves what confirms a grant. A protocol this one cannot work beside fails the
+	// start before anything is written under the prefix but the record.
 	void start() {
 		call("start", (connection) -> {
 			if (this.acknowledgements.asked() && connection instanceof RedisClusterConnection) {
@@ -137,10 +143,15 @@ final class RedisLeaseStore {
 						"replicasToAck (lease.redis.replicas-to-ack) is not supported on a Redis Cluster", null);
 			}
 			this.acknowledgements.requireCommands(connection);
+			this.protocol.meet(connection);
 			this.script.load(connection);
 			this.durability.start(connection);
 			return null;
 		});
+	}
+
+	StoreProtocolReading protocol() {
+		return call("read the protocol record", this.protocol::read);
 	}
 
 	byte[] redisKey(LeaseKey key) {
