@@ -127,11 +127,19 @@ final class LettuceShardedHandoffs extends RedisPubSubAdapter<byte[], byte[]> im
 			Slot fresh = new Slot();
 			fresh.keys.put(key, now);
 			this.slots.put(slot, fresh);
-			this.connection.async()
-				.ssubscribe(channel(slot))
-				.whenComplete((subscribedTo, failure) -> fresh.subscribed.complete(null));
+			this.connection.async().ssubscribe(channel(slot)).whenComplete((subscribedTo, failure) -> {
+				if (failure != null) {
+					// not subscribed: the next waiter in the slot tries again
+					forget(slot, fresh);
+				}
+				fresh.subscribed.complete(null);
+			});
 			return fresh.subscribed;
 		}
+	}
+
+	private synchronized void forget(int slot, Slot subscription) {
+		this.slots.remove(slot, subscription);
 	}
 
 	// Unsubscribe the slots none of whose keys has waiters or asked lately.
@@ -217,6 +225,13 @@ final class LettuceShardedHandoffs extends RedisPubSubAdapter<byte[], byte[]> im
 				return;
 			}
 			pauseMillis = Math.min(RESUBSCRIBE_PAUSE_MAX_MILLIS, pauseMillis * 2);
+		}
+		if (this.closed) {
+			return;
+		}
+		synchronized (this) {
+			// the next waiter in the slot tries again
+			this.slots.remove(slot);
 		}
 		logger.warn("The handoffs of slot " + slot + " could not be subscribed again; its waiters ask on their own");
 	}

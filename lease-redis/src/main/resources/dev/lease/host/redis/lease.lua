@@ -177,15 +177,14 @@ local HANDED = KEYS[4]
 -- cluster delivers (PUBLISH) to the subscribers of every node; or, where the caller names
 -- one as its last argument past the operation's own, a channel of the key's slot,
 -- <plain channel>{<tag>}, which Redis 7.0 delivers (SPUBLISH) on the slot's shard only.
+-- Any other argument past an operation's own is ignored, as it always was.
 local PLAIN = string.sub(key, 1, (string.find(key, '{', 1, true) or 1) - 1) .. 'handoff'
 local OWN_ARGUMENTS = { try = 3, take = 4, ask = 3, settle = 3, release = 2 }
 local CHANNEL, PUBLISH = PLAIN, 'PUBLISH'
-if OWN_ARGUMENTS[op] and #ARGV > OWN_ARGUMENTS[op] and ARGV[#ARGV] ~= PLAIN then
-	CHANNEL, PUBLISH = ARGV[#ARGV], 'SPUBLISH'
-	if string.sub(CHANNEL, 1, #PLAIN + 1) ~= PLAIN .. '{' or string.sub(CHANNEL, -1) ~= '}' then
-		return redis.error_reply('ERR lease.lua publishes the handoffs of ' .. key .. ' on ' .. PLAIN
-			.. ' or on ' .. PLAIN .. '{...} in its slot, not on ' .. CHANNEL)
-	end
+local named = ARGV[#ARGV]
+if OWN_ARGUMENTS[op] and #ARGV > OWN_ARGUMENTS[op] and string.sub(named, 1, #PLAIN + 1) == PLAIN .. '{'
+		and string.sub(named, -1) == '}' then
+	CHANNEL, PUBLISH = named, 'SPUBLISH'
 end
 
 -- The waiters' structures must be ours: of their type, and empty when the key has none.
