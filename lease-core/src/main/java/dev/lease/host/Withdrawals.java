@@ -34,12 +34,13 @@ import dev.lease.LeaseHostException;
  * connections broke too, a database that refuses another connection, a reconnecting
  * client), so a withdrawal is not lost to it: it runs on a thread of its own and is tried
  * again, on a fresh call, 50 ms after a failure, the pause doubling to a second, until it
- * has been written or the waiter's bound has passed: after its bound, no release can hand
- * the waiter the key. The caller waits for it while it is tried {@value #ATTEMPTS} times,
- * and no longer than {@link #PATIENCE}, so that it returns promptly however long the
- * store keeps a call waiting; a withdrawal not written by then goes on without it, and
- * gives back a grant handed to the waiter meanwhile once it is. A pending interrupt is
- * put aside while the caller waits, and set again.
+ * has been written or it is needed no more: after its bound no release can hand the
+ * waiter the key, and after its bound plus its duration no grant handed to it before can
+ * stand. The caller waits for it while it is tried {@value #ATTEMPTS} times, and no
+ * longer than {@link #PATIENCE}, so that it returns promptly however long the store keeps
+ * a call waiting; a withdrawal not written by then goes on without it, and gives back a
+ * grant handed to the waiter meanwhile once it is. A pending interrupt is put aside while
+ * the caller waits, and set again.
  *
  * @author Lease contributors
  * @since 0.1.0
@@ -59,10 +60,10 @@ public final class Withdrawals {
 	/**
 	 * How long past its bound a waiting take may answer when the host does not answer
 	 * (Host semantics): its questions wait for an answer no longer than to its bound plus
-	 * half this margin, the rest left for its own handling of the failure, and then it
-	 * throws {@link LeaseHostException} while its withdrawal goes on.
+	 * two thirds of this margin, the rest left for its own handling of the failure, and
+	 * then it throws {@link LeaseHostException} while its withdrawal goes on.
 	 */
-	public static final Duration ANSWER_MARGIN = Duration.ofSeconds(1);
+	public static final Duration ANSWER_MARGIN = Duration.ofSeconds(3);
 
 	private static final long FIRST_PAUSE_MILLIS = 50;
 
@@ -72,15 +73,16 @@ public final class Withdrawals {
 	}
 
 	/**
-	 * Withdraw a waiter, trying again until it is written or its bound has passed, and
-	 * wait for it while it is tried {@value #ATTEMPTS} times, for at most
-	 * {@link #PATIENCE}.
-	 * @param boundNanoTime the waiter's bound as a {@link System#nanoTime()} reading
+	 * Withdraw a waiter, trying again until it is written or needed no more, and wait for
+	 * it while it is tried {@value #ATTEMPTS} times, for at most {@link #PATIENCE}.
+	 * @param boundNanoTime when a withdrawal is needed no more, as a
+	 * {@link System#nanoTime()} reading: the waiter's bound plus its duration, when no
+	 * grant handed to it can stand
 	 * @param withdrawal one call that withdraws the waiter, or gives back a grant handed
 	 * to it meanwhile, and throws {@link LeaseHostException} when the store could not be
 	 * reached; it is made on another thread
 	 * @return the last failure, or {@code null} once withdrawn; after a failure the
-	 * withdrawal goes on until it is written or the bound has passed
+	 * withdrawal goes on until it is written or needed no more
 	 */
 	public static @Nullable LeaseHostException withdraw(long boundNanoTime, Runnable withdrawal) {
 		return withdraw(boundNanoTime, System.nanoTime() + PATIENCE.toNanos(), withdrawal);
@@ -99,10 +101,12 @@ public final class Withdrawals {
 	 * throws, its interrupt flag cleared as that exception says. Only when the withdrawal
 	 * was not written while the waiter waited for it is its outcome unknown: then a
 	 * {@link LeaseHostException} is thrown instead, caused by the interrupt, the store's
-	 * failure suppressed in it, and the withdrawal goes on until it is written or the
-	 * bound has passed.
+	 * failure suppressed in it, and the withdrawal goes on until it is written or needed
+	 * no more.
 	 * @param interrupt the interrupt that made the waiter give up
-	 * @param boundNanoTime the waiter's bound as a {@link System#nanoTime()} reading
+	 * @param boundNanoTime when a withdrawal is needed no more, as a
+	 * {@link System#nanoTime()} reading: the waiter's bound plus its duration, when no
+	 * grant handed to it can stand
 	 * @param withdrawal one call that withdraws the waiter, or gives back a grant handed
 	 * to it meanwhile
 	 * @return the interrupt, for the waiter to throw
@@ -114,7 +118,7 @@ public final class Withdrawals {
 		if (failed != null) {
 			LeaseHostException unknown = new LeaseHostException("Interrupted, and the waiter could not be withdrawn"
 					+ " yet (" + failed.getMessage() + "): its withdrawal is tried again until it is written, when a"
-					+ " grant handed to it meanwhile is given back, or its bound has passed", interrupt);
+					+ " grant handed to it meanwhile is given back, or it is needed no more", interrupt);
 			unknown.addSuppressed(failed);
 			throw unknown;
 		}
@@ -125,7 +129,9 @@ public final class Withdrawals {
 	 * Withdraw a waiter that got no answer from the store, so that it is not handed the
 	 * key later, and answer the failure to throw, a failed withdrawal suppressed in it.
 	 * @param failure the store's failure
-	 * @param boundNanoTime the waiter's bound as a {@link System#nanoTime()} reading
+	 * @param boundNanoTime when a withdrawal is needed no more, as a
+	 * {@link System#nanoTime()} reading: the waiter's bound plus its duration, when no
+	 * grant handed to it can stand
 	 * @param withdrawal one call that withdraws the waiter
 	 * @return the failure, for the waiter to throw
 	 */
@@ -139,7 +145,9 @@ public final class Withdrawals {
 	 * withdrawal no later than the waiter must answer: past its bound plus
 	 * {@link #ANSWER_MARGIN}, it goes on without the waiter.
 	 * @param failure the store's failure
-	 * @param boundNanoTime the waiter's bound as a {@link System#nanoTime()} reading
+	 * @param boundNanoTime when a withdrawal is needed no more, as a
+	 * {@link System#nanoTime()} reading: the waiter's bound plus its duration, when no
+	 * grant handed to it can stand
 	 * @param answerByNanoTime the latest the waiter answers, as a
 	 * {@link System#nanoTime()} reading
 	 * @param withdrawal one call that withdraws the waiter

@@ -87,6 +87,8 @@ final class JdbcLeaseCalls {
 
 	private final @Nullable WithdrawalConnection withdrawals;
 
+	private final AnswerDeadline deadline = new AnswerDeadline();
+
 	JdbcLeaseCalls(DataSource dataSource, JdbcLeaseDialect.Detected database, String selectNow,
 			StoreInterrupts interrupts, Wakeups<LeaseKey, Long> wakeups, @Nullable WithdrawalConnection withdrawals) {
 		JdbcLeaseDialect dialect = database.dialect();
@@ -144,8 +146,10 @@ final class JdbcLeaseCalls {
 				long started = System.nanoTime();
 				try {
 					Transaction tx = new Transaction(this.jdbc, this.selectNow);
+					Long answerBy = this.deadline.current();
 					T result = switch (call) {
-						case TRANSACTION -> inTransaction(() -> work.run(tx));
+						case TRANSACTION -> (answerBy != null) ? inTransactionBy(answerBy, () -> work.run(tx))
+								: inTransaction(() -> work.run(tx));
 						case STATEMENT -> inAutoCommit(() -> work.run(tx));
 						case WITHDRAWAL -> onWithdrawalConnection(() -> work.run(tx));
 					};
@@ -240,16 +244,43 @@ final class JdbcLeaseCalls {
 		return this.transactions.execute((status) -> work.get());
 	}
 
-	// The one-statement questions: on a connection of the host's own in auto-commit,
-	// bound for the work's statements under the host's data source.
-	private <T> T inAutoCommit(Supplier<T> work) {
-		Connection connection;
+	// As above, on a connection had, and answered, by the instant (AnswerDeadline),
+	// bound under the host's data source for the transaction manager to begin it on.
+	private <T> T inTransactionBy(long answerBy, Supplier<T> work) {
+		Connection connection = connection(answerBy);
+		int networkTimeout = AnswerDeadline.bound(connection, answerBy);
+		TransactionSynchronizationManager.bindResource(this.own, new ConnectionHolder(connection));
 		try {
-			connection = this.dataSource.getConnection();
+			return inTransaction(work);
+		}
+		finally {
+			TransactionSynchronizationManager.unbindResource(this.own);
+			AnswerDeadline.restore(connection, networkTimeout);
+			close(connection);
+		}
+	}
+
+	// Store calls that must answer by the instant (a System.nanoTime() reading), or fail.
+	<T> T answeringBy(long answerByNanos, Supplier<T> calls) {
+		return this.deadline.answeringBy(answerByNanos, calls);
+	}
+
+	private Connection connection(@Nullable Long answerBy) {
+		try {
+			return (answerBy != null) ? AnswerDeadline.connection(this.dataSource, answerBy)
+					: this.dataSource.getConnection();
 		}
 		catch (SQLException ex) {
 			throw new Transaction.NotConnected(ex);
 		}
+	}
+
+	// The one-statement questions: on a connection of the host's own in auto-commit,
+	// bound for the work's statements under the host's data source.
+	private <T> T inAutoCommit(Supplier<T> work) {
+		Long answerBy = this.deadline.current();
+		Connection connection = connection(answerBy);
+		int networkTimeout = (answerBy != null) ? AnswerDeadline.bound(connection, answerBy) : -1;
 		TransactionSynchronizationManager.bindResource(this.own, new ConnectionHolder(connection));
 		try {
 			return this.jdbc.execute((ConnectionCallback<T>) (bound) -> {
@@ -269,6 +300,7 @@ final class JdbcLeaseCalls {
 		}
 		finally {
 			TransactionSynchronizationManager.unbindResource(this.own);
+			AnswerDeadline.restore(connection, networkTimeout);
 			close(connection);
 		}
 	}

@@ -57,6 +57,8 @@ final class JdbcLeaseSweeper {
 
 	private final @Nullable ScheduledExecutorService schedule;
 
+	private static final Duration ANSWER_WITHIN = Duration.ofSeconds(5);
+
 	private final AtomicLong nextSweep = new AtomicLong(System.nanoTime());
 
 	JdbcLeaseSweeper(JdbcLeaseStore store, Duration interval) {
@@ -102,16 +104,21 @@ final class JdbcLeaseSweeper {
 		}
 	}
 
+	// Answered within ANSWER_WITHIN or failed (AnswerDeadline): a database that stops
+	// answering does not hang the clean-up, nor the host's close behind it.
 	private void sweep() {
-		JdbcLeaseStatements statements = this.store.statements;
-		List<byte[]> keys = this.store.calls.transaction("clean up", null, (tx) -> {
-			tx.update(statements.deleteFreeKeys);
-			tx.update(statements.deleteStaleHandedWaiters, HANDED_GRACE_MICROS, HANDED_GRACE_MICROS);
-			return tx.queryRows(statements.selectKeysToResolve, KEYS_PER_SWEEP, KeyRow.KEY);
+		this.store.calls.answeringBy(System.nanoTime() + ANSWER_WITHIN.toNanos(), () -> {
+			JdbcLeaseStatements statements = this.store.statements;
+			List<byte[]> keys = this.store.calls.transaction("clean up", null, (tx) -> {
+				tx.update(statements.deleteFreeKeys);
+				tx.update(statements.deleteStaleHandedWaiters, HANDED_GRACE_MICROS, HANDED_GRACE_MICROS);
+				return tx.queryRows(statements.selectKeysToResolve, KEYS_PER_SWEEP, KeyRow.KEY);
+			});
+			for (byte[] keyBytes : keys) {
+				this.store.resolve(LeaseKey.of(keyBytes));
+			}
+			return keys;
 		});
-		for (byte[] keyBytes : keys) {
-			this.store.resolve(LeaseKey.of(keyBytes));
-		}
 	}
 
 	// Stop the schedule, waiting for a run under way so that none outlives the host.

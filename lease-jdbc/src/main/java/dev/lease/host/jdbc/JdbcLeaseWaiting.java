@@ -278,8 +278,10 @@ final class JdbcLeaseWaiting {
 		private void poll(long now) throws InterruptedException {
 			this.polled = now;
 			List<KeyRow.Polled> rows;
+			JdbcLeaseStore store = JdbcLeaseWaiting.this.store;
 			try {
-				rows = JdbcLeaseWaiting.this.interrupts.givingUp(() -> JdbcLeaseWaiting.this.store.poll(this.key));
+				rows = JdbcLeaseWaiting.this.interrupts
+					.givingUp(() -> store.calls.answeringBy(answerBy(), () -> store.poll(this.key)));
 			}
 			catch (StoreInterrupts.GaveUp ex) {
 				throw giveUp(new InterruptedException(ex.getMessage()));
@@ -312,17 +314,20 @@ final class JdbcLeaseWaiting {
 			JdbcLeaseStore store = JdbcLeaseWaiting.this.store;
 			StoreInterrupts interrupts = JdbcLeaseWaiting.this.interrupts;
 			Queued asking = this.queued;
+			long answerBy = answerBy();
 			try {
-				Granted picked = interrupts.givingUp(() -> store.pickUp(this.key, asking));
-				return (picked != null) ? picked
-						: interrupts.givingUp(() -> store.ask(this.key, this.holder, asking, false));
+				Granted picked = interrupts
+					.givingUp(() -> store.calls.answeringBy(answerBy, () -> store.pickUp(this.key, asking)));
+				return (picked != null) ? picked : interrupts.givingUp(
+						() -> store.calls.answeringBy(answerBy, () -> store.ask(this.key, this.holder, asking, false)));
 			}
 			catch (StoreInterrupts.GaveUp ex) {
 				throw giveUp(new InterruptedException(ex.getMessage()));
 			}
 			catch (LeaseHostException ex) {
 				// A caller that gets no answer must not be handed the key later.
-				throw Withdrawals.failed(ex, boundNanoTime(), () -> store.ask(this.key, this.holder, asking, true));
+				throw Withdrawals.failed(ex, neededUntil(), answerBy,
+						() -> store.ask(this.key, this.holder, asking, true));
 			}
 		}
 
@@ -334,8 +339,23 @@ final class JdbcLeaseWaiting {
 		// one when the database refuses another); Withdrawals bounds its wait.
 		private InterruptedException giveUp(InterruptedException interrupt) {
 			Queued asking = this.queued;
-			return Withdrawals.giveUp(interrupt, boundNanoTime(),
+			return Withdrawals.giveUp(interrupt, neededUntil(),
 					() -> JdbcLeaseWaiting.this.store.ask(this.key, this.holder, asking, true));
+		}
+
+		// When a question must have been answered (Host: silence): two thirds of the
+		// answer margin past the bound, the rest left for the waiter's own handling of
+		// the
+		// failure.
+		private long answerBy() {
+			return boundAt() + Withdrawals.ANSWER_MARGIN.toNanos() * 2 / 3;
+		}
+
+		// Until when a withdrawal is needed: a grant handed to the waiter before its
+		// bound
+		// stands for its duration.
+		private long neededUntil() {
+			return boundNanoTime() + Micros.toNanos(this.durationMicros);
 		}
 
 		// The waiter's bound on this JVM's timer, from the last answer the host gave it:

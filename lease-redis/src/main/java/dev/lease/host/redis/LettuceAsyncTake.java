@@ -66,7 +66,7 @@ final class LettuceAsyncTake {
 
 	// A question unanswered by the waiter's bound plus this gives up, so that the
 	// waiter answers within the margin, its own handling of the failure included.
-	private static final long MARGIN_NANOS = Withdrawals.ANSWER_MARGIN.toNanos() / 2;
+	private static final long MARGIN_NANOS = Withdrawals.ANSWER_MARGIN.toNanos() * 2 / 3;
 
 	private final LettuceAsyncLeaseHost host;
 
@@ -131,8 +131,7 @@ final class LettuceAsyncTake {
 			this.host.step(this, this::abandon);
 		});
 		this.host
-			.runWaiter("take", this.redisKey, RedisLeaseStore.takeArguments(this.holder, this.duration, this.ticket),
-					System.nanoTime() + this.duration.toNanos() + MARGIN_NANOS)
+			.runWaiter("take", this.redisKey, RedisLeaseStore.takeArguments(this.holder, this.duration, this.ticket))
 			.whenComplete((answered, failure) -> this.host.step(this, () -> entered(answered, failure)));
 	}
 
@@ -313,21 +312,24 @@ final class LettuceAsyncTake {
 	}
 
 	// Withdraw the waiter, a grant handed to it at that moment given back; tried again
-	// while its bound has not passed, as a blocking waiter's withdrawal is. Reads only
-	// final fields, as it is sent from the cancelling thread too; a failure is read on
-	// this take's thread, which knows the bound.
+	// while it is needed (until a grant handed before the bound would have ended), as a
+	// blocking waiter's withdrawal is. Reads only final fields, as it is sent from the
+	// cancelling thread too; a failure is read on this take's thread, which knows the
+	// bound.
 	private void withdraw(int attempt) {
 		this.host.runWaiter("take", this.redisKey, this.host.store().settleArguments(this.ticket, true))
 			.whenComplete((answered, failure) -> {
-				if (failure != null && attempt < Withdrawals.ATTEMPTS) {
+				if (failure != null) {
 					this.host.step(this, () -> withdrawAgain(attempt));
 				}
 			});
 	}
 
 	private void withdrawAgain(int attempt) {
-		if (System.nanoTime() - boundAt() < 0) {
-			this.host.timer().schedule(() -> withdraw(attempt + 1), 50L << (attempt - 1), TimeUnit.MILLISECONDS);
+		if (System.nanoTime() - (boundAt() + this.duration.toNanos()) < 0) {
+			this.host.timer()
+				.schedule(() -> withdraw(attempt + 1), Math.min(50L << Math.min(attempt - 1, 10), 1_000L),
+						TimeUnit.MILLISECONDS);
 		}
 	}
 

@@ -202,7 +202,10 @@ final class RedisLeaseStore {
 
 	// A take's first question, which it may drop at an interrupt that comes before it is
 	// sent (RedisCalls.GaveUp).
-	TakeAnswer take(byte[] redisKey, LeaseHolder holder, Duration duration, byte[] ticket, long answerBy) {
+	// Not yet queued, it has no bound to answer by: the client's timeout bounds it, and
+	// the wait for the subscription of its slot.
+	TakeAnswer take(byte[] redisKey, LeaseHolder holder, Duration duration, byte[] ticket) {
+		long answerBy = System.nanoTime() + this.script.waiterRetryNanos();
 		awaitHandoffsOf(redisKey, answerBy);
 		return RedisScriptAnswer
 			.take(runOrGiveUp("take", redisKey, answerBy, TAKE, holder.bytes(), micros(duration), ticket));

@@ -73,7 +73,7 @@ final class RedisLeaseWaiting {
 
 	// A question unanswered by the waiter's bound plus this gives up, so that the
 	// waiter answers within the margin, its own handling of the failure included.
-	private static final long MARGIN_NANOS = Withdrawals.ANSWER_MARGIN.toNanos() / 2;
+	private static final long MARGIN_NANOS = Withdrawals.ANSWER_MARGIN.toNanos() * 2 / 3;
 
 	private final RedisLeaseStore store;
 
@@ -93,8 +93,7 @@ final class RedisLeaseWaiting {
 		try {
 			TakeAnswer answer;
 			try {
-				answer = this.store.take(redisKey, holder, duration, ticket,
-						System.nanoTime() + duration.toNanos() + MARGIN_NANOS);
+				answer = this.store.take(redisKey, holder, duration, ticket);
 			}
 			catch (RedisCalls.GaveUp ex) {
 				// Interrupted before anything was sent: nothing stands for us.
@@ -134,7 +133,8 @@ final class RedisLeaseWaiting {
 				signal.await(wakeAt - System.nanoTime());
 			}
 			catch (InterruptedException ex) {
-				throw Withdrawals.giveUp(ex, boundAt, () -> this.store.settle(redisKey, ticket, true));
+				throw Withdrawals.giveUp(ex, boundAt + duration.toNanos(),
+						() -> this.store.settle(redisKey, ticket, true));
 			}
 			Instant handed = signal.handed();
 			if (handed != null) {
@@ -154,12 +154,12 @@ final class RedisLeaseWaiting {
 						: this.store.ask(redisKey, ticket, answerBy);
 			}
 			catch (RedisCalls.GaveUp ex) {
-				throw Withdrawals.giveUp(new InterruptedException(ex.getMessage()), boundAt,
+				throw Withdrawals.giveUp(new InterruptedException(ex.getMessage()), boundAt + duration.toNanos(),
 						() -> this.store.settle(redisKey, ticket, true));
 			}
 			catch (LeaseHostException ex) {
 				// A caller that gets no answer must not be handed the key later.
-				throw Withdrawals.failed(ex, boundAt, boundAt + MARGIN_NANOS,
+				throw Withdrawals.failed(ex, boundAt + duration.toNanos(), boundAt + MARGIN_NANOS,
 						() -> this.store.settle(redisKey, ticket, true));
 			}
 			if (answer instanceof Granted granted) {

@@ -50,18 +50,18 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Tests that a waiting take returns by its bound plus {@link Withdrawals#ANSWER_MARGIN}
- * when Redis stops answering (Host semantics, "Host: a host that does not answer"): with
- * the host's answer, or {@link LeaseHostException} when none can be known, blocking and
- * non-blocking, whether the server is killed or every byte to it is dropped. The client
- * is Lettuce as Spring Boot configures it, whose command timeout (60 s) is far past the
- * bound, and which keeps commands while it reconnects.
+ * when Redis stops answering (Host: silence): with the host's answer, or
+ * {@link LeaseHostException} when none can be known, blocking and non-blocking, whether
+ * the server is killed or every byte to it is dropped. The client is Lettuce as Spring
+ * Boot configures it, whose command timeout (60 s) is far past the bound, and which keeps
+ * commands while it reconnects.
  *
  * @author Lease contributors
  */
 class RedisSilentServerIntegrationTests {
 
 	// The holder's term: the waiters' bound, the arrival term, is its end (Operation 3).
-	private static final Duration HOLD = Duration.ofSeconds(10);
+	private static final Duration HOLD = Duration.ofSeconds(5);
 
 	private static final Duration TERM = Duration.ofSeconds(60);
 
@@ -109,13 +109,13 @@ class RedisSilentServerIntegrationTests {
 	}
 
 	@Test
-	@DisplayName("Host semantics: with every byte to Redis dropped, each waiting take returns by its bound plus the margin")
+	@DisplayName("Host: silence. With every byte to Redis dropped, each waiting take returns by its bound plus the margin")
 	void waitersReturnByTheirBoundWhenRedisIsSilent() throws Exception {
 		assertWaitersReturnByTheirBound(this.proxy::blackhole);
 	}
 
 	@Test
-	@DisplayName("Host semantics: with Redis killed under them, each waiting take returns by its bound plus the margin")
+	@DisplayName("Host: silence. With Redis killed under them, each waiting take returns by its bound plus the margin")
 	void waitersReturnByTheirBoundWhenRedisIsKilled() throws Exception {
 		assertWaitersReturnByTheirBound(this.server::stopServer);
 	}

@@ -90,6 +90,14 @@ public final class MariadbTestServer implements AutoCloseable {
 	}
 
 	/**
+	 * Return the port the server listens on.
+	 * @return the port
+	 */
+	public int port() {
+		return this.port;
+	}
+
+	/**
 	 * Return the JDBC URL of the server's {@code test} database, as root.
 	 * @return the URL
 	 */

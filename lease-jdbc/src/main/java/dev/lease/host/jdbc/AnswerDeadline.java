@@ -1,0 +1,141 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.host.jdbc;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.pool.HikariPool;
+import org.jspecify.annotations.Nullable;
+import org.springframework.util.ClassUtils;
+
+/**
+ * The instant by which a waiter's store calls must answer (Host: silence): its bound plus
+ * two thirds of the answer margin. A call made under one waits for a pool connection no
+ * longer than that (on a Hikari pool, the one Spring Boot configures; any other pool, or
+ * one wrapped, waits as it is set to), and for the database's answers no longer than that
+ * (the connection's network timeout), so a database that is down or silent fails the call
+ * by then, rather than after the pool's connection timeout or never.
+ *
+ * @author Lease contributors
+ */
+final class AnswerDeadline {
+
+	private static final boolean HIKARI_PRESENT = ClassUtils.isPresent("com.zaxxer.hikari.HikariDataSource",
+			AnswerDeadline.class.getClassLoader());
+
+	private final ThreadLocal<Long> answerBy = new ThreadLocal<>();
+
+	/**
+	 * Run store calls that must answer by the given instant.
+	 * @param <T> the answer
+	 * @param answerByNanos a {@link System#nanoTime()} reading
+	 * @param calls the calls
+	 * @return their answer
+	 */
+	<T> T answeringBy(long answerByNanos, Supplier<T> calls) {
+		Long outer = this.answerBy.get();
+		this.answerBy.set((outer != null) ? Math.min(outer, answerByNanos) : answerByNanos);
+		try {
+			return calls.get();
+		}
+		finally {
+			if (outer != null) {
+				this.answerBy.set(outer);
+			}
+			else {
+				this.answerBy.remove();
+			}
+		}
+	}
+
+	// The instant the running call must answer by, or null when it has none.
+	@Nullable Long current() {
+		return this.answerBy.get();
+	}
+
+	// A connection had by the instant, on a Hikari pool; from any other pool as it lends
+	// them.
+	static Connection connection(DataSource dataSource, long answerByNanos) throws SQLException {
+		if (HIKARI_PRESENT) {
+			Connection connection = Hikari.connection(dataSource, millisLeft(answerByNanos));
+			if (connection != null) {
+				return connection;
+			}
+		}
+		return dataSource.getConnection();
+	}
+
+	// The connection's reads end by the instant; answers the timeout to restore, or -1
+	// when the driver cannot be told.
+	static int bound(Connection connection, long answerByNanos) {
+		try {
+			int before = connection.getNetworkTimeout();
+			connection.setNetworkTimeout(Runnable::run, (int) Math.min(Integer.MAX_VALUE, millisLeft(answerByNanos)));
+			return before;
+		}
+		catch (SQLException | RuntimeException ex) {
+			return -1;
+		}
+	}
+
+	static void restore(Connection connection, int networkTimeout) {
+		if (networkTimeout < 0) {
+			return;
+		}
+		try {
+			connection.setNetworkTimeout(Runnable::run, networkTimeout);
+		}
+		catch (SQLException | RuntimeException ex) {
+			// a broken connection, which the pool discards
+		}
+	}
+
+	private static long millisLeft(long answerByNanos) {
+		return Math.max(1, TimeUnit.NANOSECONDS.toMillis(answerByNanos - System.nanoTime()));
+	}
+
+	/**
+	 * A Hikari pool's connection within a timeout of the call's own, read only when
+	 * Hikari is on the class path.
+	 */
+	private static final class Hikari {
+
+		private Hikari() {
+		}
+
+		// Only the pool itself: a data source that wraps it (tracing, metrics) is asked
+		// as
+		// it is, so that what it adds is not bypassed.
+		static @Nullable Connection connection(DataSource dataSource, long timeoutMillis) throws SQLException {
+			if (!(dataSource instanceof HikariDataSource hikariDataSource)) {
+				return null;
+			}
+			// The pool, once started (a data source built from a configuration starts it
+			// at once).
+			Object pool = hikariDataSource.getHikariPoolMXBean();
+			return (pool instanceof HikariPool hikari) ? hikari.getConnection(timeoutMillis) : null;
+		}
+
+	}
+
+}
