@@ -124,7 +124,17 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 			return CompletableFuture.failedFuture(ex);
 		}
 		LettuceAsyncTake take = new LettuceAsyncTake(this, key, holder, duration);
-		take.start();
+		// Its first question is sent once a message about the key reaches this host (its
+		// slot's subscription, where handoffs are sharded), or after a second, when it
+		// asks on its own.
+		CompletableFuture<Void> subscribed = this.store.handoffsOf(this.store.redisKey(key));
+		if (subscribed.isDone()) {
+			take.start();
+		}
+		else {
+			subscribed.orTimeout(RedisLeaseStore.SUBSCRIPTION_WAIT_MILLIS, TimeUnit.MILLISECONDS)
+				.whenComplete((done, failure) -> take.start());
+		}
 		return take.answer();
 	}
 

@@ -96,11 +96,12 @@ final class LettuceCommands {
 		}
 		RedisClusterAsyncCommands<byte[], byte[]> commands = commands(connection);
 		byte[][] keys = RedisLeaseScript.keys(key);
+		byte[][] named = script.arguments(key, args);
 		CompletableFuture<List<Object>> answer = commands
-			.<List<Object>>evalsha(script.sha(), ScriptOutputType.MULTI, keys, args)
+			.<List<Object>>evalsha(script.sha(), ScriptOutputType.MULTI, keys, named)
 			.toCompletableFuture()
 			.exceptionallyCompose((ex) -> RedisLeaseScript.isNoScript(ex)
-					? commands.<List<Object>>eval(script.source(), ScriptOutputType.MULTI, keys, args)
+					? commands.<List<Object>>eval(script.source(), ScriptOutputType.MULTI, keys, named)
 						.toCompletableFuture()
 					: CompletableFuture.failedFuture(ex))
 			.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS)

@@ -42,13 +42,16 @@ import dev.lease.LeaseHostException;
 import dev.lease.host.Wakeups;
 
 /**
- * The one pub/sub subscription of a host, which wakes its waiters ({@link Wakeups}, by
- * Redis key and ticket): the script publishes a {@link RedisHandoffMessage} whenever it
- * hands a key to a waiter or the waiter next in line changes, and only the two waiters it
- * names wake. A lost message costs latency only: one waiter per key in this JVM, its
- * delegate, also re-asks on its own and wakes the waiters its answer names. Once the
- * subscription is made again after its connection was lost, every waiter asks once, since
- * whatever was published meanwhile is lost.
+ * The pub/sub subscription of a host, which wakes its waiters ({@link Wakeups}, by Redis
+ * key and ticket): the script publishes a {@link RedisHandoffMessage} whenever it hands a
+ * key to a waiter or the waiter next in line changes, and only the two waiters it names
+ * wake. It listens on the host's one plain channel, or, where the host's handoffs are
+ * sharded ({@link RedisHandoffChannels}), on the channels of the slots its waiters wait
+ * in ({@link LettuceShardedHandoffs}); either way every message is read here. A lost
+ * message costs latency only: one waiter per key in this JVM, its delegate, also re-asks
+ * on its own and wakes the waiters its answer names. Once the subscription is made again
+ * after its connection was lost, every waiter asks once, since whatever was published
+ * meanwhile is lost.
  *
  * @author Lease contributors
  */
@@ -68,17 +71,28 @@ final class RedisHandoffSubscription implements MessageListener, SubscriptionLis
 
 	private final AtomicBoolean subscribedOnce = new AtomicBoolean();
 
-	private final RedisMessageListenerContainer container;
+	// One of the two: the plain channel's container, or the sharded subscriptions.
+	private final @Nullable RedisMessageListenerContainer container;
+
+	private final @Nullable LettuceShardedHandoffs sharded;
 
 	private final String probe = "probe:" + UUID.randomUUID();
 
 	private final Semaphore probed = new Semaphore(0);
 
-	RedisHandoffSubscription(RedisConnectionFactory connectionFactory, String channel, Wakeups<String, String> wakeups,
-			Runnable disturbed) {
+	RedisHandoffSubscription(RedisConnectionFactory connectionFactory, RedisHandoffChannels channels,
+			Wakeups<String, String> wakeups, Runnable disturbed) {
 		this.wakeups = wakeups;
 		this.disturbed = disturbed;
-		this.container = new RedisMessageListenerContainer() {
+		if (channels.sharded()) {
+			this.container = null;
+			this.sharded = new LettuceShardedHandoffs(connectionFactory, channels, wakeups::hasWaiters, this::onBody,
+					this::subscribedAgain);
+			return;
+		}
+		this.sharded = null;
+		String channel = channels.plain();
+		RedisMessageListenerContainer container = new RedisMessageListenerContainer() {
 
 			// The subscription's connection failed: the server may be restarting or gone,
 			// and with a blocking client the container's quick retries can use up the
@@ -92,21 +106,22 @@ final class RedisHandoffSubscription implements MessageListener, SubscriptionLis
 			}
 
 		};
-		this.container.setConnectionFactory(connectionFactory);
+		container.setConnectionFactory(connectionFactory);
 		// A blocking client (Jedis) holds a thread for the subscription; signalling is
 		// cheap, so it runs on that thread.
-		this.container.setSubscriptionExecutor((task) -> {
+		container.setSubscriptionExecutor((task) -> {
 			Thread thread = new Thread(task, "lease-redis-subscription");
 			thread.setDaemon(true);
 			thread.start();
 		});
-		this.container.setTaskExecutor(Runnable::run);
+		container.setTaskExecutor(Runnable::run);
 		// A blocking client's subscription that fails is made again by the container:
 		// soon, since every handoff published meanwhile waits for it.
-		this.container.setRecoveryBackoff(recoveryBackoff());
-		this.container.addMessageListener(this, new ChannelTopic(channel));
-		this.container.afterPropertiesSet();
-		this.container.start();
+		container.setRecoveryBackoff(recoveryBackoff());
+		container.addMessageListener(this, new ChannelTopic(channel));
+		this.container = container;
+		container.afterPropertiesSet();
+		container.start();
 		awaitSubscribed(connectionFactory, channel.getBytes(StandardCharsets.US_ASCII));
 	}
 
@@ -141,16 +156,33 @@ final class RedisHandoffSubscription implements MessageListener, SubscriptionLis
 	@Override
 	public void onChannelSubscribed(byte[] channel, long count) {
 		if (this.subscribedOnce.getAndSet(true)) {
-			// made again after a loss: perhaps on another server, which the durability
-			// check must read before the next take is let through
-			this.disturbed.run();
+			subscribedAgain();
 		}
+		else {
+			this.wakeups.wakeAll();
+		}
+	}
+
+	// Made again after a loss, or a sharded one after its slot moved: perhaps on another
+	// server, which the durability check must read before the next take is let through.
+	private void subscribedAgain() {
+		this.disturbed.run();
 		this.wakeups.wakeAll();
+	}
+
+	// Before a waiter's first question: completes once a message about the key reaches
+	// this host (at once on the plain channel, subscribed at start).
+	CompletableFuture<Void> waiting(byte[] redisKey) {
+		LettuceShardedHandoffs sharded = this.sharded;
+		return (sharded != null) ? sharded.waiting(redisKey) : CompletableFuture.completedFuture(null);
 	}
 
 	@Override
 	public void onMessage(Message message, byte[] pattern) {
-		String body = new String(message.getBody(), StandardCharsets.US_ASCII);
+		onBody(new String(message.getBody(), StandardCharsets.US_ASCII));
+	}
+
+	private void onBody(String body) {
 		if (body.equals(this.probe)) {
 			this.probed.release();
 			return;
@@ -174,9 +206,18 @@ final class RedisHandoffSubscription implements MessageListener, SubscriptionLis
 	@Override
 	public void close() {
 		AtomicReference<@Nullable Exception> failure = new AtomicReference<>();
+		LettuceShardedHandoffs sharded = this.sharded;
+		if (sharded != null) {
+			sharded.close();
+			return;
+		}
+		RedisMessageListenerContainer container = this.container;
+		if (container == null) {
+			return;
+		}
 		Thread closing = new Thread(() -> {
 			try {
-				this.container.destroy();
+				container.destroy();
 			}
 			catch (Exception ex) {
 				failure.set(ex);

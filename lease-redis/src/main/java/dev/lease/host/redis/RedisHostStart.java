@@ -35,8 +35,6 @@ final class RedisHostStart {
 
 	private final RedisConnectionFactory connectionFactory;
 
-	private final String channel;
-
 	private final RedisLeaseStore store;
 
 	private final RedisDurabilityMonitor durability;
@@ -49,10 +47,9 @@ final class RedisHostStart {
 
 	private volatile boolean closed;
 
-	RedisHostStart(RedisConnectionFactory connectionFactory, String channel, RedisLeaseStore store,
-			RedisDurabilityMonitor durability, Wakeups<String, String> wakeups) {
+	RedisHostStart(RedisConnectionFactory connectionFactory, RedisLeaseStore store, RedisDurabilityMonitor durability,
+			Wakeups<String, String> wakeups) {
 		this.connectionFactory = connectionFactory;
-		this.channel = channel;
 		this.store = store;
 		this.durability = durability;
 		this.wakeups = wakeups;
@@ -77,13 +74,14 @@ final class RedisHostStart {
 			this.store.start();
 			RedisHandoffSubscription subscription;
 			try {
-				subscription = new RedisHandoffSubscription(this.connectionFactory, this.channel, this.wakeups,
-						this.durability::disturbed);
+				subscription = new RedisHandoffSubscription(this.connectionFactory, this.store.handoffChannels(),
+						this.wakeups, this.durability::disturbed);
 			}
 			catch (RuntimeException ex) {
 				throw (ex instanceof LeaseHostException) ? ex
 						: new LeaseHostException("Could not subscribe to Redis for handoffs", ex);
 			}
+			this.store.subscribed(subscription);
 			current = new Started(subscription, new RedisLeaseWaiting(this.store, this.wakeups));
 			this.started = current;
 			return current;

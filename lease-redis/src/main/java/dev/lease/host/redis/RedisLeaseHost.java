@@ -59,9 +59,11 @@ import dev.lease.host.redis.RedisScriptAnswer.TryTakeAnswer;
  * <p>
  * Waiters are queued at the server. A release hands the key to the first waiter whose
  * bound has not passed inside the release script and publishes the lease's Redis key on
- * one channel, {@code <prefix>handoff}, to which each host holds one subscription. A
- * waiter also asks where it stands at the earlier of the standing grant's remaining term
- * and half its own duration, so a lost message costs latency only.
+ * one channel, {@code <prefix>handoff}, to which each host holds one subscription, or, on
+ * a Redis 7 cluster through Lettuce, on a channel of the key's slot, to which a host
+ * subscribes while it has waiters in the slot ({@link RedisHandoffChannels}). A waiter
+ * also asks where it stands at the earlier of the standing grant's remaining term and
+ * half its own duration, so a lost message costs latency only.
  * <p>
  * This class is the host's face; its store ({@link RedisLeaseStore}: the script calls,
  * the key codec, the durability gate and replica confirmation) and its waiting
@@ -102,8 +104,7 @@ public final class RedisLeaseHost implements LeaseHost, ProtocolRecordingHost, A
 		this.store = new RedisLeaseStore(builder.connectionFactory, this.keyPrefix, builder.replicasToAck,
 				builder.replicaTimeout, this.durability,
 				(redisKey, handed) -> this.wakeups.wake(redisKey, List.of(handed)));
-		this.hostStart = new RedisHostStart(builder.connectionFactory, this.keyPrefix + "handoff", this.store,
-				this.durability, this.wakeups);
+		this.hostStart = new RedisHostStart(builder.connectionFactory, this.store, this.durability, this.wakeups);
 		this.async = LettuceAsyncLeaseHost.orOnThreads(this, builder.replicasToAck, this.store, this.wakeups);
 		try {
 			start();

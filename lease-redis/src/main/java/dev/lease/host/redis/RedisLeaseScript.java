@@ -26,6 +26,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.util.ClassUtils;
@@ -74,6 +75,9 @@ final class RedisLeaseScript {
 	// How long a Lettuce call waits for its answer: the command timeout of the factory.
 	private final long timeoutMillis;
 
+	// Set at start where handoffs are sharded: each call then names its key's channel.
+	private volatile @Nullable RedisHandoffChannels shardedChannels;
+
 	RedisLeaseScript(long timeoutMillis) {
 		this.timeoutMillis = timeoutMillis;
 		try (InputStream in = RedisLeaseScript.class.getResourceAsStream("lease.lua")) {
@@ -110,6 +114,23 @@ final class RedisLeaseScript {
 
 	String sha() {
 		return this.sha;
+	}
+
+	// From now on, each call names the channel of its key's slot (lease.lua publishes on
+	// the plain channel where a call names none).
+	void publishSharded(RedisHandoffChannels channels) {
+		this.shardedChannels = channels.sharded() ? channels : null;
+	}
+
+	// A call's arguments as sent: with its key's channel last where handoffs are sharded.
+	byte[][] arguments(byte[] key, byte[][] args) {
+		RedisHandoffChannels channels = this.shardedChannels;
+		if (channels == null) {
+			return args;
+		}
+		byte[][] named = Arrays.copyOf(args, args.length + 1);
+		named[args.length] = channels.of(key);
+		return named;
 	}
 
 	// The whole script, for a caller that sends it itself after NOSCRIPT.
@@ -160,10 +181,11 @@ final class RedisLeaseScript {
 	// bound plus the answer margin, not at the command timeout.
 	List<Object> run(RedisConnection connection, byte[] key, long retryNanos, long answerBy, byte[]... args) {
 		byte[][] keys = keys(key);
+		byte[][] named = arguments(key, args);
 		long left = Math.max(0, answerBy - System.nanoTime());
 		long timeoutMillis = Math.min(this.timeoutMillis, Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
 		List<Object> answer = RedisMigrations.retry(Math.min(retryNanos, left),
-				() -> runOnce(connection, keys, args, timeoutMillis));
+				() -> runOnce(connection, keys, named, timeoutMillis));
 		if (answer == null || answer.isEmpty()) {
 			throw new IllegalStateException("lease.lua answered nothing");
 		}

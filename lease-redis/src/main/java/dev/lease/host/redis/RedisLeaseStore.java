@@ -21,6 +21,10 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -59,6 +63,10 @@ final class RedisLeaseStore {
 
 	private static final long DEFAULT_COMMAND_TIMEOUT_MILLIS = 60_000;
 
+	// The longest a waiter's first question waits for its slot's subscription: past it,
+	// the waiter asks on its own, at a cost of latency only.
+	static final long SUBSCRIPTION_WAIT_MILLIS = 1_000;
+
 	private static final byte[] TRY = ascii("try");
 
 	private static final byte[] TAKE = ascii("take");
@@ -84,7 +92,12 @@ final class RedisLeaseStore {
 
 	private final RedisKeyCodec keys;
 
-	private final byte[] channel;
+	private final String keyPrefix;
+
+	private volatile RedisHandoffChannels handoffChannels;
+
+	// Set once the host subscribed: a waiter's first question waits for its slot's.
+	private volatile @Nullable RedisHandoffSubscription subscription;
 
 	private final ReplicaAcknowledgements acknowledgements;
 
@@ -109,7 +122,8 @@ final class RedisLeaseStore {
 			BiConsumer<String, Wakeups.Handoff<String>> handedOn) {
 		this.connectionFactory = connectionFactory;
 		this.keys = new RedisKeyCodec(keyPrefix);
-		this.channel = ascii(keyPrefix + "handoff");
+		this.keyPrefix = keyPrefix;
+		this.handoffChannels = new RedisHandoffChannels(keyPrefix, false);
 		this.commandTimeoutMillis = lettucePresent
 				? LettuceCommands.timeoutMillis(connectionFactory, DEFAULT_COMMAND_TIMEOUT_MILLIS)
 				: DEFAULT_COMMAND_TIMEOUT_MILLIS;
@@ -146,12 +160,51 @@ final class RedisLeaseStore {
 			this.protocol.meet(connection);
 			this.script.load(connection);
 			this.durability.start(connection);
+			this.handoffChannels = RedisHandoffChannels.chosen(this.keyPrefix, this.connectionFactory, connection);
+			this.script.publishSharded(this.handoffChannels);
 			return null;
 		});
 	}
 
 	StoreProtocolReading protocol() {
 		return call("read the protocol record", this.protocol::read);
+	}
+
+	RedisHandoffChannels handoffChannels() {
+		return this.handoffChannels;
+	}
+
+	void subscribed(RedisHandoffSubscription subscription) {
+		this.subscription = subscription;
+	}
+
+	// Completes once a message about the key reaches this host, at once on the plain
+	// channel; for a caller that does not block (LettuceAsyncLeaseHost), which bounds it.
+	CompletableFuture<Void> handoffsOf(byte[] redisKey) {
+		RedisHandoffSubscription current = this.subscription;
+		return (current != null) ? current.waiting(redisKey) : CompletableFuture.completedFuture(null);
+	}
+
+	// A waiter's first question is sent once a message about its key reaches this host;
+	// a subscription that cannot be made by answerBy costs its waiters latency only (they
+	// ask on their own), and an interrupt meanwhile is left for the question to see.
+	void awaitHandoffsOf(byte[] redisKey, long answerBy) {
+		CompletableFuture<Void> subscribed = handoffsOf(redisKey);
+		if (subscribed.isDone()) {
+			return;
+		}
+		try {
+			subscribed.get(
+					Math.min(SUBSCRIPTION_WAIT_MILLIS,
+							Math.max(0, TimeUnit.NANOSECONDS.toMillis(answerBy - System.nanoTime()))),
+					TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			// its waiters ask on their own
+		}
 	}
 
 	byte[] redisKey(LeaseKey key) {
@@ -164,10 +217,13 @@ final class RedisLeaseStore {
 
 	// A take's first question, which it may drop at an interrupt that comes before it is
 	// sent (RedisCalls.GaveUp).
-	// Not yet queued, it has no bound to answer by: the client's timeout bounds it.
+	// Not yet queued, it has no bound to answer by: the client's timeout bounds it, and
+	// the wait for the subscription of its slot.
 	TakeAnswer take(byte[] redisKey, LeaseHolder holder, Duration duration, byte[] ticket) {
-		return RedisScriptAnswer.take(runOrGiveUp("take", redisKey, System.nanoTime() + this.script.waiterRetryNanos(),
-				TAKE, holder.bytes(), micros(duration), ticket));
+		long answerBy = System.nanoTime() + this.script.waiterRetryNanos();
+		awaitHandoffsOf(redisKey, answerBy);
+		return RedisScriptAnswer
+			.take(runOrGiveUp("take", redisKey, answerBy, TAKE, holder.bytes(), micros(duration), ticket));
 	}
 
 	// "Where do I stand?": saves nothing of the waiter's own and, before its bound,
@@ -175,7 +231,7 @@ final class RedisLeaseStore {
 	// it names is woken. May be dropped at an interrupt that comes before it is sent
 	// (RedisCalls.GaveUp).
 	WaiterAnswer ask(byte[] redisKey, byte[] ticket, long answerBy) {
-		return RedisScriptAnswer.waiter(runOrGiveUp("take", redisKey, answerBy, ASK, ticket, NO, this.channel));
+		return RedisScriptAnswer.waiter(runOrGiveUp("take", redisKey, answerBy, ASK, ticket, NO));
 	}
 
 	// "Withdraw me, or tell me I was granted": at the bound; or at an interrupt, where a
@@ -186,9 +242,8 @@ final class RedisLeaseStore {
 
 	// As above, answered by answerBy (a System.nanoTime() reading) or failed.
 	WaiterAnswer settle(byte[] redisKey, byte[] ticket, boolean interrupted, long answerBy) {
-		return RedisScriptAnswer
-			.waiter(this.calls.call("take", false, (connection) -> this.script.run(connection, redisKey,
-					this.script.waiterRetryNanos(), answerBy, SETTLE, ticket, interrupted ? YES : NO, this.channel)));
+		return RedisScriptAnswer.waiter(this.calls.call("take", false, (connection) -> this.script.run(connection,
+				redisKey, this.script.waiterRetryNanos(), answerBy, SETTLE, ticket, interrupted ? YES : NO)));
 	}
 
 	Optional<Duration> remaining(byte[] redisKey, LeaseHolder holder) {
@@ -207,7 +262,7 @@ final class RedisLeaseStore {
 			boolean[] ended = new boolean[1];
 			Supplier<Boolean> release = () -> {
 				ReleaseAnswer answer = RedisScriptAnswer
-					.release(this.script.run(connection, redisKey, RELEASE, holder.bytes(), this.channel));
+					.release(this.script.run(connection, redisKey, RELEASE, holder.bytes()));
 				if (answer instanceof Ended end && end.handedOn() != null) {
 					this.handedOn.accept(new String(redisKey, StandardCharsets.US_ASCII), end.handedOn());
 				}
@@ -248,15 +303,15 @@ final class RedisLeaseStore {
 	}
 
 	byte[][] askArguments(byte[] ticket) {
-		return new byte[][] { ASK, ticket, NO, this.channel };
+		return new byte[][] { ASK, ticket, NO };
 	}
 
 	byte[][] settleArguments(byte[] ticket, boolean interrupted) {
-		return new byte[][] { SETTLE, ticket, interrupted ? YES : NO, this.channel };
+		return new byte[][] { SETTLE, ticket, interrupted ? YES : NO };
 	}
 
 	byte[][] releaseArguments(LeaseHolder holder) {
-		return new byte[][] { RELEASE, holder.bytes(), this.channel };
+		return new byte[][] { RELEASE, holder.bytes() };
 	}
 
 	static byte[][] tryTakeArguments(LeaseHolder holder, Duration duration) {
@@ -314,7 +369,7 @@ final class RedisLeaseStore {
 		// connection or before a reconnection, it may not be on the server asked.
 		long acknowledged = call("wait", (connection) -> this.acknowledgements.acknowledged(connection, () -> {
 			if (ticket != null) {
-				this.script.run(connection, redisKey, this.script.waiterRetryNanos(), SETTLE, ticket, NO, this.channel);
+				this.script.run(connection, redisKey, this.script.waiterRetryNanos(), SETTLE, ticket, NO);
 			}
 			Standing standing = RedisScriptAnswer.grant(this.script.run(connection, redisKey, GRANT));
 			return standing != null && Arrays.equals(standing.holder(), lease.holder().bytes())

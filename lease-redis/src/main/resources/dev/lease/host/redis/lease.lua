@@ -172,9 +172,20 @@ end
 local QUEUE = KEYS[2]
 local ENTRIES = KEYS[3]
 local HANDED = KEYS[4]
--- The host's one channel: the key prefix (which has no '{') and 'handoff'. Not a key of
--- the slot: a cluster delivers a PUBLISH to the subscribers of every node.
-local CHANNEL = string.sub(key, 1, (string.find(key, '{', 1, true) or 1) - 1) .. 'handoff'
+-- The channel of the key's handoffs, named by RedisHandoffChannels: the host's one plain
+-- channel, the key prefix (which has no '{') and 'handoff', not of the slot, which a
+-- cluster delivers (PUBLISH) to the subscribers of every node; or, where the caller names
+-- one as its last argument past the operation's own, a channel of the key's slot,
+-- <plain channel>{<tag>}, which Redis 7.0 delivers (SPUBLISH) on the slot's shard only.
+-- Any other argument past an operation's own is ignored, as it always was.
+local PLAIN = string.sub(key, 1, (string.find(key, '{', 1, true) or 1) - 1) .. 'handoff'
+local OWN_ARGUMENTS = { try = 3, take = 4, ask = 3, settle = 3, release = 2 }
+local CHANNEL, PUBLISH = PLAIN, 'PUBLISH'
+local named = ARGV[#ARGV]
+if OWN_ARGUMENTS[op] and #ARGV > OWN_ARGUMENTS[op] and string.sub(named, 1, #PLAIN + 1) == PLAIN .. '{'
+		and string.sub(named, -1) == '}' then
+	CHANNEL, PUBLISH = named, 'SPUBLISH'
+end
 
 -- The waiters' structures must be ours: of their type, and empty when the key has none.
 for _, structure in ipairs({ { QUEUE, 'ZCARD' }, { ENTRIES, 'HLEN' }, { HANDED, 'ZCARD' } }) do
@@ -227,14 +238,16 @@ local function dequeue(e)
 	end
 end
 
--- Tell the waiters, through the host's one channel: the ticket the key was handed to and
+-- Tell the waiters, through the key's channel: the ticket the key was handed to and
 -- its grant's instant, and the waiter now next in line with the standing grant's remaining
 -- term, at which it must ask to derive a handoff by expiry. The message's format is stated
 -- once, in the Javadoc of RedisHandoffMessage, its one decoder: change both together.
 local function publish(ticket, granted)
 	local next_ticket = head() or '-'
 	local remaining = holder and (expires - now) or 0
-	redis.call('PUBLISH', CHANNEL, key .. ' ' .. ticket .. ' ' .. string.format('%.0f', granted) .. ' '
+	-- a message that cannot be sent is lost, as one can be anyway, rather than fail a call
+	-- that wrote: a channel not of the slot would be refused only here
+	redis.pcall(PUBLISH, CHANNEL, key .. ' ' .. ticket .. ' ' .. string.format('%.0f', granted) .. ' '
 		.. next_ticket .. ' ' .. string.format('%.0f', remaining))
 end
 

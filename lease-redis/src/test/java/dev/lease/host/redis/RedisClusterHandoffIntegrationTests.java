@@ -45,12 +45,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Tests for the handoff messages of {@link RedisLeaseHost} on a Redis Cluster: the script
- * publishes on the host's one channel (PUBLISH, not in the key's slot) from the key's
- * master, and a cluster delivers a PUBLISH to the subscribers of every node, so a
- * waiter's host hears it whichever master its subscription reached. Run on each
- * redis-server this machine has (the embedded artifact's 6.2, and the system's where
- * there is one).
+ * Tests for the plain handoff messages of {@link RedisLeaseHost} on a Redis Cluster: the
+ * script publishes on the host's one channel (PUBLISH, not in the key's slot) from the
+ * key's master, and a cluster delivers a PUBLISH to the subscribers of every node, so a
+ * waiter's host hears it whichever master its subscription reached. Through Jedis, which
+ * keeps the plain channel on every version; run on each redis-server this machine has
+ * (the embedded artifact's 6.2, and the system's where there is one). Lettuce on Redis 7
+ * shards them: {@link RedisClusterShardedHandoffIntegrationTests}.
  *
  * @author Lease contributors
  */
@@ -67,7 +68,7 @@ class RedisClusterHandoffIntegrationTests {
 	@DisplayName("Operation 2: a handoff published from the key's master reaches a subscriber on every other master")
 	void handoffReachesSubscribersOnEveryMaster(File binary) throws Exception {
 		try (RedisTestCluster cluster = new RedisTestCluster(binary);
-				RedisLeaseHost host = RedisLeaseHost.builder(cluster.lettuce()).keyPrefix(PREFIX).build()) {
+				RedisLeaseHost host = RedisLeaseHost.builder(cluster.jedis()).keyPrefix(PREFIX).build()) {
 			LeaseKey key = LeaseKey.of("handoff-" + UUID.randomUUID());
 			String redisKey = PREFIX + "{" + Base64.getUrlEncoder().withoutPadding().encodeToString(key.bytes()) + "}";
 			int owner = cluster.ownerOf(cluster.slotOf(redisKey));
