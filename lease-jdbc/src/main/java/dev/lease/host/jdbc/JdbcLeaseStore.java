@@ -37,7 +37,6 @@ import dev.lease.host.TakeAnswer;
 import dev.lease.host.TakeAnswer.Granted;
 import dev.lease.host.TakeAnswer.Queued;
 import dev.lease.host.WaiterQueue;
-import dev.lease.host.Wakeups;
 
 /**
  * The JDBC host's reads and writes. Each question is one short transaction under READ
@@ -375,35 +374,10 @@ class JdbcLeaseStore {
 		}
 	}
 
-	// Note the grants handed to waiters and the waiter left next in line, to wake this
-	// host's waiters after the commit, and answer the payload of the NOTIFY that wakes
-	// the other hosts' waiters, or null.
+	// The handoffs the write makes, noted for this host's waiters, and the payload of
+	// the NOTIFY for the others (WrittenHandoffs).
 	final @Nullable String handoffs(Transaction tx, KeyModel state) {
-		if (state.handed().isEmpty() && state.dropped().isEmpty()) {
-			return null;
-		}
-		List<Wakeups.Handoff<Long>> handoffs = new ArrayList<>();
-		for (KeyModel.HandedGrant handoff : state.handed()) {
-			handoffs.add(new Wakeups.Handoff<>(handoff.waiter().id(), Micros.toInstant(handoff.expiresAt())));
-		}
-		tx.handoffs = handoffs;
-		// The head may have changed: it asks when the standing grant ends, since a
-		// handoff by expiry is written by nobody.
-		QueuedWaiter head = state.head();
-		Wakeups.NextInLine<Long> next = null;
-		if (head != null && state.holder() != null) {
-			next = new Wakeups.NextInLine<>(head.id(), Micros.toInstant(state.expiresAt()));
-			tx.nextInLine = next;
-		}
-		else if (handoffs.isEmpty()) {
-			return null;
-		}
-		if (!this.notifying) {
-			return null;
-		}
-		// Delivered only once this transaction commits: the waiter it names may answer
-		// Taken from it without asking.
-		return new PostgresqlHandoffMessage(state.key(), handoffs, next).encode();
+		return WrittenHandoffs.note(tx, state, this.notifying);
 	}
 
 	final String channel() {

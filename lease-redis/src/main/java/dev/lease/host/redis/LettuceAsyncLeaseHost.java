@@ -132,7 +132,7 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 			take.start();
 		}
 		else {
-			subscribed.orTimeout(RedisLeaseStore.SUBSCRIPTION_WAIT_MILLIS, TimeUnit.MILLISECONDS)
+			subscribed.orTimeout(RedisHandoffSubscription.FIRST_QUESTION_WAIT_MILLIS, TimeUnit.MILLISECONDS)
 				.whenComplete((done, failure) -> take.start());
 		}
 		return take.answer();

@@ -57,6 +57,12 @@ import dev.lease.host.Wakeups;
  */
 final class RedisHandoffSubscription implements MessageListener, SubscriptionListener, AutoCloseable {
 
+	/**
+	 * The longest a waiter's first question waits for its slot's subscription: past it,
+	 * the waiter asks on its own, at a cost of latency only.
+	 */
+	static final long FIRST_QUESTION_WAIT_MILLIS = 1_000;
+
 	private static final long SUBSCRIBE_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(10);
 
 	private static final long RECOVERY_FIRST_MILLIS = 50;

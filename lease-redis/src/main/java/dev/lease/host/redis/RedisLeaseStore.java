@@ -63,10 +63,6 @@ final class RedisLeaseStore {
 
 	private static final long DEFAULT_COMMAND_TIMEOUT_MILLIS = 60_000;
 
-	// The longest a waiter's first question waits for its slot's subscription: past it,
-	// the waiter asks on its own, at a cost of latency only.
-	static final long SUBSCRIPTION_WAIT_MILLIS = 1_000;
-
 	private static final byte[] TRY = ascii("try");
 
 	private static final byte[] TAKE = ascii("take");
@@ -185,19 +181,12 @@ final class RedisLeaseStore {
 		return (current != null) ? current.waiting(redisKey) : CompletableFuture.completedFuture(null);
 	}
 
-	// A waiter's first question is sent once a message about its key reaches this host;
-	// a subscription that cannot be made by answerBy costs its waiters latency only (they
-	// ask on their own), and an interrupt meanwhile is left for the question to see.
-	void awaitHandoffsOf(byte[] redisKey, long answerBy) {
-		CompletableFuture<Void> subscribed = handoffsOf(redisKey);
-		if (subscribed.isDone()) {
-			return;
-		}
+	// A waiter's first question is sent once a message about its key reaches this host,
+	// or after RedisHandoffSubscription.FIRST_QUESTION_WAIT_MILLIS, past which its
+	// waiters ask on their own; an interrupt meanwhile is left for the question to see.
+	private void awaitHandoffsOf(byte[] redisKey) {
 		try {
-			subscribed.get(
-					Math.min(SUBSCRIPTION_WAIT_MILLIS,
-							Math.max(0, TimeUnit.NANOSECONDS.toMillis(answerBy - System.nanoTime()))),
-					TimeUnit.MILLISECONDS);
+			handoffsOf(redisKey).get(RedisHandoffSubscription.FIRST_QUESTION_WAIT_MILLIS, TimeUnit.MILLISECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -221,7 +210,7 @@ final class RedisLeaseStore {
 	// the wait for the subscription of its slot.
 	TakeAnswer take(byte[] redisKey, LeaseHolder holder, Duration duration, byte[] ticket) {
 		long answerBy = System.nanoTime() + this.script.waiterRetryNanos();
-		awaitHandoffsOf(redisKey, answerBy);
+		awaitHandoffsOf(redisKey);
 		return RedisScriptAnswer
 			.take(runOrGiveUp("take", redisKey, answerBy, TAKE, holder.bytes(), micros(duration), ticket));
 	}
