@@ -194,21 +194,26 @@ public final class Wakeups<K, W> {
 		}
 
 		synchronized void askDelegate() {
-			for (Signal<W> signal : this.byName.values()) {
-				if (signal.delegate) {
-					signal.askNow();
-					return;
-				}
+			Signal<W> delegate = delegate();
+			if (delegate != null) {
+				delegate.askNow();
 			}
 		}
 
 		synchronized void wakeDelegate() {
+			Signal<W> delegate = delegate();
+			if (delegate != null) {
+				delegate.wake();
+			}
+		}
+
+		private @Nullable Signal<W> delegate() {
 			for (Signal<W> signal : this.byName.values()) {
 				if (signal.delegate) {
-					signal.wake();
-					return;
+					return signal;
 				}
 			}
+			return null;
 		}
 
 		// Whether no waiter is left; a delegate leaving hands its part to the next.

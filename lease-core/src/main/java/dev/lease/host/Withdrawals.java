@@ -65,11 +65,25 @@ public final class Withdrawals {
 	 */
 	public static final Duration ANSWER_MARGIN = Duration.ofSeconds(3);
 
+	// Questions are given up two thirds of the margin past the bound.
+	private static final long QUESTION_MARGIN_NANOS = ANSWER_MARGIN.toNanos() * 2 / 3;
+
 	private static final long FIRST_PAUSE_MILLIS = 50;
 
 	private static final long LONGEST_PAUSE_MILLIS = 1_000;
 
 	private Withdrawals() {
+	}
+
+	/**
+	 * Return when a waiter's question must have been answered (Host: silence): two thirds
+	 * of {@link #ANSWER_MARGIN} past its bound, the rest left for its own handling of the
+	 * failure.
+	 * @param boundNanoTime the waiter's bound as a {@link System#nanoTime()} reading
+	 * @return the instant as a {@link System#nanoTime()} reading
+	 */
+	public static long answerBy(long boundNanoTime) {
+		return boundNanoTime + QUESTION_MARGIN_NANOS;
 	}
 
 	/**

@@ -343,12 +343,9 @@ final class JdbcLeaseWaiting {
 					() -> JdbcLeaseWaiting.this.store.ask(this.key, this.holder, asking, true));
 		}
 
-		// When a question must have been answered (Host: silence): two thirds of the
-		// answer margin past the bound, the rest left for the waiter's own handling of
-		// the
-		// failure.
+		// When a question must have been answered (Host: silence).
 		private long answerBy() {
-			return boundAt() + Withdrawals.ANSWER_MARGIN.toNanos() * 2 / 3;
+			return Withdrawals.answerBy(boundAt());
 		}
 
 		// Until when a withdrawal is needed: a grant handed to the waiter before its

@@ -73,13 +73,14 @@ final class KeyEntries {
 	 */
 	TakeAnswer enter(LeaseKey key, Entry entry) {
 		Turn turn = new Turn(entry);
+		// A key has a line while a take of it enters or waits to: the first to find
+		// none leads.
 		this.lines.compute(key, (k, current) -> {
 			Line line = (current != null) ? current : new Line();
-			line.waiting.add(turn);
-			if (!line.entering) {
-				line.entering = true;
+			if (current == null) {
 				turn.state = Turn.LEADS;
 			}
+			line.waiting.add(turn);
 			return line;
 		});
 		boolean interrupted = false;
@@ -228,14 +229,12 @@ final class KeyEntries {
 	}
 
 	/**
-	 * A key's line: the takes waiting to enter, and whether one runs a transaction.
-	 * Changed only inside the map's compute, which serializes it.
+	 * A key's line: the takes waiting to enter, one of which leads. Changed only inside
+	 * the map's compute, which serializes it.
 	 */
 	private static final class Line {
 
 		final ArrayDeque<Turn> waiting = new ArrayDeque<>();
-
-		boolean entering;
 
 	}
 

@@ -64,10 +64,6 @@ final class LettuceAsyncTake {
 	// Asked this long after an instant, so as not to ask before Redis has passed it.
 	private static final long LATE_NANOS = 1000;
 
-	// A question unanswered by the waiter's bound plus this gives up, so that the
-	// waiter answers within the margin, its own handling of the failure included.
-	private static final long MARGIN_NANOS = Withdrawals.ANSWER_MARGIN.toNanos() * 2 / 3;
-
 	private final LettuceAsyncLeaseHost host;
 
 	private final LeaseKey key;
@@ -194,7 +190,7 @@ final class LettuceAsyncTake {
 		this.asking = true;
 		byte[][] question = atBound ? this.host.store().settleArguments(this.ticket, false)
 				: this.host.store().askArguments(this.ticket);
-		this.host.runWaiter("take", this.redisKey, question, boundAt + MARGIN_NANOS)
+		this.host.runWaiter("take", this.redisKey, question, Withdrawals.answerBy(boundAt))
 			.whenComplete((answered, failure) -> this.host.step(this, () -> asked(answered, failure, atBound, now)));
 	}
 

@@ -71,10 +71,6 @@ final class RedisLeaseWaiting {
 	// Asked this long after an instant, so as not to ask before Redis has passed it.
 	private static final long LATE_NANOS = 1000;
 
-	// A question unanswered by the waiter's bound plus this gives up, so that the
-	// waiter answers within the margin, its own handling of the failure included.
-	private static final long MARGIN_NANOS = Withdrawals.ANSWER_MARGIN.toNanos() * 2 / 3;
-
 	private final RedisLeaseStore store;
 
 	private final Wakeups<String, String> wakeups;
@@ -149,7 +145,7 @@ final class RedisLeaseWaiting {
 			}
 			WaiterAnswer answer;
 			try {
-				long answerBy = boundAt + MARGIN_NANOS;
+				long answerBy = Withdrawals.answerBy(boundAt);
 				answer = atBound ? this.store.settle(redisKey, ticket, false, answerBy)
 						: this.store.ask(redisKey, ticket, answerBy);
 			}
@@ -159,7 +155,7 @@ final class RedisLeaseWaiting {
 			}
 			catch (LeaseHostException ex) {
 				// A caller that gets no answer must not be handed the key later.
-				throw Withdrawals.failed(ex, boundAt + duration.toNanos(), boundAt + MARGIN_NANOS,
+				throw Withdrawals.failed(ex, boundAt + duration.toNanos(), Withdrawals.answerBy(boundAt),
 						() -> this.store.settle(redisKey, ticket, true));
 			}
 			if (answer instanceof Granted granted) {
