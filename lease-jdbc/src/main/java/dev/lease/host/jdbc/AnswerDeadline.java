@@ -18,6 +18,7 @@ package dev.lease.host.jdbc;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -28,22 +29,27 @@ import com.zaxxer.hikari.pool.HikariPool;
 import org.jspecify.annotations.Nullable;
 import org.springframework.util.ClassUtils;
 
+import dev.lease.host.TimedBorrow;
+
 /**
  * The instant by which a waiter's store calls must answer (Host: silence): its bound plus
  * two thirds of the answer margin. A call made under one waits for a pool connection no
- * longer than that (on a Hikari pool, the one Spring Boot configures; any other pool, or
- * one wrapped, waits as it is set to), and for the database's answers no longer than that
- * (the connection's network timeout), so a database that is down or silent fails the call
- * by then, rather than after the pool's connection timeout or never.
+ * longer than that (a Hikari pool, the one Spring Boot configures, is asked for one
+ * within that time; any other pool, or one wrapped, lends through a {@link TimedBorrow}),
+ * and for the database's answers no longer than that (the connection's network timeout),
+ * so a database that is down or silent fails the call by then, rather than after the
+ * pool's connection timeout or never.
  *
  * @author Lease contributors
  */
-final class AnswerDeadline {
+final class AnswerDeadline implements AutoCloseable {
 
 	private static final boolean HIKARI_PRESENT = ClassUtils.isPresent("com.zaxxer.hikari.HikariDataSource",
 			AnswerDeadline.class.getClassLoader());
 
 	private final ThreadLocal<Long> answerBy = new ThreadLocal<>();
+
+	private final TimedBorrow lender = new TimedBorrow("lease-jdbc-lender");
 
 	/**
 	 * Run store calls that must answer by the given instant.
@@ -73,16 +79,44 @@ final class AnswerDeadline {
 		return this.answerBy.get();
 	}
 
-	// A connection had by the instant, on a Hikari pool; from any other pool as it lends
-	// them.
-	static Connection connection(DataSource dataSource, long answerByNanos) throws SQLException {
+	// A connection had by the instant: a Hikari pool is asked for one within the time
+	// left, any other lends on a lender thread, what it lends later given straight back.
+	Connection connection(DataSource dataSource, long answerByNanos) throws SQLException {
 		if (HIKARI_PRESENT) {
 			Connection connection = Hikari.connection(dataSource, millisLeft(answerByNanos));
 			if (connection != null) {
 				return connection;
 			}
 		}
-		return dataSource.getConnection();
+		try {
+			return this.lender.borrow(answerByNanos, dataSource::getConnection, AnswerDeadline::close);
+		}
+		catch (SQLException | RuntimeException ex) {
+			throw ex;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new SQLException("Interrupted while waiting for a connection", ex);
+		}
+		catch (Exception ex) {
+			// the time left passed: as a Hikari pool says it
+			// (SQLTransientConnectionException)
+			throw new SQLTransientConnectionException(ex.getMessage(), ex);
+		}
+	}
+
+	private static void close(Connection connection) {
+		try {
+			connection.close();
+		}
+		catch (SQLException ex) {
+			// a broken connection, which the pool discards
+		}
+	}
+
+	@Override
+	public void close() {
+		this.lender.close();
 	}
 
 	// The connection's reads end by the instant; answers the timeout to restore, or -1

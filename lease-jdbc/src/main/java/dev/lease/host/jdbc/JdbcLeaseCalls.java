@@ -260,6 +260,11 @@ final class JdbcLeaseCalls {
 		}
 	}
 
+	// Stop the threads that lend waiters their connections.
+	void close() {
+		this.deadline.close();
+	}
+
 	// Store calls that must answer by the instant (a System.nanoTime() reading), or fail.
 	<T> T answeringBy(long answerByNanos, Supplier<T> calls) {
 		return this.deadline.answeringBy(answerByNanos, calls);
@@ -267,7 +272,7 @@ final class JdbcLeaseCalls {
 
 	private Connection connection(@Nullable Long answerBy) {
 		try {
-			return (answerBy != null) ? AnswerDeadline.connection(this.dataSource, answerBy)
+			return (answerBy != null) ? this.deadline.connection(this.dataSource, answerBy)
 					: this.dataSource.getConnection();
 		}
 		catch (SQLException ex) {

@@ -90,8 +90,9 @@ final class JdbcLeaseParts {
 				cleanupInterval);
 	}
 
-	// Stop the clean-up's schedule and the listening connection, if any; waiters still
-	// waiting fall back to polling, and withdraw on a connection opened for each.
+	// Stop the clean-up's schedule, the listening connection, if any, and the lender
+	// threads; waiters still waiting fall back to polling, and withdraw on a connection
+	// opened for each.
 	void close() {
 		this.sweeper.close();
 		if (this.withdrawals != null) {
@@ -103,6 +104,7 @@ final class JdbcLeaseParts {
 				this.store.removePickedUpWaiters();
 			}
 		}
+		this.store.calls.close();
 	}
 
 }

@@ -18,6 +18,7 @@ package dev.lease.host.redis;
 
 import java.net.ConnectException;
 import java.util.Collection;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -29,9 +30,11 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisNode;
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
+import org.springframework.util.ClassUtils;
 
 import dev.lease.LeaseHostException;
 import dev.lease.host.Interrupts;
+import dev.lease.host.TimedBorrow;
 
 /**
  * The host's calls to Redis, each on a connection of its own, made so that an interrupt
@@ -54,26 +57,41 @@ import dev.lease.host.Interrupts;
  *
  * @author Lease contributors
  */
-final class RedisCalls {
+final class RedisCalls implements AutoCloseable {
+
+	private static final boolean JEDIS_PRESENT = ClassUtils.isPresent("redis.clients.jedis.Jedis",
+			RedisCalls.class.getClassLoader());
 
 	private final RedisConnectionFactory connectionFactory;
 
 	private final Runnable disturbed;
+
+	// Where the factory's pool may wait for a connection without a limit (Jedis's, as
+	// Spring Boot configures it): a waiter's question borrows through it, by its instant.
+	private final @Nullable TimedBorrow lender;
 
 	// disturbed: told of every failure to reach Redis, so that the durability of the
 	// server the next call reaches is read again (a restart may have lost AOF).
 	RedisCalls(RedisConnectionFactory connectionFactory, Runnable disturbed) {
 		this.connectionFactory = connectionFactory;
 		this.disturbed = disturbed;
+		this.lender = (JEDIS_PRESENT && JedisReads.pooled(connectionFactory)) ? new TimedBorrow("lease-redis-lender")
+				: null;
 	}
 
 	<T> T call(String operation, boolean mayGiveUp, Function<RedisConnection, T> action) {
+		return call(operation, mayGiveUp, null, action);
+	}
+
+	// As above, a waiter's question, whose connection is had by answerBy (a
+	// System.nanoTime() reading) or the call failed.
+	<T> T call(String operation, boolean mayGiveUp, @Nullable Long answerBy, Function<RedisConnection, T> action) {
 		boolean interrupted = Thread.interrupted();
 		try {
 			while (true) {
 				RedisConnection connection;
 				try {
-					connection = this.connectionFactory.getConnection();
+					connection = connection(answerBy);
 				}
 				catch (RuntimeException ex) {
 					if (!(Thread.interrupted() | Interrupts.causedByInterrupt(ex))) {
@@ -85,8 +103,8 @@ final class RedisCalls {
 					}
 					continue;
 				}
-				try (connection) {
-					return action.apply(connection);
+				try {
+					return answer(connection, answerBy, action);
 				}
 				catch (LeaseHostException ex) {
 					throw ex;
@@ -108,6 +126,58 @@ final class RedisCalls {
 			if (interrupted) {
 				Thread.currentThread().interrupt();
 			}
+		}
+	}
+
+	// The action's answer, its connection given back; off this thread when a waiter's
+	// question failed: a pool that discards a broken connection may open its replacement
+	// on the returning thread for the borrowers waiting (Jedis's does), whose first
+	// commands then wait for a silent server.
+	private <T> T answer(RedisConnection connection, @Nullable Long answerBy, Function<RedisConnection, T> action) {
+		boolean answered = false;
+		try {
+			T answer = action.apply(connection);
+			answered = true;
+			return answer;
+		}
+		finally {
+			TimedBorrow lender = this.lender;
+			if (answered || answerBy == null || lender == null) {
+				connection.close();
+			}
+			else {
+				lender.giveBack(connection::close);
+			}
+		}
+	}
+
+	private RedisConnection connection(@Nullable Long answerBy) {
+		TimedBorrow lender = this.lender;
+		if (answerBy == null || lender == null) {
+			return this.connectionFactory.getConnection();
+		}
+		try {
+			return lender.borrow(answerBy, this.connectionFactory::getConnection, RedisConnection::close);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new RedisConnectionFailureException("Interrupted while waiting for a connection", ex);
+		}
+		catch (TimeoutException ex) {
+			throw new QueryTimeoutException(ex.getMessage(), ex);
+		}
+		catch (RuntimeException ex) {
+			throw ex;
+		}
+		catch (Exception ex) {
+			throw new RedisConnectionFailureException("Could not get a connection", ex);
+		}
+	}
+
+	@Override
+	public void close() {
+		if (this.lender != null) {
+			this.lender.close();
 		}
 	}
 

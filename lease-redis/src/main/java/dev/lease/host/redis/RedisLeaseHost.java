@@ -258,6 +258,7 @@ public final class RedisLeaseHost implements LeaseHost, ProtocolRecordingHost, A
 				lettuce.close();
 			}
 		});
+		this.store.close();
 	}
 
 	/**

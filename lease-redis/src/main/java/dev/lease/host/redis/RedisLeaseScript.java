@@ -72,6 +72,9 @@ final class RedisLeaseScript {
 	private final boolean lettucePresent = ClassUtils.isPresent("io.lettuce.core.RedisClient",
 			RedisLeaseScript.class.getClassLoader());
 
+	private final boolean jedisPresent = ClassUtils.isPresent("redis.clients.jedis.Jedis",
+			RedisLeaseScript.class.getClassLoader());
+
 	// How long a Lettuce call waits for its answer: the command timeout of the factory.
 	private final long timeoutMillis;
 
@@ -194,6 +197,15 @@ final class RedisLeaseScript {
 	}
 
 	private List<Object> runOnce(RedisConnection connection, byte[][] keys, byte[][] args, long timeoutMillis) {
+		if (this.jedisPresent && timeoutMillis < this.timeoutMillis && JedisReads.handles(connection)) {
+			return JedisReads.bounded(connection, timeoutMillis,
+					() -> runOnceUnbounded(connection, keys, args, timeoutMillis));
+		}
+		return runOnceUnbounded(connection, keys, args, timeoutMillis);
+	}
+
+	private List<Object> runOnceUnbounded(RedisConnection connection, byte[][] keys, byte[][] args,
+			long timeoutMillis) {
 		boolean lettuce = this.lettucePresent && LettuceCommands.handles(connection);
 		try {
 			return lettuce ? LettuceCommands.evalSha(connection, this.sha, keys, args, timeoutMillis)

@@ -133,9 +133,8 @@ final class RedisLeaseStore {
 		this.protocol = new RedisProtocolRecord(keyPrefix);
 	}
 
-	// Whether the failure is Redis not answering, rather than an answer refused: the
-	// store's calls wrap every failure to reach the server, and only those, with the
-	// client's exception as the cause.
+	// Whether the failure is Redis not answering, not an answer refused: the store's
+	// calls wrap every failure to reach the server, and only those, with the client's.
 	static boolean unreachable(LeaseHostException ex) {
 		return ex.getCause() instanceof DataAccessException;
 	}
@@ -147,8 +146,7 @@ final class RedisLeaseStore {
 	void start() {
 		call("start", (connection) -> {
 			if (this.acknowledgements.asked() && connection instanceof RedisClusterConnection) {
-				// WAIT must go to the primary that wrote the grant; not wired for
-				// clusters.
+				// WAIT must go to the primary that wrote the grant: not wired here
 				throw new RedisReplicasToAckUnsupportedException(
 						"replicasToAck (lease.redis.replicas-to-ack) is not supported on a Redis Cluster", null);
 			}
@@ -160,6 +158,11 @@ final class RedisLeaseStore {
 			this.script.publishSharded(this.handoffChannels);
 			return null;
 		});
+	}
+
+	// Stop the threads that lend waiters their connections.
+	void close() {
+		this.calls.close();
 	}
 
 	StoreProtocolReading protocol() {
@@ -204,10 +207,8 @@ final class RedisLeaseStore {
 		return RedisScriptAnswer.tryTake(run("try_take", redisKey, TRY, holder.bytes(), micros(duration)));
 	}
 
-	// A take's first question, which it may drop at an interrupt that comes before it is
-	// sent (RedisCalls.GaveUp).
-	// Not yet queued, it has no bound to answer by: the client's timeout bounds it, and
-	// the wait for the subscription of its slot.
+	// A take's first question, dropped at an interrupt before it is sent (GaveUp). Not
+	// queued, it has no bound: the client's timeout and its slot's subscription bound it.
 	TakeAnswer take(byte[] redisKey, LeaseHolder holder, Duration duration, byte[] ticket) {
 		long answerBy = System.nanoTime() + this.script.waiterRetryNanos();
 		awaitHandoffsOf(redisKey);
@@ -217,8 +218,7 @@ final class RedisLeaseStore {
 
 	// "Where do I stand?": saves nothing of the waiter's own and, before its bound,
 	// withdraws nothing; the script saves what resolving handed on, so that the waiter
-	// it names is woken. May be dropped at an interrupt that comes before it is sent
-	// (RedisCalls.GaveUp).
+	// it names is woken. Dropped at an interrupt before it is sent (GaveUp).
 	WaiterAnswer ask(byte[] redisKey, byte[] ticket, long answerBy) {
 		return RedisScriptAnswer.waiter(runOrGiveUp("take", redisKey, answerBy, ASK, ticket, NO));
 	}
@@ -231,8 +231,9 @@ final class RedisLeaseStore {
 
 	// As above, answered by answerBy (a System.nanoTime() reading) or failed.
 	WaiterAnswer settle(byte[] redisKey, byte[] ticket, boolean interrupted, long answerBy) {
-		return RedisScriptAnswer.waiter(this.calls.call("take", false, (connection) -> this.script.run(connection,
-				redisKey, this.script.waiterRetryNanos(), answerBy, SETTLE, ticket, interrupted ? YES : NO)));
+		return RedisScriptAnswer
+			.waiter(this.calls.call("take", false, answerBy, (connection) -> this.script.run(connection, redisKey,
+					this.script.waiterRetryNanos(), answerBy, SETTLE, ticket, interrupted ? YES : NO)));
 	}
 
 	Optional<Duration> remaining(byte[] redisKey, LeaseHolder holder) {
@@ -379,7 +380,7 @@ final class RedisLeaseStore {
 	// A question a waiter may drop at an interrupt that comes before it is sent; asked
 	// again while the key's slot moves for as long as a waiter's question may be.
 	private List<Object> runOrGiveUp(String operation, byte[] redisKey, long answerBy, byte[]... args) {
-		return this.calls.call(operation, true,
+		return this.calls.call(operation, true, answerBy,
 				(connection) -> this.script.run(connection, redisKey, this.script.waiterRetryNanos(), answerBy, args));
 	}
 

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -55,7 +56,7 @@ class RedisSilentServerIntegrationTests {
 
 	private TcpProxy proxy;
 
-	private LettuceConnectionFactory proxied;
+	private RedisConnectionFactory proxied;
 
 	private RedisLeaseHost direct;
 
@@ -65,9 +66,7 @@ class RedisSilentServerIntegrationTests {
 	void start() throws Exception {
 		this.server = RedisTestServer.startEmbedded(RedisTestServer.freePort(), List.of());
 		this.proxy = TcpProxy.to(this.server.port());
-		this.proxied = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", this.proxy.port()));
-		this.proxied.afterPropertiesSet();
-		this.proxied.start();
+		this.proxied = proxiedFactory(new RedisStandaloneConfiguration("127.0.0.1", this.proxy.port()));
 		this.direct = RedisLeaseHost.builder(this.server.lettuce()).keyPrefix(this.prefix).build();
 		this.host = RedisLeaseHost.builder(this.proxied).keyPrefix(this.prefix).build();
 	}
@@ -77,7 +76,7 @@ class RedisSilentServerIntegrationTests {
 		this.proxy.close();
 		this.host.close();
 		this.direct.close();
-		this.proxied.destroy();
+		((DisposableBean) this.proxied).destroy();
 		this.server.close();
 	}
 
@@ -93,6 +92,14 @@ class RedisSilentServerIntegrationTests {
 	void waitersReturnByTheirBoundWhenRedisIsKilled() throws Exception {
 		SilencedStoreWaiters.assertEachAnswersByItsBound(this.direct, this.host, this::queued, this.server::stopServer,
 				Duration.ZERO);
+	}
+
+	// The client under test, as Spring Boot configures it by default.
+	RedisConnectionFactory proxiedFactory(RedisStandaloneConfiguration configuration) {
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(configuration);
+		factory.afterPropertiesSet();
+		factory.start();
+		return factory;
 	}
 
 	private long queued(LeaseKey key) {
