@@ -19,10 +19,12 @@ package dev.lease.aop;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.Flow;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 
 import org.awaitility.Awaitility;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -30,12 +32,18 @@ import org.reactivestreams.Publisher;
 import org.springframework.aop.framework.autoproxy.DefaultAdvisorAutoProxyCreator;
 import org.springframework.beans.factory.BeanCreationException;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
+import reactor.adapter.JdkFlowAdapter;
 import reactor.core.publisher.Flux;
 import reactor.core.scheduler.Schedulers;
 
+import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
 import dev.lease.LeaseKey;
+import dev.lease.ReentrantTakeException;
+import dev.lease.Taken;
+import dev.lease.annotation.LeaseMode;
 import dev.lease.annotation.Leased;
+import dev.lease.annotation.OnUnavailable;
 import dev.lease.host.inmemory.InMemoryLeaseHost;
 import dev.lease.template.OnOverrun;
 
@@ -112,6 +120,42 @@ class LeasedMultiValueTests {
 	}
 
 	@Test
+	@DisplayName("Invariant 1: a leased JDK Flow.Publisher, adapted by Spring's registry, delivers every element while the grant stands")
+	void jdkFlowPublisherIsLeasedForItsWholeSubscription() {
+		Work work = work();
+		String key = "j-" + UUID.randomUUID();
+		List<Integer> values = JdkFlowAdapter.flowPublisherToFlux(work.jdk(key))
+			.collectList()
+			.block(Duration.ofSeconds(10));
+		assertThat(values).containsExactly(1, 2, 3);
+		assertThat(work.standing()).containsExactly(true, true, true);
+		assertThat(standing(key)).isFalse();
+	}
+
+	@Test
+	@DisplayName("Operation 2: a leased Publisher skipped on a held key completes empty, and its method does not run")
+	void skippedPublisherCompletesEmpty() {
+		Work work = work();
+		String key = "s-" + UUID.randomUUID();
+		assertThat(this.host.tryTake(LeaseKey.of(key), LeaseHolder.of("other"), Duration.ofSeconds(30)))
+			.isInstanceOf(Taken.class);
+		List<Integer> values = Flux.from(work.skipping(key)).collectList().block(Duration.ofSeconds(10));
+		assertThat(values).isEmpty();
+		assertThat(work.standing()).isEmpty();
+	}
+
+	@Test
+	@DisplayName("Non-goal 1: a leased Flux nested, after a change of thread, on the key its pipeline holds is refused")
+	void nestedCallOnTheKeyThePipelineHoldsIsRefused() {
+		Work work = work();
+		work.self(work);
+		String key = "n-" + UUID.randomUUID();
+		assertThatExceptionOfType(ReentrantTakeException.class)
+			.isThrownBy(() -> work.nested(key).blockLast(Duration.ofSeconds(10)));
+		assertThat(standing(key)).isFalse();
+	}
+
+	@Test
 	@DisplayName("A leased Stream is refused when the bean is proxied: it is consumed after the key was released")
 	void streamIsRefusedWhenTheBeanIsProxied() {
 		register();
@@ -153,6 +197,8 @@ class LeasedMultiValueTests {
 
 		private final List<Boolean> standing = new CopyOnWriteArrayList<>();
 
+		private volatile @Nullable Work self;
+
 		Work(LeaseHost host) {
 			this.host = host;
 		}
@@ -170,6 +216,27 @@ class LeasedMultiValueTests {
 		@Leased(key = "#key", duration = "30s")
 		Publisher<Long> endless(String key) {
 			return Flux.interval(Duration.ofMillis(5)).doOnNext((value) -> record(key));
+		}
+
+		@Leased(key = "#key", duration = "30s")
+		Flow.Publisher<Integer> jdk(String key) {
+			return JdkFlowAdapter.publisherToFlowPublisher(Flux.range(1, 3).doOnNext((value) -> record(key)));
+		}
+
+		@Leased(key = "#key", duration = "30s", mode = LeaseMode.TRY_TAKE, onUnavailable = OnUnavailable.SKIP)
+		Publisher<Integer> skipping(String key) {
+			return Flux.range(1, 3).doOnNext((value) -> record(key));
+		}
+
+		@Leased(key = "#key", duration = "30s")
+		Flux<Integer> nested(String key) {
+			Work self = this.self;
+			assertThat(self).isNotNull();
+			return Flux.range(1, 2).delayElements(Duration.ofMillis(2)).concatMap((value) -> self.flux(key));
+		}
+
+		void self(Work self) {
+			this.self = self;
 		}
 
 		@Leased(key = "#key", duration = "30s")

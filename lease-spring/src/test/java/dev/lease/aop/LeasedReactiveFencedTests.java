@@ -110,6 +110,15 @@ class LeasedReactiveFencedTests {
 	}
 
 	@Test
+	@DisplayName("Fence 1: a @Fenced call in a leased Mono's map after a change of thread finds no grant bound, and the failure says to return a Mono")
+	void fencedCallInMapAfterAChangeOfThreadFailsSayingWhatToDo() {
+		Work work = work();
+		assertThatIllegalStateException().isThrownBy(() -> work.mappedAfterDelay(key()).block(Duration.ofSeconds(10)))
+			.withMessageContaining("outside any lease")
+			.withMessageContaining("return a Mono or Flux from it");
+	}
+
+	@Test
 	@DisplayName("Fence 1: a @Fenced Mono subscribed outside any leased pipeline fails when subscribed, and does not run")
 	void fencedMonoOutsideAnyLeaseFailsWhenSubscribed() {
 		work();
@@ -199,6 +208,11 @@ class LeasedReactiveFencedTests {
 			return Mono.delay(Duration.ofMillis(5))
 				.doOnNext((tick) -> record(key))
 				.flatMap((tick) -> this.store.later());
+		}
+
+		@Leased(key = "#key", duration = "30s")
+		Mono<Fence> mappedAfterDelay(String key) {
+			return Mono.delay(Duration.ofMillis(5)).map((tick) -> this.store.now());
 		}
 
 		@Leased(key = "#key", duration = "30s")
