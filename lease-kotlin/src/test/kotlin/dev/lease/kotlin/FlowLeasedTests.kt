@@ -113,6 +113,18 @@ class FlowLeasedTests {
 		assertThat(fences).containsExactly(Fence.mint(granted, ALLOWANCE), Fence.mint(granted, ALLOWANCE))
 	}
 
+	@Test
+	@DisplayName("Fence 5: in a leased suspend function's Flow a @Fenced call finds the grant until the Flow first suspends: Spring collects it in a coroutine of its own")
+	fun fencedCallInsideASuspendFunctionsFlowFindsTheGrantUntilItSuspends() {
+		val probe = work()
+		val fences = runBlocking(Dispatchers.Default) { probe.self.get().suspendFenced().toList() }
+		val granted = probe.granted.get()
+		assertThat(granted).isNotNull
+		assertThat(fences).hasSize(2)
+		assertThat(fences[0]).isEqualTo(Fence.mint(granted, ALLOWANCE).toString())
+		assertThat(fences[1]).contains("outside any lease")
+	}
+
 	private fun work(): Probe {
 		val probe = Probe(this.host)
 		this.context.registerBean(LeaseHost::class.java, Supplier { this.host })
@@ -191,6 +203,14 @@ class FlowLeasedTests {
 				this@Work.probe.record()
 				emit(i)
 			}
+		}
+
+		@Leased(key = "key()", duration = "10s")
+		open suspend fun suspendFenced(): Flow<String> = flow {
+			this@Work.probe.record()
+			emit(this@Work.store.now().toString())
+			delay(5)
+			emit(runCatching { this@Work.store.now().toString() }.getOrElse { it.message ?: "" })
 		}
 
 		@Leased(key = "key()", duration = "10s")

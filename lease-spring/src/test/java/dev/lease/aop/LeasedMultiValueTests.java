@@ -19,8 +19,8 @@ package dev.lease.aop;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.Flow;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Flow;
 import java.util.stream.Stream;
 
 import org.awaitility.Awaitility;
@@ -133,7 +133,7 @@ class LeasedMultiValueTests {
 	}
 
 	@Test
-	@DisplayName("Operation 2: a leased Publisher skipped on a held key completes empty, and its method does not run")
+	@DisplayName("Operation 7: a leased Publisher skipped on a held key completes empty, and its method does not run")
 	void skippedPublisherCompletesEmpty() {
 		Work work = work();
 		String key = "s-" + UUID.randomUUID();
