@@ -146,7 +146,7 @@ enum ReturnKind {
 	 * @param method the leased method
 	 * @return the problem and its fix, or {@code null} when the result can be leased
 	 */
-	static @Nullable String @Nullable [] refusal(Method method) {
+	static String @Nullable [] refusal(Method method) {
 		if (KotlinDetector.isSuspendingFunction(method)) {
 			return null;
 		}

@@ -80,12 +80,12 @@ class LeasedResultChecksTests {
 	static class Streams {
 
 		@Leased(key = "'boxed'", duration = "30s")
-		public Stream<Integer> boxed() {
+		Stream<Integer> boxed() {
 			return Stream.of(1, 2, 3);
 		}
 
 		@Leased(key = "'ints'", duration = "30s")
-		public IntStream ints() {
+		IntStream ints() {
 			return IntStream.range(0, 3);
 		}
 
@@ -94,7 +94,7 @@ class LeasedResultChecksTests {
 	static class OwnPublishers {
 
 		@Leased(key = "'own'", duration = "30s")
-		public OwnPublisher numbers() {
+		OwnPublisher numbers() {
 			return new OwnPublisher();
 		}
 
@@ -112,17 +112,17 @@ class LeasedResultChecksTests {
 	static class Reactive {
 
 		@Leased(key = "'mono'", duration = "30s")
-		public Mono<Integer> mono() {
+		Mono<Integer> mono() {
 			return Mono.just(1);
 		}
 
 		@Leased(key = "'flux'", duration = "30s")
-		public Flux<Integer> flux() {
+		Flux<Integer> flux() {
 			return Flux.range(1, 3);
 		}
 
 		@Leased(key = "'publisher'", duration = "30s")
-		public Publisher<Integer> publisher() {
+		Publisher<Integer> publisher() {
 			return Flux.range(1, 3);
 		}
 

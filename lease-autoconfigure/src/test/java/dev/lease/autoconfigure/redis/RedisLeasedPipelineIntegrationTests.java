@@ -89,23 +89,23 @@ class RedisLeasedPipelineIntegrationTests {
 			});
 	}
 
-	public static class Ledger {
+	static class Ledger {
 
 		private final FencedRedisWrites writes;
 
-		public Ledger(StringRedisTemplate redis) {
+		Ledger(StringRedisTemplate redis) {
 			this.writes = new FencedRedisWrites(redis, "ledger");
 		}
 
 		@Fenced("ledger")
-		public String write(String key) {
+		String write(String key) {
 			this.writes.set(key, "settled");
 			return key;
 		}
 
 	}
 
-	public static class Settlements {
+	static class Settlements {
 
 		private final Ledger ledger;
 
@@ -113,20 +113,20 @@ class RedisLeasedPipelineIntegrationTests {
 
 		private final List<Boolean> standing = new CopyOnWriteArrayList<>();
 
-		public Settlements(Ledger ledger, LeaseHost host) {
+		Settlements(Ledger ledger, LeaseHost host) {
 			this.ledger = ledger;
 			this.host = host;
 		}
 
 		@Leased(key = "#order", duration = "30s")
-		public Publisher<String> settle(String order) {
+		Publisher<String> settle(String order) {
 			return Flux.range(1, 3).map((line) -> {
 				this.standing.add(this.host.grant(LeaseKey.of(order)).isPresent());
 				return this.ledger.write(order + ":" + line);
 			});
 		}
 
-		public List<Boolean> standing() {
+		List<Boolean> standing() {
 			return this.standing;
 		}
 
