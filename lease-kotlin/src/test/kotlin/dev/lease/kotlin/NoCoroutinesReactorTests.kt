@@ -23,6 +23,8 @@ import dev.lease.aop.LeasedMethodInterceptor
 import dev.lease.host.inmemory.InMemoryLeaseHost
 import dev.lease.template.OnOverrun
 import kotlinx.coroutines.delay
+import kotlinx.coroutines.flow.Flow
+import kotlinx.coroutines.flow.flow
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.assertThatException
 import org.junit.jupiter.api.DisplayName
@@ -34,7 +36,8 @@ import java.util.function.Supplier
 
 /**
  * `@Leased` on a suspend function without kotlinx-coroutines-reactor, which Spring
- * invokes suspend functions through: start-up fails naming the function. Run by its own
+ * invokes suspend functions through, or on a function returning a `Flow`, whose
+ * collection is leased through it: start-up fails naming the function. Run by its own
  * surefire execution, with kotlinx-coroutines-reactor off the class path.
  *
  * @author Lease contributors
@@ -46,6 +49,25 @@ class NoCoroutinesReactorTests {
 	fun leasedSuspendFunctionWithoutCoroutinesReactorFailsStartUp() {
 		assertThat(ClassUtils.isPresent("kotlinx.coroutines.reactor.MonoKt", null)).`as`("coroutines-reactor on the class path")
 			.isFalse()
+		val context = context(Supplier { Work() }, Work::class.java)
+		assertThatException().isThrownBy { context.refresh() }
+			.withStackTraceContaining("NoCoroutinesReactorTests\$Work.work()")
+			.withStackTraceContaining("kotlinx-coroutines-reactor")
+		context.close()
+	}
+
+	@Test
+	@DisplayName("Invariant 1: a leased function returning a Flow without kotlinx-coroutines-reactor fails start-up: its collection could not be leased")
+	fun leasedFlowFunctionWithoutCoroutinesReactorFailsStartUp() {
+		val context = context(Supplier { Flows() }, Flows::class.java)
+		assertThatException().isThrownBy { context.refresh() }
+			.withStackTraceContaining("NoCoroutinesReactorTests\$Flows.numbers()")
+			.withStackTraceContaining("is collected after the method returned")
+			.withStackTraceContaining("kotlinx-coroutines-reactor")
+		context.close()
+	}
+
+	private fun <T : Any> context(bean: Supplier<T>, type: Class<T>): AnnotationConfigApplicationContext {
 		val context = AnnotationConfigApplicationContext()
 		context.registerBean(LeaseHost::class.java, Supplier { InMemoryLeaseHost() })
 		context.registerBean(DefaultAdvisorAutoProxyCreator::class.java, Supplier {
@@ -55,11 +77,8 @@ class NoCoroutinesReactorTests {
 			LeasedAdvisor(LeasedMethodInterceptor({ context.getBean(LeaseHost::class.java) }, "kotlin-test",
 					OnOverrun.FAIL, context.beanFactory))
 		})
-		context.registerBean(Work::class.java, Supplier { Work() })
-		assertThatException().isThrownBy { context.refresh() }
-			.withStackTraceContaining("NoCoroutinesReactorTests\$Work.work()")
-			.withStackTraceContaining("kotlinx-coroutines-reactor")
-		context.close()
+		context.registerBean(type, bean)
+		return context
 	}
 
 	open class Work {
@@ -68,6 +87,13 @@ class NoCoroutinesReactorTests {
 		open suspend fun work() {
 			delay(200)
 		}
+
+	}
+
+	open class Flows {
+
+		@Leased(key = "'k'", duration = "10s")
+		open fun numbers(): Flow<Int> = flow { emit(1) }
 
 	}
 

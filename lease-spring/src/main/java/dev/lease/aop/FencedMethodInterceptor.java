@@ -46,8 +46,14 @@ import dev.lease.template.LeaseStack;
  * application's refusal listener, which a fenced party built without a listener of its
  * own reports its refusals to.
  * <p>
+ * A method returning a {@code Mono} or {@code Flux} called where the thread holds no
+ * grant runs when its publisher is subscribed, under the grant of the leased pipeline
+ * that subscribes to it, which its subscriber context carries ({@code @Leased} on a
+ * reactive method puts it there).
+ * <p>
  * Outside any lease, or for a party with no declared allowance, the method does not run
- * and an {@link IllegalStateException} says why.
+ * and an {@link IllegalStateException} says why (for a {@code Mono} or {@code Flux},
+ * outside any lease, as the subscription's failure).
  *
  * @author Lease contributors
  * @since 0.1.0
@@ -91,23 +97,39 @@ public final class FencedMethodInterceptor implements MethodInterceptor {
 		String party = fenced.value();
 		Method method = invocation.getMethod();
 		Lease lease = LeaseStack.innermost();
-		if (lease == null) {
-			throw new IllegalStateException("@Fenced(\"" + party + "\") " + describe(method)
-					+ " was called outside any lease: there is no grant to mint its fence from. "
-					+ "Call it from within a @Leased method");
+		boolean later = lease == null && REACTOR_PRESENT && ReactiveFencedCalls.defers(method);
+		if (lease == null && !later) {
+			throw new IllegalStateException(outside(party, method));
 		}
 		Allowance allowance = this.allowances.find(party);
 		if (allowance == null) {
 			throw new IllegalStateException("@Fenced(\"" + party + "\") " + describe(method)
 					+ " names a fenced party with no declared allowance: set 'lease.fences." + party + ".allowance'");
 		}
+		if (lease == null) {
+			return ReactiveFencedCalls.later(method, invocation, outside(party, method),
+					(call, grant) -> fenced(party, allowance, grant, call));
+		}
+		return fenced(party, allowance, lease, invocation);
+	}
+
+	private @Nullable Object fenced(String party, Allowance allowance, Lease lease, MethodInvocation invocation)
+			throws Throwable {
 		Fence fence = Fence.mint(lease, allowance);
-		fillFenceParameters(method, invocation.getArguments(), fence);
+		fillFenceParameters(invocation.getMethod(), invocation.getArguments(), fence);
 		BoundFence bound = new BoundFence(party, lease.key(), fence, this.listener);
 		try (FenceBinding.Scope scope = FenceBinding.bind(bound)) {
 			Object result = invocation.proceed();
 			return (REACTOR_PRESENT) ? ReactorFences.carry(result, bound) : result;
 		}
+	}
+
+	private static String outside(String party, Method method) {
+		return "@Fenced(\"" + party + "\") " + describe(method)
+				+ " was called outside any lease: there is no grant to mint its fence from. "
+				+ "Call it from within a @Leased method; in the Mono or Flux of one, where the pipeline is"
+				+ " subscribed or requested, or return a Mono or Flux from it, which finds the grant in the"
+				+ " subscriber context on any thread";
 	}
 
 	private static void fillFenceParameters(Method method, @Nullable Object[] arguments, Fence fence) {

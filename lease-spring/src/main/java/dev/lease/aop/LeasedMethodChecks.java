@@ -48,8 +48,9 @@ import dev.lease.aop.InvalidLeasedMethodException.Problem;
  * before the bean is proxied, and fails its creation with every problem found: a key or
  * holder expression a call cannot resolve, a duration or {@code holdAtLeast} that is
  * malformed, not positive or longer than the term, a result the reaction cannot carry, a
- * method no proxy runs. Without it a mistake in an expression shows only when a call
- * evaluates it, as an error on every tick of a scheduled job.
+ * result consumed after the method returned that the key cannot be held for (a
+ * {@code Stream}), a method no proxy runs. Without it a mistake in an expression shows
+ * only when a call evaluates it, as an error on every tick of a scheduled job.
  *
  * @author Lease contributors
  * @since 0.1.0
@@ -134,6 +135,11 @@ public final class LeasedMethodChecks implements BeanPostProcessor, BeanFactoryA
 					"SKIP" + resolved + ", but a skipped call cannot return a " + returned.getName(),
 					"return void, " + boxed(returned) + ", an Optional, a CompletionStage, a Mono or a Flux; "
 							+ "or set onUnavailable = THROW"));
+		}
+		String[] refusal = ReturnKind.refusal(method);
+		if (refusal != null) {
+			problems
+				.add(new Problem(LEASED, described, "method", "returns " + returned.getName(), refusal[0], refusal[1]));
 		}
 		unadvised(method, LEASED, problems);
 	}

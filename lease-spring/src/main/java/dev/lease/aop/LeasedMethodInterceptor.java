@@ -60,7 +60,8 @@ import dev.lease.template.OnOverrun;
  * which takes the key, binds the grant to the thread, releases it and judges an overrun.
  * What is left here is what the annotation adds: its expressions and durations, read once
  * per method, and its result types (what a skipped call returns, and when a
- * {@code CompletionStage}, {@code Mono} or {@code Flux} result completes).
+ * {@code CompletionStage}, {@code Mono}, {@code Flux}, {@code Publisher} or Kotlin
+ * {@code Flow} result completes: after its last element).
  *
  * @author Lease contributors
  * @since 0.1.0
@@ -144,8 +145,8 @@ public final class LeasedMethodInterceptor implements MethodInterceptor {
 				operation.duration(), operation.holder(root, invocation.getArguments(), this.beans),
 				operation.holdAtLeast(), operation.description());
 		return switch (operation.kind()) {
-			case MONO, FLUX -> ReactiveLeasedCalls.lease(this, operation, request, invocation);
-			case SUSPENDING -> SuspendingLeasedCalls.lease(this, operation, request, invocation);
+			case MONO, FLUX, FLOW -> ReactiveLeasedCalls.lease(this, operation, request, invocation);
+			case SUSPENDING, SUSPENDING_FLOW -> SuspendingLeasedCalls.lease(this, operation, request, invocation);
 			case COMPLETION_STAGE -> stage(operation, request, invocation);
 			default -> {
 				LeaseOutcome<@Nullable Object> outcome = template().execute(request, operation.mode(),

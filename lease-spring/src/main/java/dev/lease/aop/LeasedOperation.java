@@ -25,6 +25,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.NativeDetector;
 import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.core.ReactiveAdapter;
 import org.springframework.expression.BeanResolver;
 import org.springframework.expression.EvaluationException;
 import org.springframework.expression.Expression;
@@ -80,6 +81,8 @@ final class LeasedOperation {
 
 	private final ReturnKind kind;
 
+	private final @Nullable ReactiveAdapter adapter;
+
 	private final @Nullable String @Nullable [] parameterNames;
 
 	private LeasedOperation(Method method, Expression key, @Nullable Expression holder, Duration duration,
@@ -93,6 +96,7 @@ final class LeasedOperation {
 		this.mode = LeasedDefaults.mode(method, leased);
 		this.onUnavailable = LeasedDefaults.onUnavailable(method, leased);
 		this.kind = ReturnKind.of(method);
+		this.adapter = ReturnKind.adapterOf(method);
 		this.parameterNames = PARAMETER_NAMES.getParameterNames(method);
 	}
 
@@ -102,10 +106,15 @@ final class LeasedOperation {
 		Expression holder = (leased.holder().isBlank()) ? null : parse(leased.holder(), "holder", description);
 		Duration duration = duration(leased.duration(), placeholders, description);
 		Duration holdAtLeast = holdAtLeast(leased.holdAtLeast(), duration, placeholders, description);
-		if (ReturnKind.of(method) == ReturnKind.SUSPENDING && !COROUTINES_REACTOR_PRESENT) {
+		ReturnKind kind = ReturnKind.of(method);
+		if ((kind == ReturnKind.SUSPENDING || kind == ReturnKind.SUSPENDING_FLOW) && !COROUTINES_REACTOR_PRESENT) {
 			throw new IllegalStateException("@Leased on " + description + " is a suspend function, which Spring"
 					+ " runs under advice only through kotlinx-coroutines-reactor: without it the function would"
 					+ " run without its lease. Add org.jetbrains.kotlinx:kotlinx-coroutines-reactor to the class path");
+		}
+		String[] refusal = ReturnKind.refusal(method);
+		if (refusal != null) {
+			throw new IllegalStateException("@Leased on " + description + ": " + refusal[0] + ". Fix: " + refusal[1]);
 		}
 		if (LeasedDefaults.onUnavailable(method, leased) == OnUnavailable.SKIP && method.getReturnType().isPrimitive()
 				&& method.getReturnType() != void.class) {
@@ -260,7 +269,7 @@ final class LeasedOperation {
 		return switch (this.kind) {
 			case OPTIONAL -> Optional.empty();
 			case COMPLETION_STAGE -> CompletableFuture.completedFuture(null);
-			case MONO, FLUX, SUSPENDING -> ReactiveLeasedCalls.empty(this.kind);
+			case MONO, FLUX, FLOW, SUSPENDING, SUSPENDING_FLOW -> ReactiveLeasedCalls.empty(this.kind);
 			default -> null;
 		};
 	}
@@ -291,6 +300,12 @@ final class LeasedOperation {
 
 	ReturnKind kind() {
 		return this.kind;
+	}
+
+	// Makes the declared result from a Reactor publisher and back, when it is neither a
+	// Mono nor a type a Flux is.
+	@Nullable ReactiveAdapter adapter() {
+		return this.adapter;
 	}
 
 }

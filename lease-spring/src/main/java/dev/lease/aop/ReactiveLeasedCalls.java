@@ -21,25 +21,37 @@ import java.util.function.Function;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
+import org.springframework.core.ReactiveAdapter;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
+import dev.lease.Lease;
+import dev.lease.ReentrantTakeException;
 import dev.lease.template.HeldLease;
 import dev.lease.template.LeaseOutcome;
 import dev.lease.template.LeaseRequest;
+import dev.lease.template.LeaseStack;
 import dev.lease.template.LeaseTemplate;
 
 /**
- * Leased calls that return a Reactor {@code Mono} or {@code Flux}: the key is taken on
- * subscription through the host's {@link dev.lease.LeaseHost#async() non-blocking view},
- * so that a waiting take holds no thread and waits in the host's own arrival order, and
- * released through it when the publisher terminates or is cancelled, before the
- * subscriber hears the termination. Cancelling the subscription while the take waits
- * withdraws the take. Loaded only when Reactor is on the classpath.
+ * Leased calls that return a Reactor {@code Mono} or {@code Flux}, a {@code Publisher},
+ * or a type Spring's {@link org.springframework.core.ReactiveAdapterRegistry} adapts to
+ * one (a Kotlin {@code Flow}, RxJava, Mutiny): the key is taken on subscription through
+ * the host's {@link dev.lease.LeaseHost#async() non-blocking view}, so that a waiting
+ * take holds no thread and waits in the host's own arrival order, and released through it
+ * when the publisher terminates or is cancelled, before the subscriber hears the
+ * termination: a multi-value result is held until its last element. Cancelling the
+ * subscription while the take waits withdraws the take. Loaded only when Reactor is on
+ * the classpath.
  * <p>
- * A reactive call is not bound to a thread, so it is not on the thread's lease stack; a
- * Kotlin {@code suspend} function's coroutine carries its grant instead
- * ({@link SuspendingLeasedCalls}).
+ * The method runs when the key is taken, with the grant bound to the thread; its
+ * publisher carries the grant in its subscriber context ({@link ReactorLeases}), where a
+ * {@code @Fenced} method returning a {@code Mono} or {@code Flux} finds it, and has it
+ * bound on each thread that subscribes to it, requests from it or cancels it
+ * ({@link LeaseBoundFlux}), where a {@code @Fenced} call its operators make there finds
+ * it. A Kotlin {@code suspend} function's coroutine carries its grant too
+ * ({@link SuspendingLeasedCalls}), and a plain function's {@code Flow} is collected with
+ * it ({@link FlowLeasedCalls}).
  *
  * @author Lease contributors
  */
@@ -49,13 +61,18 @@ final class ReactiveLeasedCalls {
 	}
 
 	static Object empty(ReturnKind kind) {
-		return (kind == ReturnKind.FLUX) ? Flux.empty() : Mono.empty();
+		return kind.multiValue() ? Flux.empty() : Mono.empty();
 	}
 
 	static Object lease(LeasedMethodInterceptor interceptor, LeasedOperation operation, LeaseRequest request,
 			MethodInvocation invocation) {
-		return lease(interceptor, operation, request, (held) -> proceed(invocation),
-				operation.kind() != ReturnKind.FLUX);
+		ReactiveAdapter adapter = operation.adapter();
+		Function<HeldLease, @Nullable Object> work = (operation.kind() == ReturnKind.FLOW)
+				? (held) -> FlowLeasedCalls.collectedUnder(proceed(invocation), held.lease())
+				: (held) -> proceed(invocation);
+		Publisher<Object> leased = lease(interceptor, operation, request,
+				(adapter != null) ? work.andThen(adapter::toPublisher) : work, !operation.kind().multiValue());
+		return (adapter != null) ? adapter.fromPublisher(leased) : leased;
 	}
 
 	static Publisher<Object> lease(LeasedMethodInterceptor interceptor, LeasedOperation operation, LeaseRequest request,
@@ -63,8 +80,14 @@ final class ReactiveLeasedCalls {
 		LeaseTemplate template = interceptor.template();
 		// Cancelling the subscription cancels the future, which withdraws the take; a
 		// grant that arrives after the subscriber cancelled is discarded: give it back.
-		Mono<LeaseOutcome<HeldLease>> take = Mono.fromFuture(() -> template.takeAsync(request, operation.mode()), false)
-			.doOnDiscard(LeaseOutcome.class, (outcome) -> discard(template, outcome));
+		Mono<LeaseOutcome<HeldLease>> take = Mono.deferContextual((context) -> {
+			// A pipeline that holds the key would wait for itself until its own instant
+			Lease outer = ReactorLeases.find(context, request.key());
+			if (outer != null) {
+				return Mono.error(new ReentrantTakeException(request.key(), outer.holder()));
+			}
+			return Mono.fromFuture(() -> template.takeAsync(request, operation.mode()), false);
+		}).doOnDiscard(LeaseOutcome.class, (outcome) -> discard(template, outcome));
 		if (mono) {
 			// Mono.usingWhen defers every signal until the release completed
 			return take.flatMap((outcome) -> {
@@ -72,7 +95,7 @@ final class ReactiveLeasedCalls {
 				if (held == null) {
 					return Mono.from(skipped(interceptor, operation, outcome));
 				}
-				return Mono.usingWhen(Mono.just(held), (lease) -> Mono.from(publisher(work.apply(lease))),
+				return Mono.usingWhen(Mono.just(held), (lease) -> Mono.fromDirect(run(work, lease)),
 						(lease) -> release(template, lease), (lease, failure) -> release(template, lease),
 						(lease) -> release(template, lease));
 			});
@@ -82,10 +105,19 @@ final class ReactiveLeasedCalls {
 			if (held == null) {
 				return Flux.from(skipped(interceptor, operation, outcome));
 			}
-			return Flux.usingWhen(Mono.just(held), (lease) -> publisher(work.apply(lease)),
-					(lease) -> release(template, lease), (lease, failure) -> release(template, lease),
-					(lease) -> release(template, lease));
+			return Flux.usingWhen(Mono.just(held), (lease) -> run(work, lease), (lease) -> release(template, lease),
+					(lease, failure) -> release(template, lease), (lease) -> release(template, lease));
 		});
+	}
+
+	// The method runs with the grant bound, and its publisher carries it.
+	private static Flux<Object> run(Function<HeldLease, @Nullable Object> work, HeldLease held) {
+		Object result;
+		try (LeaseStack.Scope scope = LeaseStack.bind(held.lease())) {
+			result = work.apply(held);
+		}
+		return new LeaseBoundFlux<>(publisher(result), held.lease())
+			.contextWrite((context) -> ReactorLeases.with(context, held.lease()));
 	}
 
 	private static Publisher<Object> skipped(LeasedMethodInterceptor interceptor, LeasedOperation operation,

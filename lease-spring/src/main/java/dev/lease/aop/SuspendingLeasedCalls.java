@@ -34,6 +34,13 @@ import dev.lease.template.LeaseStackElement;
  * {@link LeaseStackElement}, bound to whichever thread it runs on, so that
  * {@code @Fenced} calls inside mint their fences from it. Loaded only for suspend
  * functions.
+ * <p>
+ * A suspend function returning a {@code Flow} Spring invokes as a {@code Flux} of the
+ * flow's elements, and hands the caller a {@code Flow} of the publisher the advice
+ * returns: it is leased as a {@code Flux} is, until the collection completes, fails or is
+ * cancelled. Spring collects that {@code Flow} in a coroutine of its own, which the
+ * advice cannot add the grant to: the collection has the grant in its Reactor context
+ * and, until it first suspends, bound to its thread.
  *
  * @author Lease contributors
  */
@@ -61,7 +68,7 @@ final class SuspendingLeasedCalls {
 			finally {
 				arguments[last] = caller;
 			}
-		}, true);
+		}, operation.kind() != ReturnKind.SUSPENDING_FLOW);
 	}
 
 	/**
