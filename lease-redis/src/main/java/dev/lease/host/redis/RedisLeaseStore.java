@@ -111,8 +111,8 @@ final class RedisLeaseStore {
 
 	private final RedisProtocolRecord protocol;
 
-	// handedOn: told when a release made here handed the key to a waiter, so that one of
-	// this JVM's waiters need not wait for the channel's message.
+	// handedOn: told of a handoff made here: this JVM's waiter need not wait for its
+	// message.
 	RedisLeaseStore(RedisConnectionFactory connectionFactory, String keyPrefix, int replicasToAck,
 			Duration replicaTimeout, RedisDurabilityMonitor durability,
 			BiConsumer<String, Wakeups.Handoff<String>> handedOn) {
@@ -177,16 +177,14 @@ final class RedisLeaseStore {
 		this.subscription = subscription;
 	}
 
-	// Completes once a message about the key reaches this host, at once on the plain
-	// channel; for a caller that does not block (LettuceAsyncLeaseHost), which bounds it.
+	// Completes once the key's handoffs reach this host (at once on the plain channel).
 	CompletableFuture<Void> handoffsOf(byte[] redisKey) {
 		RedisHandoffSubscription current = this.subscription;
 		return (current != null) ? current.waiting(redisKey) : CompletableFuture.completedFuture(null);
 	}
 
-	// A waiter's first question is sent once a message about its key reaches this host,
-	// or after RedisHandoffSubscription.FIRST_QUESTION_WAIT_MILLIS, past which its
-	// waiters ask on their own; an interrupt meanwhile is left for the question to see.
+	// A waiter's first question waits for its key's handoffs, FIRST_QUESTION_WAIT_MILLIS
+	// at most; an interrupt meanwhile is left for the question to see.
 	private void awaitHandoffsOf(byte[] redisKey) {
 		try {
 			handoffsOf(redisKey).get(RedisHandoffSubscription.FIRST_QUESTION_WAIT_MILLIS, TimeUnit.MILLISECONDS);
@@ -274,8 +272,7 @@ final class RedisLeaseStore {
 		});
 	}
 
-	// The script's questions for a caller that sends them itself (LettuceAsyncTakes):
-	// the same arguments as the blocking calls above.
+	// For a caller that sends the script's questions itself (LettuceAsyncTakes).
 	RedisConnectionFactory connectionFactory() {
 		return this.connectionFactory;
 	}
@@ -312,14 +309,12 @@ final class RedisLeaseStore {
 		return new byte[][] { REMAINING, holder.bytes() };
 	}
 
-	// Why a grant answered now is given back (the server was found not durable, as in
-	// confirm()), or null when it stands.
+	// Why a grant answered now is given back (as in confirm()), or null when it stands.
 	@Nullable LeaseHostException refusal() {
 		return this.durability.refuses() ? this.durability.refusal() : null;
 	}
 
-	// Whether a grant must pass confirm() on a thread: the server was found not durable
-	// (the grant is given back), or replicas must acknowledge it.
+	// Whether a grant must pass confirm() on a thread: to be given back, or acknowledged.
 	boolean confirmBlocks() {
 		return this.acknowledgements.asked() || this.durability.refuses();
 	}
@@ -357,20 +352,26 @@ final class RedisLeaseStore {
 		}
 		// The grant is read back in the session that waits: written through another
 		// connection or before a reconnection, it may not be on the server asked.
-		long acknowledged = call("wait", (connection) -> this.acknowledgements.acknowledged(connection, () -> {
-			if (ticket != null) {
-				this.script.run(connection, redisKey, this.script.waiterRetryNanos(), SETTLE, ticket, NO);
-			}
-			Standing standing = RedisScriptAnswer.grant(this.script.run(connection, redisKey, GRANT));
-			return standing != null && Arrays.equals(standing.holder(), lease.holder().bytes())
-					&& standing.instant().equals(lease.expiresAt());
-		}));
+		Runnable giveBack = () -> release(redisKey, lease.holder(), false);
+		long acknowledged;
+		try {
+			acknowledged = call("wait", (connection) -> this.acknowledgements.acknowledged(connection, () -> {
+				if (ticket != null) {
+					this.script.run(connection, redisKey, this.script.waiterRetryNanos(), SETTLE, ticket, NO);
+				}
+				Standing standing = RedisScriptAnswer.grant(this.script.run(connection, redisKey, GRANT));
+				return standing != null && Arrays.equals(standing.holder(), lease.holder().bytes())
+						&& standing.instant().equals(lease.expiresAt());
+			}));
+		}
+		catch (LeaseHostException ex) { // WAIT refused or unanswered
+			throw ReplicaAcknowledgements.givenBack(ex.getMessage(), ex, giveBack);
+		}
 		if (this.acknowledgements.enough(acknowledged)) {
 			return lease;
 		}
-		release(redisKey, lease.holder(), false);
-		throw new LeaseHostException(this.acknowledgements.shortfall(acknowledged) + " the grant of key '" + lease.key()
-				+ "' within " + this.acknowledgements.timeout() + "; the grant was given back");
+		throw ReplicaAcknowledgements.givenBack(this.acknowledgements.shortfall(acknowledged) + " the grant of key '"
+				+ lease.key() + "' within " + this.acknowledgements.timeout(), null, giveBack);
 	}
 
 	private List<Object> run(String operation, byte[] redisKey, byte[]... args) {

@@ -156,4 +156,18 @@ final class ReplicaAcknowledgements {
 		return text.getBytes(StandardCharsets.US_ASCII);
 	}
 
+	// A grant that could not be confirmed, given back: its caller is told it failed, and
+	// no grant stands for it.
+	static LeaseHostException givenBack(String why, @Nullable Throwable cause, Runnable giveBack) {
+		try {
+			giveBack.run();
+			return new LeaseHostException(why + "; the grant was given back", cause);
+		}
+		catch (LeaseHostException ex) {
+			return new LeaseHostException(
+					why + "; the grant could not be given back (" + ex.getMessage() + ") and ends at its instant",
+					cause);
+		}
+	}
+
 }
