@@ -35,18 +35,19 @@ import dev.lease.LeaseHost;
 import dev.lease.LeaseKey;
 import dev.lease.NotHeld;
 import dev.lease.ReleaseResult;
+import dev.lease.host.HeldGrants;
 
 /**
  * How a {@link LeaseTemplate}'s grants end: released at once, or, when the work finished
  * before the grant was {@link LeaseRequest#holdAtLeast() old enough}, released later
- * ({@link LeaseHolds}), or left to end at its instant. A release answered {@link NotHeld}
+ * ({@link HeldGrants}), or left to end at its instant. A release answered {@link NotHeld}
  * right after the work is an overrun (Non-goal 11).
  * <p>
  * While a grant is held on past its work, a take by the same holder on the same key would
  * be answered as reentrant by the host: {@link #standing} lets the template answer it as
  * the other instances are answered, held.
  * <p>
- * A hold is measured on the template's clock and kept by {@link LeaseHolds}.
+ * A hold is measured on the template's clock and kept by {@link HeldGrants}.
  *
  * @author Lease contributors
  */
@@ -60,7 +61,7 @@ final class LeaseReleases implements AutoCloseable {
 	static final long INSTANT_MARGIN_NANOS = Duration.ofMillis(100).toNanos();
 
 	// As long as Spring's default timeout per shutdown phase.
-	static final Duration DEFAULT_CLOSE_WAIT = Duration.ofSeconds(30);
+	static final Duration DEFAULT_CLOSE_WAIT = HeldGrants.DEFAULT_CLOSE_WAIT;
 
 	private final LeaseHost host;
 
@@ -68,13 +69,14 @@ final class LeaseReleases implements AutoCloseable {
 
 	private final OnOverrun onOverrun;
 
-	private final LeaseHolds holds;
+	private final HeldGrants holds;
 
 	LeaseReleases(LeaseHost host, OnOverrun onOverrun, LongSupplier clock) {
 		this.host = host;
 		this.async = host.async();
 		this.onOverrun = onOverrun;
-		this.holds = new LeaseHolds(clock);
+		this.holds = new HeldGrants(clock, System.getLogger(LeaseTemplate.class.getName()), "template",
+				"lease-held-release");
 	}
 
 	// Ends a grant whose work completed: releases it now, or keeps it until it is old
@@ -185,7 +187,7 @@ final class LeaseReleases implements AutoCloseable {
 	// Keeps the grant standing for its holder until 'atNanos', then releases it, or only
 	// stops answering it as held when the instant is left to end it.
 	private void schedule(HeldLease held, long atNanos, boolean release) {
-		this.holds.hold(held, atNanos, release ? () -> releaseHeld(held) : null);
+		this.holds.hold(held.lease(), held.request().holdAtLeast(), atNanos, release ? () -> releaseHeld(held) : null);
 	}
 
 	// The end of the hold that keeps the holder's grant on the key standing after its

@@ -30,6 +30,7 @@ import dev.lease.LeaseHostException;
 import dev.lease.LeaseUnavailableException;
 import dev.lease.ReentrantTakeException;
 import dev.lease.annotation.LeaseMode;
+import dev.lease.host.HeldGrants;
 
 /**
  * Runs work under a lease, for keys known only at run time and code without proxies: the
@@ -127,7 +128,7 @@ public final class LeaseTemplate implements AutoCloseable {
 	 * @return a new template over the same host, holder prefix and overrun handling
 	 */
 	public LeaseTemplate withHoldClock(InstantSource clock) {
-		return new LeaseTemplate(this.host, this.holderPrefix, this.onOverrun, LeaseHolds.nanos(clock));
+		return new LeaseTemplate(this.host, this.holderPrefix, this.onOverrun, HeldGrants.nanos(clock));
 	}
 
 	/**

@@ -14,8 +14,10 @@
  * limitations under the License.
  */
 
-package dev.lease.template;
+package dev.lease.host;
 
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -31,28 +33,30 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import dev.lease.Lease;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
 
 /**
- * The grants a {@link LeaseTemplate} keeps standing after their work, each until a time
- * on the template's clock: then released, or only no longer answered as held when the
- * grant's own instant is left to end it. A small daemon scheduler, started by the first
- * hold, waits for them in real time. The template's clock is the JVM's monotonic one
- * unless a test gave it one that it moves by hand: the scheduler then finds a hold not
- * yet passed and waits again, and {@link #clockMoved()} ends those the moved clock
- * passed. Closing makes the releases due within the wait it is given, when due, and
- * leaves every other grant to its instant.
+ * Grants kept standing after their work, each until a time on its owner's clock (a hold
+ * at least, ShedLock's {@code lockAtLeastFor}): then released, or only no longer answered
+ * as held when the grant's own instant is left to end it. A small daemon scheduler,
+ * started by the first hold, waits for them in real time. The clock is the JVM's
+ * monotonic one unless a test gave one that it moves by hand: the scheduler then finds a
+ * hold not yet passed and waits again, and {@link #clockMoved()} ends those the moved
+ * clock passed. Closing makes the releases due within the wait it is given, when due, and
+ * leaves every other grant to its instant. One place for the template and the ShedLock
+ * provider, which both hold grants back.
  *
  * @author Lease contributors
+ * @since 0.1.0
  */
-final class LeaseHolds implements AutoCloseable {
+public final class HeldGrants implements AutoCloseable {
 
-	private static final Log logger = LogFactory.getLog(LeaseTemplate.class);
+	/** How long closing waits for the releases due, unless told otherwise. */
+	public static final Duration DEFAULT_CLOSE_WAIT = Duration.ofSeconds(30);
 
 	// Longer waits are as good as forever, and keep the deadline's arithmetic in range.
 	private static final Duration LONGEST_WAIT = Duration.ofDays(365);
@@ -68,12 +72,32 @@ final class LeaseHolds implements AutoCloseable {
 
 	private boolean closed;
 
-	LeaseHolds(LongSupplier clock) {
+	private final Logger logger;
+
+	private final String owner;
+
+	private final String threadName;
+
+	/**
+	 * Create an instance.
+	 * @param clock nanoseconds on the owner's clock; only differences count
+	 * @param logger where a grant left to its instant is told of
+	 * @param owner what holds the grants, as the log names it ("template")
+	 * @param threadName the name of the scheduler's thread
+	 */
+	public HeldGrants(LongSupplier clock, Logger logger, String owner, String threadName) {
 		this.clock = clock;
+		this.logger = logger;
+		this.owner = owner;
+		this.threadName = threadName;
 	}
 
-	// A clock a test moves, read in nanoseconds from its first reading.
-	static LongSupplier nanos(InstantSource clock) {
+	/**
+	 * A clock a test moves, read in nanoseconds from its first reading.
+	 * @param clock the clock
+	 * @return its nanoseconds
+	 */
+	public static LongSupplier nanos(InstantSource clock) {
 		if (clock == null) {
 			throw new IllegalArgumentException("'clock' must not be null");
 		}
@@ -81,14 +105,24 @@ final class LeaseHolds implements AutoCloseable {
 		return () -> Duration.between(origin, clock.instant()).toNanos();
 	}
 
-	long now() {
+	/**
+	 * Read the owner's clock.
+	 * @return nanoseconds; only differences count
+	 */
+	public long now() {
 		return this.clock.getAsLong();
 	}
 
-	// Keeps the grant standing for its holder until 'atNanos', then runs the release, if
-	// any; without one, the hold only stops answering the grant as held.
-	void hold(HeldLease held, long atNanos, @Nullable Runnable release) {
-		Hold hold = new Hold(held, atNanos, release);
+	/**
+	 * Keep the grant standing for its holder until the given time, then run the release,
+	 * if any; without one, the hold only stops answering the grant as held.
+	 * @param lease the grant
+	 * @param holdAtLeast how long its work asked it held, for the log
+	 * @param atNanos when the hold ends, on the owner's clock
+	 * @param release releases the grant, or {@code null} to leave it to its instant
+	 */
+	public void hold(Lease lease, Duration holdAtLeast, long atNanos, @Nullable Runnable release) {
+		Hold hold = new Hold(lease, holdAtLeast, atNanos, release);
 		this.holding.put(hold.pair, hold);
 		synchronized (this.lock) {
 			if (!this.closed) {
@@ -98,8 +132,8 @@ final class LeaseHolds implements AutoCloseable {
 		}
 		this.holding.remove(hold.pair, hold);
 		hold.ended.complete(null);
-		logger.info("The lease on key '" + held.lease().key() + "' was held at least " + held.request().holdAtLeast()
-				+ " by a closed template: it ends at its instant");
+		this.logger.log(Level.INFO, "The lease on key '" + lease.key() + "' was held at least " + holdAtLeast
+				+ " by a closed " + this.owner + ": it ends at its instant " + lease.expiresAt());
 	}
 
 	// The scheduler waited real time: a clock moved by hand may not have reached the
@@ -133,9 +167,11 @@ final class LeaseHolds implements AutoCloseable {
 		}
 	}
 
-	// The clock was moved by hand: the holds it passed end now, on the caller's thread,
-	// rather than when the scheduler comes to them.
-	void clockMoved() {
+	/**
+	 * The clock was moved by hand: the holds it passed end now, on the caller's thread,
+	 * rather than when the scheduler comes to them.
+	 */
+	public void clockMoved() {
 		synchronized (this.lock) {
 			if (this.closed) {
 				return;
@@ -153,9 +189,14 @@ final class LeaseHolds implements AutoCloseable {
 		}
 	}
 
-	// The end of the hold that keeps the holder's grant on the key standing after its
-	// work, if one does.
-	@Nullable CompletableFuture<Void> standing(LeaseKey key, LeaseHolder holder) {
+	/**
+	 * Return the end of the hold that keeps the holder's grant on the key standing after
+	 * its work, if one does.
+	 * @param key the key
+	 * @param holder the holder
+	 * @return completes when the hold ends, or {@code null}
+	 */
+	public @Nullable CompletableFuture<Void> standing(LeaseKey key, LeaseHolder holder) {
 		Hold hold = this.holding.isEmpty() ? null : this.holding.get(new Pair(key, holder));
 		return (hold != null) ? hold.ended : null;
 	}
@@ -164,7 +205,7 @@ final class LeaseHolds implements AutoCloseable {
 		if (this.scheduler == null) {
 			AtomicInteger threads = new AtomicInteger();
 			ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, (task) -> {
-				Thread thread = new Thread(task, "lease-held-release-" + threads.incrementAndGet());
+				Thread thread = new Thread(task, this.threadName + "-" + threads.incrementAndGet());
 				thread.setDaemon(true);
 				return thread;
 			});
@@ -174,11 +215,14 @@ final class LeaseHolds implements AutoCloseable {
 		return this.scheduler;
 	}
 
-	// Releasing a held grant before its hold ends would let another instance run the same
-	// work again, which is what the hold is for; dropping one due soon would keep the
-	// other instances out until its instant. So each release due within the wait is made
-	// when due, and only the others are left to their instants.
-	void close(Duration wait) {
+	/**
+	 * Make each release due within the wait when due, and leave the others to their
+	 * instants. Releasing a held grant before its hold ends would let another instance
+	 * run the same work again, which is what the hold is for; dropping one due soon would
+	 * keep the other instances out until its instant.
+	 * @param wait how long to wait for the releases due
+	 */
+	public void close(Duration wait) {
 		long waitNanos = (wait.compareTo(LONGEST_WAIT) < 0) ? wait.toNanos() : LONGEST_WAIT.toNanos();
 		long deadline = System.nanoTime() + waitNanos;
 		List<Hold> left = new ArrayList<>();
@@ -207,9 +251,10 @@ final class LeaseHolds implements AutoCloseable {
 		// ends at its instant.
 		this.holding.values().forEach((hold) -> drop(hold, left));
 		for (Hold hold : left) {
-			logger.info("The lease on key '" + hold.held.lease().key() + "' held at least "
-					+ hold.held.request().holdAtLeast() + " was not released on close within " + wait
-					+ ": it ends at its instant " + hold.held.lease().expiresAt());
+			this.logger.log(Level.INFO,
+					"The lease on key '" + hold.lease.key() + "' held at least " + hold.holdAtLeast
+							+ " was not released on close within " + wait + ": it ends at its instant "
+							+ hold.lease.expiresAt());
 		}
 	}
 
@@ -240,7 +285,7 @@ final class LeaseHolds implements AutoCloseable {
 
 	@Override
 	public void close() {
-		close(LeaseReleases.DEFAULT_CLOSE_WAIT);
+		close(DEFAULT_CLOSE_WAIT);
 	}
 
 	private record Pair(LeaseKey key, LeaseHolder holder) {
@@ -248,13 +293,15 @@ final class LeaseHolds implements AutoCloseable {
 	}
 
 	/**
-	 * A grant kept standing after its work until {@code atNanos} on the template's clock.
+	 * A grant kept standing after its work until {@code atNanos} on the owner's clock.
 	 */
 	private static final class Hold {
 
 		final Pair pair;
 
-		final HeldLease held;
+		final Lease lease;
+
+		final Duration holdAtLeast;
 
 		final long atNanos;
 
@@ -266,9 +313,10 @@ final class LeaseHolds implements AutoCloseable {
 
 		volatile @Nullable ScheduledFuture<?> timer;
 
-		Hold(HeldLease held, long atNanos, @Nullable Runnable release) {
-			this.pair = new Pair(held.lease().key(), held.lease().holder());
-			this.held = held;
+		Hold(Lease lease, Duration holdAtLeast, long atNanos, @Nullable Runnable release) {
+			this.pair = new Pair(lease.key(), lease.holder());
+			this.lease = lease;
+			this.holdAtLeast = holdAtLeast;
 			this.atNanos = atNanos;
 			this.release = release;
 		}
