@@ -27,8 +27,11 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import dev.lease.AsyncLeaseHost;
 import dev.lease.GrantsPage;
@@ -72,6 +75,8 @@ import dev.lease.host.redis.RedisScriptAnswer.TryTakeAnswer;
  */
 final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 
+	private static final Log logger = LogFactory.getLog(LettuceAsyncLeaseHost.class);
+
 	private final RedisLeaseHost host;
 
 	private final AsyncLeaseHost others;
@@ -107,8 +112,17 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 	static AsyncLeaseHost orOnThreads(RedisLeaseHost host, int replicasToAck, RedisLeaseStore store,
 			Wakeups<String, String> wakeups) {
 		RedisConnectionFactory connectionFactory = store.connectionFactory();
-		return (replicasToAck == 0 && RedisLeaseStore.lettucePresent && LettuceReconnections.handles(connectionFactory))
-				? new LettuceAsyncLeaseHost(host, connectionFactory, store, wakeups) : AsyncLeaseHost.onThreads(host);
+		if (replicasToAck != 0 || !RedisLeaseStore.lettucePresent || !LettuceReconnections.handles(connectionFactory)) {
+			return AsyncLeaseHost.onThreads(host);
+		}
+		if (!((LettuceConnectionFactory) connectionFactory).getShareNativeConnection()) {
+			// A cancelled take's withdrawal must go out on the connection its script did.
+			logger.info("The Redis lease host's non-blocking takes wait on threads: the Lettuce connection factory"
+					+ " does not share its native connection (shareNativeConnection=false), whose order withdrawing"
+					+ " a cancelled take relies on");
+			return AsyncLeaseHost.onThreads(host);
+		}
+		return new LettuceAsyncLeaseHost(host, connectionFactory, store, wakeups);
 	}
 
 	@Override
