@@ -54,22 +54,30 @@ abstract class HandoffChecks extends KitGroup {
 	@DisplayName("Operation 2, Operation 4: a waiter handed the key always collects the grant it was handed, however the host cleans up: a single waiter with a tiny term, traffic on other keys at the handoff")
 	void singleWaiterCollectsItsGrantWhileTheHostCleansUp() throws Exception {
 		Duration tiny = tinyTerm();
+		// The rounds wait out one quiet period together, each on a key of its own.
+		List<LeaseKey> keys = new ArrayList<>();
+		List<LeaseHolder> holders = new ArrayList<>();
+		List<TimedTake> takes = new ArrayList<>();
 		for (int round = 0; round < ROUNDS; round++) {
 			LeaseKey key = newKey();
 			LeaseHolder holder = newHolder("holder");
 			taken(key, holder, LONG);
 			LeaseHolder waiter = newHolder("waiter");
-			TimedTake take = takeInBackground(key, waiter, tiny);
+			takes.add(takeInBackground(key, waiter, tiny));
 			arrived(key, waiter);
-			elapse(QUIET);
-			host().release(key, holder);
+			keys.add(key);
+			holders.add(holder);
+		}
+		elapse(QUIET);
+		for (int round = 0; round < ROUNDS; round++) {
+			host().release(keys.get(round), holders.get(round));
 			// Traffic on another key right after the handoff, which is when a host that
 			// collects garbage with its questions would remove the waiter's grant.
 			LeaseKey other = newKey();
 			LeaseHolder passerBy = newHolder("passer-by");
 			host().tryTake(other, passerBy, LONG);
 			host().release(other, passerBy);
-			assertThat(take.answer(tolerance()))
+			assertThat(takes.get(round).answer(tolerance()))
 				.as("round %d: the waiter handed the key, its bound %s away", round, LONG)
 				.isInstanceOf(Taken.class);
 		}
