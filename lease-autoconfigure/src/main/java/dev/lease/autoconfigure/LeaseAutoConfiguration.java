@@ -21,7 +21,6 @@ import java.net.UnknownHostException;
 import java.util.concurrent.Executor;
 
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.aop.config.AopConfigUtils;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;

@@ -32,15 +32,14 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import reactor.core.publisher.Mono;
-import reactor.util.context.Context;
-
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.task.TaskDecorator;
+import reactor.core.publisher.Mono;
+import reactor.util.context.Context;
 
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
@@ -159,7 +158,7 @@ class LeasedContextPropagationTests {
 
 	}
 
-	static class ContextualWork {
+	public static class ContextualWork {
 
 		private final ObservationRegistry registry;
 
