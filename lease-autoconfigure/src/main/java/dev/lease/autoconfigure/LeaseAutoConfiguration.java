@@ -18,7 +18,9 @@ package dev.lease.autoconfigure;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.concurrent.Executor;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.aop.config.AopConfigUtils;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -28,6 +30,7 @@ import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
@@ -101,9 +104,22 @@ public final class LeaseAutoConfiguration {
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	@ConditionalOnMissingBean
 	static LeasedAdvisor leasedAdvisor(ObjectProvider<LeaseTemplate> template, BeanFactory beanFactory) {
-		// The template is looked up on first use: an advisor is created early, and would
-		// drag the template, its host and LeaseProperties past the post-processors.
-		return new LeasedAdvisor(new LeasedMethodInterceptor(template::getObject, beanFactory));
+		// The template and the executor are looked up on first use: an advisor is created
+		// early, and would drag the template, its host, LeaseProperties and the
+		// application's task executor past the post-processors.
+		return new LeasedAdvisor(
+				new LeasedMethodInterceptor(template::getObject, applicationTaskExecutor(beanFactory), beanFactory));
+	}
+
+	// A CompletionStage body whose take waited runs where the application's @Async work
+	// does: its TaskDecorator and its choice of virtual threads apply. Without that
+	// executor the interceptor has threads of its own, stopped with the advisor.
+	private static @Nullable Executor applicationTaskExecutor(BeanFactory beanFactory) {
+		String name = TaskExecutionAutoConfiguration.APPLICATION_TASK_EXECUTOR_BEAN_NAME;
+		if (!beanFactory.containsBean(name)) {
+			return null;
+		}
+		return (task) -> beanFactory.getBean(name, Executor.class).execute(task);
 	}
 
 	// Before the advisor proxies a bean: every problem of its annotated methods at once,

@@ -24,6 +24,7 @@ import org.springframework.aop.ClassFilter;
 import org.springframework.aop.Pointcut;
 import org.springframework.aop.support.AbstractPointcutAdvisor;
 import org.springframework.aop.support.StaticMethodMatcherPointcut;
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.AnnotationUtils;
 
@@ -40,7 +41,7 @@ import dev.lease.annotation.Leased;
  * @author Lease contributors
  * @since 0.1.0
  */
-public final class LeasedAdvisor extends AbstractPointcutAdvisor {
+public final class LeasedAdvisor extends AbstractPointcutAdvisor implements DisposableBean {
 
 	/**
 	 * The advisor's default order: before the transaction advisor's default of
@@ -72,6 +73,14 @@ public final class LeasedAdvisor extends AbstractPointcutAdvisor {
 	@Override
 	public Advice getAdvice() {
 		return this.interceptor;
+	}
+
+	/**
+	 * Close the interceptor: the threads of its own, if it was given no executor, stop.
+	 */
+	@Override
+	public void destroy() {
+		this.interceptor.close();
 	}
 
 	private static final class LeasedPointcut extends StaticMethodMatcherPointcut {

@@ -23,8 +23,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
@@ -39,6 +37,7 @@ import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.context.expression.AnnotatedElementKey;
 import org.springframework.context.expression.BeanFactoryResolver;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.expression.BeanResolver;
 import org.springframework.util.Assert;
 import org.springframework.util.StringValueResolver;
@@ -66,19 +65,9 @@ import dev.lease.template.OnOverrun;
  * @author Lease contributors
  * @since 0.1.0
  */
-public final class LeasedMethodInterceptor implements MethodInterceptor {
+public final class LeasedMethodInterceptor implements MethodInterceptor, AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(LeasedMethodInterceptor.class);
-
-	// Where a CompletionStage method runs when its take had to wait: never the thread
-	// that
-	// answered the take, which may be a host's I/O or wake-up thread that every other
-	// waiter needs (AsyncLeaseHost: a dependent stage that may block moves off it).
-	private static final ExecutorService BODIES = Executors.newCachedThreadPool((task) -> {
-		Thread thread = new Thread(task, "lease-leased-stage");
-		thread.setDaemon(true);
-		return thread;
-	});
 
 	private final Supplier<LeaseTemplate> templateSupplier;
 
@@ -90,16 +79,52 @@ public final class LeasedMethodInterceptor implements MethodInterceptor {
 
 	private volatile @Nullable LeaseTemplate template;
 
+	// Where a CompletionStage method runs when its take had to wait: never the thread
+	// that answered the take, which may be a host's I/O or wake-up thread that every
+	// other waiter needs (AsyncLeaseHost: a dependent stage that may block moves off it).
+	private final Executor bodies;
+
+	private final @Nullable SimpleAsyncTaskExecutor ownBodies;
+
 	/**
-	 * Create an interceptor that runs leased calls through the given template.
+	 * Create an interceptor that runs leased calls through the given template, and a
+	 * {@code CompletionStage} method whose take had to wait on threads of its own, which
+	 * {@link #close()} stops.
 	 * @param template supplies the template on first use, so that the advisor can be
 	 * created before the template and its host
 	 * @param beanFactory resolves {@code ${…}} placeholders in durations and
 	 * {@code @bean} references in expressions; may be {@code null}
 	 */
 	public LeasedMethodInterceptor(Supplier<LeaseTemplate> template, @Nullable BeanFactory beanFactory) {
+		this(template, null, beanFactory);
+	}
+
+	/**
+	 * Create an interceptor that runs leased calls through the given template, and a
+	 * {@code CompletionStage} method whose take had to wait on the given executor, with
+	 * its caller's context: the application's task executor, so that its
+	 * {@code TaskDecorator} and thread choice apply.
+	 * @param template supplies the template on first use, so that the advisor can be
+	 * created before the template and its host
+	 * @param bodies runs the methods whose take had to wait; {@code null} for threads of
+	 * the interceptor's own, which {@link #close()} stops
+	 * @param beanFactory resolves {@code ${…}} placeholders in durations and
+	 * {@code @bean} references in expressions; may be {@code null}
+	 * @since 0.1.0
+	 */
+	public LeasedMethodInterceptor(Supplier<LeaseTemplate> template, @Nullable Executor bodies,
+			@Nullable BeanFactory beanFactory) {
 		Assert.notNull(template, "'template' must not be null");
 		this.templateSupplier = template;
+		if (bodies != null) {
+			this.bodies = bodies;
+			this.ownBodies = null;
+		}
+		else {
+			SimpleAsyncTaskExecutor own = new SimpleAsyncTaskExecutor("lease-leased-");
+			this.bodies = own;
+			this.ownBodies = own;
+		}
 		this.beans = (beanFactory != null) ? new BeanFactoryResolver(beanFactory) : null;
 		this.placeholders = (beanFactory instanceof ConfigurableBeanFactory configurable)
 				? configurable::resolveEmbeddedValue : null;
@@ -158,7 +183,8 @@ public final class LeasedMethodInterceptor implements MethodInterceptor {
 
 	// Taken through the host's non-blocking view: the caller gets the future at once, and
 	// the method runs when the take answers, with the grant bound to it: on the caller's
-	// thread when the key was free at once, else on a thread of the advice's own. The
+	// thread when the key was free at once, else on the bodies executor, with the
+	// caller's context. The
 	// future completes as the method's stage once the key is released
 	// (with an overrun under FAIL); a declared type that cannot hold a CompletableFuture
 	// is taken on the calling thread and gets its own stage back, released all the same.
@@ -175,7 +201,7 @@ public final class LeasedMethodInterceptor implements MethodInterceptor {
 				taking.cancel(false);
 			}
 		});
-		Executor where = taking.isDone() ? Runnable::run : BODIES;
+		Executor where = taking.isDone() ? Runnable::run : CallerContext.capture().onBehalf(this.bodies);
 		taking.whenCompleteAsync((outcome, failure) -> {
 			if (failure != null) {
 				result.completeExceptionally(cause(failure));
@@ -294,6 +320,17 @@ public final class LeasedMethodInterceptor implements MethodInterceptor {
 	 */
 	public LeaseHost getHost() {
 		return template().getHost();
+	}
+
+	/**
+	 * Stop the threads of the interceptor's own, if it was given no executor: a body
+	 * already running completes.
+	 */
+	@Override
+	public void close() {
+		if (this.ownBodies != null) {
+			this.ownBodies.close();
+		}
 	}
 
 	LeaseTemplate template() {

@@ -16,6 +16,7 @@
 
 package dev.lease.aop;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
 import org.aopalliance.intercept.MethodInvocation;
@@ -86,7 +87,8 @@ final class ReactiveLeasedCalls {
 			if (outer != null) {
 				return Mono.error(new ReentrantTakeException(request.key(), outer.holder()));
 			}
-			return Mono.fromFuture(() -> template.takeAsync(request, operation.mode()), false);
+			return Mono.fromFuture(() -> inCallerContext(template, template.takeAsync(request, operation.mode()),
+					CallerContext.capture(context)), false);
 		}).doOnDiscard(LeaseOutcome.class, (outcome) -> discard(template, outcome));
 		if (mono) {
 			// Mono.usingWhen defers every signal until the release completed
@@ -108,6 +110,31 @@ final class ReactiveLeasedCalls {
 			return Flux.usingWhen(Mono.just(held), (lease) -> run(work, lease), (lease) -> release(template, lease),
 					(lease, failure) -> release(template, lease), (lease) -> release(template, lease));
 		});
+	}
+
+	// A take that waited answers on the thread that woke it: the rest of the call (the
+	// method, the subscription to its publisher, what runs synchronously after) goes on
+	// with the subscriber's context there, as it would have on the subscribing thread.
+	// Cancelling the answer withdraws the take; a grant that nobody can hear is given
+	// back.
+	private static CompletableFuture<LeaseOutcome<HeldLease>> inCallerContext(LeaseTemplate template,
+			CompletableFuture<LeaseOutcome<HeldLease>> taking, CallerContext caller) {
+		if (taking.isDone()) {
+			return taking;
+		}
+		CompletableFuture<LeaseOutcome<HeldLease>> answer = new CompletableFuture<>();
+		answer.whenComplete((outcome, failure) -> {
+			if (answer.isCancelled()) {
+				taking.cancel(false);
+			}
+		});
+		taking.whenComplete((outcome, failure) -> caller.run(() -> {
+			boolean heard = (failure != null) ? answer.completeExceptionally(failure) : answer.complete(outcome);
+			if (!heard && outcome != null) {
+				discard(template, outcome);
+			}
+		}));
+		return answer;
 	}
 
 	// The method runs with the grant bound, and its publisher carries it.
