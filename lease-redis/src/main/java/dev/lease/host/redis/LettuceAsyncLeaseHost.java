@@ -45,6 +45,7 @@ import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.TryTakeResult;
 import dev.lease.host.HostArguments;
+import dev.lease.host.HostThreads;
 import dev.lease.host.Wakeups;
 import dev.lease.host.redis.RedisScriptAnswer.Granted;
 import dev.lease.host.redis.RedisScriptAnswer.TryTakeAnswer;
@@ -88,27 +89,24 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 	private final ScheduledThreadPoolExecutor timer;
 
 	LettuceAsyncLeaseHost(RedisLeaseHost host, RedisConnectionFactory connectionFactory, RedisLeaseStore store,
-			Wakeups<String, String> wakeups) {
+			Wakeups<String, String> wakeups, HostThreads threads) {
 		this.host = host;
-		this.others = AsyncLeaseHost.onThreads(host);
+		this.others = AsyncLeaseHost.onThreads(host, threads.executor());
 		this.connectionFactory = connectionFactory;
 		this.store = store;
 		this.wakeups = wakeups;
-		this.timer = new ScheduledThreadPoolExecutor(1, (task) -> {
-			Thread thread = new Thread(task, "lease-redis-async-takes");
-			thread.setDaemon(true);
-			return thread;
-		});
-		this.timer.setRemoveOnCancelPolicy(true);
+		// one thread, of the host's own: each take's state is touched by it only
+		this.timer = threads.confinedTimer("async-takes");
 	}
 
 	// The host's non-blocking view: this one through Lettuce with no replicas to
 	// acknowledge, else its questions answered on threads.
 	static AsyncLeaseHost orOnThreads(RedisLeaseHost host, int replicasToAck, RedisLeaseStore store,
-			Wakeups<String, String> wakeups) {
+			Wakeups<String, String> wakeups, HostThreads threads) {
 		RedisConnectionFactory connectionFactory = store.connectionFactory();
 		return (replicasToAck == 0 && RedisLeaseStore.lettucePresent && LettuceReconnections.handles(connectionFactory))
-				? new LettuceAsyncLeaseHost(host, connectionFactory, store, wakeups) : AsyncLeaseHost.onThreads(host);
+				? new LettuceAsyncLeaseHost(host, connectionFactory, store, wakeups, threads)
+				: AsyncLeaseHost.onThreads(host, threads.executor());
 	}
 
 	@Override
