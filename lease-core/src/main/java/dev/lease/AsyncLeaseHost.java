@@ -19,6 +19,7 @@ package dev.lease;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 import org.jspecify.annotations.Nullable;
 
@@ -100,19 +101,34 @@ public interface AsyncLeaseHost {
 	CompletableFuture<GrantsPage> grants(@Nullable String cursor, int limit);
 
 	/**
-	 * Answer a blocking host's questions on threads of their own: each take waits on a
-	 * thread of its own (a virtual thread where the JVM has them, a daemon platform
-	 * thread otherwise), so that no take waits for a thread behind another take, and the
-	 * other questions run on a separate set of threads, so that a release never waits
-	 * behind takes. A cancelled take interrupts its thread, which withdraws it, and the
-	 * cancelling thread waits for that withdrawal (on a remote store, one round trip), so
-	 * that nothing stands for the caller once {@code cancel} returns. What a host without
-	 * a native way of waiting answers from {@link LeaseHost#async()}.
+	 * Answer a blocking host's questions on threads of their own: each question starts a
+	 * thread, a daemon that ends with it, so that no take waits for a thread behind
+	 * another take and a release never waits behind takes. What a host without a native
+	 * way of waiting, given no executor, answers from {@link LeaseHost#async()}; see
+	 * {@link #onThreads(LeaseHost, Executor)} for the rest.
 	 * @param host the blocking host
 	 * @return its questions, answered off the caller's thread
 	 */
 	static AsyncLeaseHost onThreads(LeaseHost host) {
-		return new ThreadedAsyncLeaseHost(host);
+		return onThreads(host, ThreadedAsyncLeaseHost.threadPerTask());
+	}
+
+	/**
+	 * Answer a blocking host's questions on the executor's threads: each take waits on a
+	 * thread of its own for the whole wait, so the executor must start each task without
+	 * waiting for another to end (a thread per task, such as virtual threads, or an
+	 * unbounded pool); a bounded pool would queue takes behind takes, and a release
+	 * behind them. A cancelled take interrupts its thread, which withdraws it, and the
+	 * cancelling thread waits for that withdrawal (on a remote store, one round trip), so
+	 * that nothing stands for the caller once {@code cancel} returns. The executor is the
+	 * caller's: nothing here shuts it down.
+	 * @param host the blocking host
+	 * @param executor runs the questions
+	 * @return its questions, answered off the caller's thread
+	 * @since 0.1.0
+	 */
+	static AsyncLeaseHost onThreads(LeaseHost host, Executor executor) {
+		return new ThreadedAsyncLeaseHost(host, executor);
 	}
 
 }

@@ -16,12 +16,13 @@
 
 package dev.lease;
 
-import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -30,32 +31,30 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A blocking host's questions answered on threads of their own (see
- * {@link AsyncLeaseHost#onThreads(LeaseHost)}).
+ * A blocking host's questions answered on an executor's threads (see
+ * {@link AsyncLeaseHost#onThreads(LeaseHost, Executor)}).
  *
  * @author Lease contributors
  */
 final class ThreadedAsyncLeaseHost implements AsyncLeaseHost {
 
-	// A waiting take holds its thread for the whole wait: a bounded pool would queue
-	// takes behind takes, out of the host's arrival order, and a release behind them.
-	private static final ThreadFactory TAKES = takeThreads();
-
-	// Questions that never wait for a key: a pool of their own, so that a release
-	// always finds a thread however many takes wait.
-	private static final ExecutorService OTHERS = Executors.newCachedThreadPool(daemons("lease-async-"));
-
 	private final LeaseHost host;
 
-	ThreadedAsyncLeaseHost(LeaseHost host) {
+	// A waiting take holds its thread for the whole wait: the executor must start each
+	// task without waiting for another to end, or takes would queue behind takes, out of
+	// the host's arrival order, and a release behind them.
+	private final Executor executor;
+
+	ThreadedAsyncLeaseHost(LeaseHost host, Executor executor) {
 		this.host = host;
+		this.executor = executor;
 	}
 
 	@Override
 	public CompletableFuture<TakeResult> take(LeaseKey key, LeaseHolder holder, Duration duration) {
 		CompletableFuture<TakeResult> answer = new CompletableFuture<>();
 		AtomicBoolean hostAnswered = new AtomicBoolean();
-		Thread taker = TAKES.newThread(() -> {
+		Taker taker = new Taker(() -> {
 			if (answer.isDone()) {
 				return;
 			}
@@ -78,36 +77,18 @@ final class ThreadedAsyncLeaseHost implements AsyncLeaseHost {
 				answer.completeExceptionally(ex);
 			}
 		});
+		try {
+			this.executor.execute(taker);
+		}
+		catch (RejectedExecutionException ex) {
+			return CompletableFuture.failedFuture(new LeaseHostException("The take was refused a thread", ex));
+		}
 		answer.whenComplete((result, failure) -> {
 			if (!hostAnswered.get()) {
-				withdraw(taker);
+				taker.withdraw();
 			}
 		});
-		taker.start();
 		return answer;
-	}
-
-	// Cancelled (or completed by anyone but the host) before the host answered: the
-	// interrupt withdraws the take, and the canceller waits for that, so that nothing
-	// stands for it once cancel returns, as after an interrupted blocking take.
-	private static void withdraw(Thread taker) {
-		if (taker == Thread.currentThread()) {
-			return;
-		}
-		taker.interrupt();
-		boolean interrupted = false;
-		while (true) {
-			try {
-				taker.join();
-				break;
-			}
-			catch (InterruptedException ex) {
-				interrupted = true;
-			}
-		}
-		if (interrupted) {
-			Thread.currentThread().interrupt();
-		}
 	}
 
 	@Override
@@ -130,32 +111,100 @@ final class ThreadedAsyncLeaseHost implements AsyncLeaseHost {
 		return other(() -> this.host.grants(cursor, limit));
 	}
 
-	private static <T> CompletableFuture<T> other(Supplier<T> question) {
-		return CompletableFuture.supplyAsync(question, OTHERS);
-	}
-
-	private static ThreadFactory takeThreads() {
+	private <T> CompletableFuture<T> other(Supplier<T> question) {
 		try {
-			// JDK 21 and later: a virtual thread per waiting take costs no platform
-			// thread
-			Method ofVirtual = Thread.class.getMethod("ofVirtual");
-			Object builder = ofVirtual.invoke(null);
-			Method name = builder.getClass().getMethod("name", String.class, long.class);
-			builder = name.invoke(builder, "lease-async-take-", 0L);
-			return (ThreadFactory) builder.getClass().getMethod("factory").invoke(builder);
+			return CompletableFuture.supplyAsync(question, this.executor);
 		}
-		catch (ReflectiveOperationException | RuntimeException ex) {
-			return daemons("lease-async-take-");
+		catch (RejectedExecutionException ex) {
+			return CompletableFuture.failedFuture(new LeaseHostException("The question was refused a thread", ex));
 		}
 	}
 
-	private static ThreadFactory daemons(String prefix) {
+	/**
+	 * An executor that starts a thread for each task, a daemon named
+	 * {@code lease-async-…} that ends with its task: what a host that was given no
+	 * executor answers on, with no pool left behind it.
+	 * @return the executor
+	 */
+	static Executor threadPerTask() {
+		ThreadFactory threads = Executors.defaultThreadFactory();
 		AtomicInteger count = new AtomicInteger();
 		return (task) -> {
-			Thread thread = new Thread(task, prefix + count.incrementAndGet());
+			Thread thread = threads.newThread(task);
+			thread.setName("lease-async-" + count.incrementAndGet());
 			thread.setDaemon(true);
-			return thread;
+			thread.start();
 		};
+	}
+
+	/**
+	 * One take on an executor's thread. Cancelled (or completed by anyone but the host)
+	 * before the host answered, it is withdrawn: not started at all, or interrupted,
+	 * which withdraws it, and the canceller waits for that, so that nothing stands for it
+	 * once cancel returns, as after an interrupted blocking take.
+	 */
+	private static final class Taker implements Runnable {
+
+		private final Runnable take;
+
+		private final AtomicBoolean claimed = new AtomicBoolean();
+
+		private final CountDownLatch finished = new CountDownLatch(1);
+
+		private @Nullable Thread runner;
+
+		Taker(Runnable take) {
+			this.take = take;
+		}
+
+		@Override
+		public void run() {
+			if (!this.claimed.compareAndSet(false, true)) {
+				return;
+			}
+			synchronized (this) {
+				this.runner = Thread.currentThread();
+			}
+			try {
+				this.take.run();
+			}
+			finally {
+				synchronized (this) {
+					this.runner = null;
+				}
+				// an interrupt meant for the take is not left to the executor's thread
+				Thread.interrupted();
+				this.finished.countDown();
+			}
+		}
+
+		void withdraw() {
+			if (this.claimed.compareAndSet(false, true)) {
+				return;
+			}
+			synchronized (this) {
+				if (this.runner == Thread.currentThread()) {
+					return;
+				}
+				if (this.runner != null) {
+					this.runner.interrupt();
+				}
+			}
+			boolean interrupted = false;
+			while (true) {
+				try {
+					this.finished.await();
+					break;
+				}
+				catch (InterruptedException ex) {
+					interrupted = true;
+				}
+			}
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+
 	}
 
 }

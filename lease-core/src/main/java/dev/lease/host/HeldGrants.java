@@ -30,7 +30,6 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 
 import org.jspecify.annotations.Nullable;
@@ -203,12 +202,8 @@ public final class HeldGrants implements AutoCloseable {
 
 	private ScheduledThreadPoolExecutor scheduler() {
 		if (this.scheduler == null) {
-			AtomicInteger threads = new AtomicInteger();
-			ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, (task) -> {
-				Thread thread = new Thread(task, this.threadName + "-" + threads.incrementAndGet());
-				thread.setDaemon(true);
-				return thread;
-			});
+			ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1,
+					HostThreads.factory(this.threadName + "-"));
 			scheduler.setRemoveOnCancelPolicy(true);
 			this.scheduler = scheduler;
 		}

@@ -19,12 +19,10 @@ package dev.lease.host;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -34,28 +32,23 @@ import java.util.function.Consumer;
  * its bound. The borrow runs on a lender thread while the caller waits for it until the
  * instant; a connection lent after the caller gave up (at the instant, or at an
  * interrupt) is given straight back. Nothing was sent either way, so a caller that gives
- * up may answer as before it asked. Lender threads are this object's: started when a
- * borrow needs one, ended after a minute unused, and stopped by {@link #close()}.
+ * up may answer as before it asked. Lenders run on the host's executor for work that may
+ * block ({@link HostThreads}), which stops them when the host closes.
  *
  * @author Lease contributors
  * @since 0.1.0
  */
-public final class TimedBorrow implements AutoCloseable {
+public final class TimedBorrow {
 
-	private final ThreadPoolExecutor lenders;
+	private final Executor lenders;
 
 	/**
 	 * Create an instance.
-	 * @param threadName the name of its lender threads
+	 * @param lenders the host's executor for work that may block, which must start a
+	 * borrow without waiting for another to end
 	 */
-	public TimedBorrow(String threadName) {
-		AtomicInteger count = new AtomicInteger();
-		this.lenders = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
-				(task) -> {
-					Thread thread = new Thread(task, threadName + "-" + count.incrementAndGet());
-					thread.setDaemon(true);
-					return thread;
-				});
+	public TimedBorrow(Executor lenders) {
+		this.lenders = lenders;
 	}
 
 	/**
@@ -82,7 +75,7 @@ public final class TimedBorrow implements AutoCloseable {
 			});
 		}
 		catch (RejectedExecutionException ex) {
-			// closed: the host is stopping, and its caller waits as the pool lends
+			// the host is closing: its caller waits as the pool lends
 			return borrow.call();
 		}
 		try {
@@ -113,14 +106,6 @@ public final class TimedBorrow implements AutoCloseable {
 		catch (RejectedExecutionException ex) {
 			giveBack.run();
 		}
-	}
-
-	/**
-	 * Stop the lender threads; a borrow under way still answers its caller.
-	 */
-	@Override
-	public void close() {
-		this.lenders.shutdown();
 	}
 
 }

@@ -17,6 +17,8 @@
 package dev.lease.host;
 
 import java.time.Duration;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
@@ -32,7 +34,7 @@ import dev.lease.LeaseHostException;
  * <p>
  * The failure that makes a waiter give up often outlasts one call (a pool whose other
  * connections broke too, a database that refuses another connection, a reconnecting
- * client), so a withdrawal is not lost to it: it runs on a thread of its own and is tried
+ * client), so a withdrawal is not lost to it: it runs on the host's executor and is tried
  * again, on a fresh call, 50 ms after a failure, the pause doubling to a second, until it
  * has been written or it is needed no more: after its bound no release can hand the
  * waiter the key, and after its bound plus its duration no grant handed to it before can
@@ -89,6 +91,9 @@ public final class Withdrawals {
 	/**
 	 * Withdraw a waiter, trying again until it is written or needed no more, and wait for
 	 * it while it is tried {@value #ATTEMPTS} times, for at most {@link #PATIENCE}.
+	 * @param executor the host's executor for work that may block, on which the
+	 * withdrawal is tried; a closed host's refuses it, and it is then tried once on the
+	 * caller's thread
 	 * @param boundNanoTime when a withdrawal is needed no more, as a
 	 * {@link System#nanoTime()} reading: the waiter's bound plus its duration, when no
 	 * grant handed to it can stand
@@ -98,15 +103,25 @@ public final class Withdrawals {
 	 * @return the last failure, or {@code null} once withdrawn; after a failure the
 	 * withdrawal goes on until it is written or needed no more
 	 */
-	public static @Nullable LeaseHostException withdraw(long boundNanoTime, Runnable withdrawal) {
-		return withdraw(boundNanoTime, System.nanoTime() + PATIENCE.toNanos(), withdrawal);
+	public static @Nullable LeaseHostException withdraw(Executor executor, long boundNanoTime, Runnable withdrawal) {
+		return withdraw(executor, boundNanoTime, System.nanoTime() + PATIENCE.toNanos(), withdrawal);
 	}
 
-	private static @Nullable LeaseHostException withdraw(long boundNanoTime, long patienceEnds, Runnable withdrawal) {
+	private static @Nullable LeaseHostException withdraw(Executor executor, long boundNanoTime, long patienceEnds,
+			Runnable withdrawal) {
 		Withdrawal pending = new Withdrawal(boundNanoTime, patienceEnds, withdrawal);
-		Thread thread = new Thread(pending, "lease-withdrawal");
-		thread.setDaemon(true);
-		thread.start();
+		try {
+			executor.execute(pending);
+		}
+		catch (RejectedExecutionException ex) {
+			try {
+				withdrawal.run();
+				return null;
+			}
+			catch (LeaseHostException failure) {
+				return failure;
+			}
+		}
 		return pending.await();
 	}
 
@@ -117,6 +132,7 @@ public final class Withdrawals {
 	 * {@link LeaseHostException} is thrown instead, caused by the interrupt, the store's
 	 * failure suppressed in it, and the withdrawal goes on until it is written or needed
 	 * no more.
+	 * @param executor the host's executor for work that may block
 	 * @param interrupt the interrupt that made the waiter give up
 	 * @param boundNanoTime when a withdrawal is needed no more, as a
 	 * {@link System#nanoTime()} reading: the waiter's bound plus its duration, when no
@@ -126,8 +142,9 @@ public final class Withdrawals {
 	 * @return the interrupt, for the waiter to throw
 	 * @throws LeaseHostException if the waiter could not be withdrawn before it returns
 	 */
-	public static InterruptedException giveUp(InterruptedException interrupt, long boundNanoTime, Runnable withdrawal) {
-		LeaseHostException failed = withdraw(boundNanoTime, withdrawal);
+	public static InterruptedException giveUp(Executor executor, InterruptedException interrupt, long boundNanoTime,
+			Runnable withdrawal) {
+		LeaseHostException failed = withdraw(executor, boundNanoTime, withdrawal);
 		Thread.interrupted();
 		if (failed != null) {
 			LeaseHostException unknown = new LeaseHostException("Interrupted, and the waiter could not be withdrawn"
@@ -142,6 +159,7 @@ public final class Withdrawals {
 	/**
 	 * Withdraw a waiter that got no answer from the store, so that it is not handed the
 	 * key later, and answer the failure to throw, a failed withdrawal suppressed in it.
+	 * @param executor the host's executor for work that may block
 	 * @param failure the store's failure
 	 * @param boundNanoTime when a withdrawal is needed no more, as a
 	 * {@link System#nanoTime()} reading: the waiter's bound plus its duration, when no
@@ -149,15 +167,17 @@ public final class Withdrawals {
 	 * @param withdrawal one call that withdraws the waiter
 	 * @return the failure, for the waiter to throw
 	 */
-	public static LeaseHostException failed(LeaseHostException failure, long boundNanoTime, Runnable withdrawal) {
-		return failed(failure, boundNanoTime, System.nanoTime() + PATIENCE.toNanos(), withdrawal);
+	public static LeaseHostException failed(Executor executor, LeaseHostException failure, long boundNanoTime,
+			Runnable withdrawal) {
+		return failed(executor, failure, boundNanoTime, System.nanoTime() + PATIENCE.toNanos(), withdrawal);
 	}
 
 	/**
 	 * Withdraw a waiter that got no answer from the store, as
-	 * {@link #failed(LeaseHostException, long, Runnable)} does, waiting for the
+	 * {@link #failed(Executor, LeaseHostException, long, Runnable)} does, waiting for the
 	 * withdrawal no later than the waiter must answer: past its bound plus
 	 * {@link #ANSWER_MARGIN}, it goes on without the waiter.
+	 * @param executor the host's executor for work that may block
 	 * @param failure the store's failure
 	 * @param boundNanoTime when a withdrawal is needed no more, as a
 	 * {@link System#nanoTime()} reading: the waiter's bound plus its duration, when no
@@ -167,20 +187,21 @@ public final class Withdrawals {
 	 * @param withdrawal one call that withdraws the waiter
 	 * @return the failure, for the waiter to throw
 	 */
-	public static LeaseHostException failed(LeaseHostException failure, long boundNanoTime, long answerByNanoTime,
-			Runnable withdrawal) {
+	public static LeaseHostException failed(Executor executor, LeaseHostException failure, long boundNanoTime,
+			long answerByNanoTime, Runnable withdrawal) {
 		long patienceEnds = Math.min(System.nanoTime() + PATIENCE.toNanos(), answerByNanoTime);
-		LeaseHostException failed = withdraw(boundNanoTime, patienceEnds, withdrawal);
+		LeaseHostException failed = withdraw(executor, boundNanoTime, patienceEnds, withdrawal);
 		if (failed != null && failed != failure) {
 			failure.addSuppressed(failed);
 		}
 		return failure;
 	}
 
-	// The thread's park may return early: park until the pause is over.
+	// The thread's park may return early: park until the pause is over, or the host
+	// closed and interrupted the withdrawal.
 	private static void pause(long nanos) {
 		long end = System.nanoTime() + nanos;
-		for (long left = nanos; left > 0; left = end - System.nanoTime()) {
+		for (long left = nanos; left > 0 && !Thread.currentThread().isInterrupted(); left = end - System.nanoTime()) {
 			LockSupport.parkNanos(left);
 		}
 	}
@@ -228,7 +249,7 @@ public final class Withdrawals {
 				catch (LeaseHostException ex) {
 					boolean boundPassed = System.nanoTime() - this.boundNanoTime > 0;
 					settle(false, ex, null);
-					if (boundPassed) {
+					if (boundPassed || Thread.currentThread().isInterrupted()) {
 						return;
 					}
 				}

@@ -36,7 +36,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class TimedBorrowTests {
 
-	private final TimedBorrow borrow = new TimedBorrow("test-lender");
+	private final HostThreads threads = new HostThreads("test", null, null);
+
+	private final TimedBorrow borrow = new TimedBorrow(this.threads.executor());
 
 	private final CountDownLatch lend = new CountDownLatch(1);
 
@@ -45,7 +47,7 @@ class TimedBorrowTests {
 	@AfterEach
 	void close() {
 		this.lend.countDown();
-		this.borrow.close();
+		this.threads.close();
 	}
 
 	@Test
@@ -85,7 +87,7 @@ class TimedBorrowTests {
 
 	@Test
 	void closedBorrowsOnTheCallersThread() throws Exception {
-		this.borrow.close();
+		this.threads.close();
 		Thread caller = Thread.currentThread();
 		assertThat(this.borrow.borrow(later(60_000), () -> Thread.currentThread() == caller, (lent) -> {
 		})).isTrue();

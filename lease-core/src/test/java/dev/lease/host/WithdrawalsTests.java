@@ -44,15 +44,20 @@ class WithdrawalsTests {
 
 	private final AtomicInteger calls = new AtomicInteger();
 
+	private final HostThreads threads = new HostThreads("test", null, null);
+
 	@AfterEach
 	void clearInterrupt() {
 		Thread.interrupted();
+		this.threads.close();
 	}
 
 	@Test
 	@DisplayName("Host: withdrawal: a withdrawal that goes through is made once")
 	void withdrawOnceWhenItGoesThrough() {
-		assertThat(Withdrawals.withdraw(System.nanoTime() + FAR_BOUND, this.calls::incrementAndGet)).isNull();
+		assertThat(Withdrawals.withdraw(this.threads.executor(), System.nanoTime() + FAR_BOUND,
+				this.calls::incrementAndGet))
+			.isNull();
 		assertThat(this.calls).hasValue(1);
 	}
 
@@ -60,7 +65,7 @@ class WithdrawalsTests {
 	@DisplayName("Host: withdrawal: the caller waits while a failing withdrawal is tried four times, and it goes on until the bound has passed")
 	void withdrawTriesFourTimesForTheCallerAndGoesOnUntilTheBound() throws Exception {
 		long bound = System.nanoTime() + NEAR_BOUND;
-		LeaseHostException failure = Withdrawals.withdraw(bound, this::fail);
+		LeaseHostException failure = Withdrawals.withdraw(this.threads.executor(), bound, this::fail);
 		assertThat(failure).hasMessage("failure 4");
 		awaitPast(bound);
 		int tried = this.calls.get();
@@ -77,7 +82,8 @@ class WithdrawalsTests {
 				throw new LeaseHostException("failure " + this.calls.get());
 			}
 		};
-		assertThat(Withdrawals.withdraw(System.nanoTime() + FAR_BOUND, failingSixTimes)).hasMessage("failure 4");
+		assertThat(Withdrawals.withdraw(this.threads.executor(), System.nanoTime() + FAR_BOUND, failingSixTimes))
+			.hasMessage("failure 4");
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
 		while (this.calls.get() < 7 && System.nanoTime() < deadline) {
 			TimeUnit.MILLISECONDS.sleep(20);
@@ -91,10 +97,11 @@ class WithdrawalsTests {
 	void withdrawWaitsNoLongerThanThePatience() {
 		CountDownLatch answer = new CountDownLatch(1);
 		long started = System.nanoTime();
-		LeaseHostException failure = Withdrawals.withdraw(System.nanoTime() + FAR_BOUND, () -> {
-			this.calls.incrementAndGet();
-			awaitUninterruptibly(answer);
-		});
+		LeaseHostException failure = Withdrawals.withdraw(this.threads.executor(), System.nanoTime() + FAR_BOUND,
+				() -> {
+					this.calls.incrementAndGet();
+					awaitUninterruptibly(answer);
+				});
 		long waited = System.nanoTime() - started;
 		answer.countDown();
 		assertThat(failure).hasMessageContaining("did not answer");
@@ -105,7 +112,8 @@ class WithdrawalsTests {
 	@Test
 	@DisplayName("Host: withdrawal: past the waiter's bound no release can hand it the key, so a failure is not retried")
 	void withdrawTriesOnceAfterTheBound() {
-		assertThat(Withdrawals.withdraw(System.nanoTime() - 1, this::fail)).hasMessage("failure 1");
+		assertThat(Withdrawals.withdraw(this.threads.executor(), System.nanoTime() - 1, this::fail))
+			.hasMessage("failure 1");
 		assertThat(this.calls).hasValue(1);
 	}
 
@@ -117,7 +125,7 @@ class WithdrawalsTests {
 				throw new LeaseHostException("failure 1");
 			}
 		};
-		assertThat(Withdrawals.withdraw(System.nanoTime() + FAR_BOUND, failingOnce)).isNull();
+		assertThat(Withdrawals.withdraw(this.threads.executor(), System.nanoTime() + FAR_BOUND, failingOnce)).isNull();
 		assertThat(this.calls).hasValue(2);
 	}
 
@@ -126,7 +134,7 @@ class WithdrawalsTests {
 	void withdrawKeepsAPendingInterrupt() {
 		Thread.currentThread().interrupt();
 		long started = System.nanoTime();
-		Withdrawals.withdraw(System.nanoTime() + NEAR_BOUND, this::fail);
+		Withdrawals.withdraw(this.threads.executor(), System.nanoTime() + NEAR_BOUND, this::fail);
 		assertThat(System.nanoTime() - started).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(350));
 		assertThat(Thread.currentThread().isInterrupted()).isTrue();
 	}
@@ -136,7 +144,8 @@ class WithdrawalsTests {
 	void giveUpAnswersTheInterruptOnceWithdrawn() {
 		Thread.currentThread().interrupt();
 		InterruptedException interrupt = new InterruptedException("stop");
-		assertThat(Withdrawals.giveUp(interrupt, System.nanoTime() + FAR_BOUND, this.calls::incrementAndGet))
+		assertThat(Withdrawals.giveUp(this.threads.executor(), interrupt, System.nanoTime() + FAR_BOUND,
+				this.calls::incrementAndGet))
 			.isSameAs(interrupt);
 		assertThat(Thread.currentThread().isInterrupted()).isFalse();
 		assertThat(this.calls).hasValue(1);
@@ -147,7 +156,7 @@ class WithdrawalsTests {
 	void giveUpThrowsAFailureCausedByTheInterruptWhenNotWithdrawn() {
 		InterruptedException interrupt = new InterruptedException("stop");
 		assertThatExceptionOfType(LeaseHostException.class)
-			.isThrownBy(() -> Withdrawals.giveUp(interrupt, System.nanoTime() - 1, this::fail))
+			.isThrownBy(() -> Withdrawals.giveUp(this.threads.executor(), interrupt, System.nanoTime() - 1, this::fail))
 			.withMessageContaining("failure 1")
 			.withCause(interrupt)
 			.satisfies((ex) -> assertThat(ex.getSuppressed()).singleElement()
@@ -159,11 +168,13 @@ class WithdrawalsTests {
 	@DisplayName("Host: withdrawal: a waiter without an answer is withdrawn, a failed withdrawal kept with the failure")
 	void failedWithdrawsAndKeepsTheFailure() {
 		LeaseHostException failure = new LeaseHostException("no answer");
-		assertThat(Withdrawals.failed(failure, System.nanoTime() + FAR_BOUND, this.calls::incrementAndGet))
+		assertThat(Withdrawals.failed(this.threads.executor(), failure, System.nanoTime() + FAR_BOUND,
+				this.calls::incrementAndGet))
 			.isSameAs(failure)
 			.satisfies((ex) -> assertThat(ex.getSuppressed()).isEmpty());
 		LeaseHostException second = new LeaseHostException("no answer");
-		assertThat(Withdrawals.failed(second, System.nanoTime() - 1, this::fail)).isSameAs(second)
+		assertThat(Withdrawals.failed(this.threads.executor(), second, System.nanoTime() - 1, this::fail))
+			.isSameAs(second)
 			.satisfies((ex) -> assertThat(ex.getSuppressed()).hasSize(1));
 	}
 

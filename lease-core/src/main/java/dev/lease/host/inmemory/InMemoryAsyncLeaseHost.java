@@ -21,7 +21,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -37,6 +38,7 @@ import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.TryTakeResult;
 import dev.lease.Unavailable;
+import dev.lease.host.HostThreads;
 import dev.lease.host.KeyModel;
 import dev.lease.host.Micros;
 import dev.lease.host.TakeAnswer;
@@ -52,21 +54,27 @@ import dev.lease.host.inmemory.AsyncWaiters.Waiter;
  * thread, holding the key's lock only for the state model's step, as the blocking ones
  * do.
  * <p>
- * Nobody asks for a waiter at its grant's instant or its bound: one daemon thread shared
- * by every in-memory host keeps an alarm per key that has such waiters, at the first of
- * those instants, and asks for them then. A future completes on the thread that handed
- * the key (the releasing caller's, or the alarm thread), never under the key's lock.
+ * Nobody asks for a waiter at its grant's instant or its bound: the host's scheduler
+ * keeps an alarm per key that has such waiters, at the first of those instants, and asks
+ * for them then. A future completes on the thread that handed the key (the releasing
+ * caller's, or the scheduler's), never under the key's lock.
  *
  * @author Lease contributors
  */
-final class InMemoryAsyncLeaseHost implements AsyncLeaseHost {
-
-	private static final ScheduledThreadPoolExecutor ALARMS = alarms();
+final class InMemoryAsyncLeaseHost implements AsyncLeaseHost, AutoCloseable {
 
 	private final InMemoryLeaseHost host;
 
-	InMemoryAsyncLeaseHost(InMemoryLeaseHost host) {
+	private final HostThreads threads;
+
+	InMemoryAsyncLeaseHost(InMemoryLeaseHost host, @Nullable ScheduledExecutorService scheduler) {
 		this.host = host;
+		this.threads = new HostThreads("memory", null, scheduler);
+	}
+
+	@Override
+	public void close() {
+		this.threads.close();
 	}
 
 	@Override
@@ -224,7 +232,12 @@ final class InMemoryAsyncLeaseHost implements AsyncLeaseHost {
 		if (at != Long.MAX_VALUE) {
 			// One microsecond past the instant: a bound equal to now still takes the key.
 			long delay = Micros.toNanos(Math.max(0, at - state.latest()) + 1);
-			async.alarmSet(at, ALARMS.schedule(() -> ring(state), delay, TimeUnit.NANOSECONDS));
+			try {
+				async.alarmSet(at, this.threads.schedule(() -> ring(state), delay, TimeUnit.NANOSECONDS));
+			}
+			catch (RejectedExecutionException ex) {
+				// closed: no alarm rings any more
+			}
 		}
 		return async.drain();
 	}
@@ -276,18 +289,14 @@ final class InMemoryAsyncLeaseHost implements AsyncLeaseHost {
 	// to sleep with the key's lock.
 	void settleLater(LeaseKey key, List<Settlement> settled) {
 		if (!settled.isEmpty()) {
-			ALARMS.execute(() -> settle(key, settled));
+			try {
+				this.threads.schedule(() -> settle(key, settled), 0, TimeUnit.NANOSECONDS);
+			}
+			catch (RejectedExecutionException ex) {
+				// closed: answered on this thread
+				settle(key, settled);
+			}
 		}
-	}
-
-	private static ScheduledThreadPoolExecutor alarms() {
-		ScheduledThreadPoolExecutor alarms = new ScheduledThreadPoolExecutor(1, (task) -> {
-			Thread thread = new Thread(task, "lease-memory-alarm");
-			thread.setDaemon(true);
-			return thread;
-		});
-		alarms.setRemoveOnCancelPolicy(true);
-		return alarms;
 	}
 
 }

@@ -22,6 +22,7 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.jspecify.annotations.Nullable;
@@ -65,7 +66,7 @@ import dev.lease.host.inmemory.AsyncWaiters.Settlement;
  * @author Lease contributors
  * @since 0.1.0
  */
-public final class InMemoryLeaseHost implements LeaseHost {
+public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 
 	static final HostArguments ARGUMENTS = HostArguments.of(Duration.ofNanos(1000), HostArguments.DEFAULT_MAXIMUM);
 
@@ -81,7 +82,7 @@ public final class InMemoryLeaseHost implements LeaseHost {
 
 	private final ReentrantLock cleanUpLock = new ReentrantLock();
 
-	private final InMemoryAsyncLeaseHost async = new InMemoryAsyncLeaseHost(this);
+	private final InMemoryAsyncLeaseHost async;
 
 	/**
 	 * Create a host on the system clock.
@@ -95,10 +96,30 @@ public final class InMemoryLeaseHost implements LeaseHost {
 	 * @param clock the host's clock
 	 */
 	public InMemoryLeaseHost(InstantSource clock) {
+		this(clock, null);
+	}
+
+	/**
+	 * Create a host on the given clock whose asynchronous waiters' alarms run on the
+	 * application's scheduler, which {@link #close()} leaves running.
+	 * @param clock the host's clock
+	 * @param scheduler the scheduler, or {@code null} for a thread of the host's own
+	 * @since 0.1.0
+	 */
+	public InMemoryLeaseHost(InstantSource clock, @Nullable ScheduledExecutorService scheduler) {
 		if (clock == null) {
 			throw new IllegalArgumentException("'clock' must not be null");
 		}
 		this.clock = clock;
+		this.async = new InMemoryAsyncLeaseHost(this, scheduler);
+	}
+
+	/**
+	 * Cancel the alarms this host set, and stop its own thread if it made one.
+	 */
+	@Override
+	public void close() {
+		this.async.close();
 	}
 
 	@Override
@@ -236,10 +257,9 @@ public final class InMemoryLeaseHost implements LeaseHost {
 	 * Served natively: a take that waits is a waiter of the key's one queue, beside the
 	 * blocking ones and in the same arrival order, completed by the release or expiry
 	 * that hands it the key; it holds no thread. The instants at which a waiter needs an
-	 * answer without anyone asking (its grant's instant, its bound) are kept by one
-	 * daemon thread shared by every in-memory host. The other questions answer on the
-	 * caller's thread, holding a key's lock only for one step of the state model, as the
-	 * blocking ones do.
+	 * answer without anyone asking (its grant's instant, its bound) are kept on the
+	 * host's scheduler. The other questions answer on the caller's thread, holding a
+	 * key's lock only for one step of the state model, as the blocking ones do.
 	 */
 	@Override
 	public AsyncLeaseHost async() {
@@ -321,34 +341,16 @@ public final class InMemoryLeaseHost implements LeaseHost {
 	}
 
 	KeyState lock(LeaseKey key) {
-		while (true) {
-			KeyState state = this.states.storedOrNew(key);
-			state.lock.lock();
-			if (!state.retired) {
-				return state;
-			}
-			state.lock.unlock();
-		}
+		return this.states.lock(key);
 	}
 
 	@Nullable KeyState lockIfPresent(LeaseKey key) {
-		while (true) {
-			KeyState state = this.states.stored(key);
-			if (state == null) {
-				return null;
-			}
-			state.lock.lock();
-			if (!state.retired) {
-				return state;
-			}
-			state.lock.unlock();
-		}
+		return this.states.lockIfPresent(key);
 	}
 
 	// The question just read the clock and saved its reading: no second reading is
-	// needed to see that the key is free.
-	// Waiters without a thread that the question settled are answered once the lock is
-	// let go.
+	// needed to see that the key is free. Waiters without a thread that it settled are
+	// answered once the lock is let go.
 	void unlock(KeyState state) {
 		List<Settlement> settled = List.of();
 		try {

@@ -148,4 +148,30 @@ final class KeyTable {
 		return null;
 	}
 
+	// Lock the key's state, stored or new: a state retired meanwhile is replaced.
+	KeyState lock(LeaseKey key) {
+		while (true) {
+			KeyState state = storedOrNew(key);
+			state.lock.lock();
+			if (!state.retired) {
+				return state;
+			}
+			state.lock.unlock();
+		}
+	}
+
+	@Nullable KeyState lockIfPresent(LeaseKey key) {
+		while (true) {
+			KeyState state = stored(key);
+			if (state == null) {
+				return null;
+			}
+			state.lock.lock();
+			if (!state.retired) {
+				return state;
+			}
+			state.lock.unlock();
+		}
+	}
+
 }

@@ -19,6 +19,7 @@ package dev.lease.host.jdbc;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -42,14 +43,18 @@ import dev.lease.host.TimedBorrow;
  *
  * @author Lease contributors
  */
-final class AnswerDeadline implements AutoCloseable {
+final class AnswerDeadline {
 
 	private static final boolean HIKARI_PRESENT = ClassUtils.isPresent("com.zaxxer.hikari.HikariDataSource",
 			AnswerDeadline.class.getClassLoader());
 
 	private final ThreadLocal<Long> answerBy = new ThreadLocal<>();
 
-	private final TimedBorrow lender = new TimedBorrow("lease-jdbc-lender");
+	private final TimedBorrow lender;
+
+	AnswerDeadline(Executor lenders) {
+		this.lender = new TimedBorrow(lenders);
+	}
 
 	/**
 	 * Run store calls that must answer by the given instant.
@@ -112,11 +117,6 @@ final class AnswerDeadline implements AutoCloseable {
 		catch (SQLException ex) {
 			// a broken connection, which the pool discards
 		}
-	}
-
-	@Override
-	public void close() {
-		this.lender.close();
 	}
 
 	// The connection's reads end by the instant; answers the timeout to restore, or -1

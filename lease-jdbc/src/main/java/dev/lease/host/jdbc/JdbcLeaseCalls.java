@@ -44,6 +44,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.lease.LeaseHostException;
 import dev.lease.LeaseKey;
+import dev.lease.host.HostThreads;
 import dev.lease.host.Wakeups;
 
 /**
@@ -87,10 +88,17 @@ final class JdbcLeaseCalls {
 
 	private final @Nullable WithdrawalConnection withdrawals;
 
-	private final AnswerDeadline deadline = new AnswerDeadline();
+	private final AnswerDeadline deadline;
+
+	// The host's threads: its waiters' withdrawals and lenders, its clean-up, its
+	// listener.
+	final HostThreads threads;
 
 	JdbcLeaseCalls(DataSource dataSource, JdbcLeaseDialect.Detected database, String selectNow,
-			StoreInterrupts interrupts, Wakeups<LeaseKey, Long> wakeups, @Nullable WithdrawalConnection withdrawals) {
+			StoreInterrupts interrupts, Wakeups<LeaseKey, Long> wakeups, @Nullable WithdrawalConnection withdrawals,
+			HostThreads threads) {
+		this.threads = threads;
+		this.deadline = new AnswerDeadline(threads.executor());
 		JdbcLeaseDialect dialect = database.dialect();
 		this.dataSource = dataSource;
 		this.own = new DelegatingDataSource(dataSource);
@@ -258,11 +266,6 @@ final class JdbcLeaseCalls {
 			AnswerDeadline.restore(connection, networkTimeout);
 			close(connection);
 		}
-	}
-
-	// Stop the threads that lend waiters their connections.
-	void close() {
-		this.deadline.close();
 	}
 
 	// Store calls that must answer by the instant (a System.nanoTime() reading), or fail.

@@ -19,6 +19,7 @@ package dev.lease.host.jdbc;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
@@ -42,6 +43,8 @@ import dev.lease.Released;
 import dev.lease.TakeResult;
 import dev.lease.TryTakeResult;
 import dev.lease.host.HostArguments;
+import dev.lease.host.HostBuilder;
+import dev.lease.host.HostThreads;
 import dev.lease.host.Micros;
 import dev.lease.host.ProtocolRecordingHost;
 import dev.lease.host.StoreProtocolReading;
@@ -124,7 +127,7 @@ public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, Au
 
 	private final LazyJdbcLeaseParts parts;
 
-	private final AsyncLeaseHost async = AsyncLeaseHost.onThreads(this);
+	private final AsyncLeaseHost async;
 
 	/**
 	 * Create a host on the given data source with the default table prefix, waking
@@ -148,8 +151,10 @@ public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, Au
 
 	private JdbcLeaseHost(Builder builder) {
 		this.tablePrefix = builder.tablePrefix;
+		HostThreads threads = builder.threads("jdbc");
+		this.async = AsyncLeaseHost.onThreads(this, threads.executor());
 		this.parts = new LazyJdbcLeaseParts(builder.dataSource, builder.tablePrefix, builder.notifications,
-				builder.listenDataSource, builder.cleanupInterval);
+				builder.listenDataSource, builder.cleanupInterval, threads);
 		try {
 			parts();
 		}
@@ -262,10 +267,10 @@ public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, Au
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * Served on threads ({@link AsyncLeaseHost#onThreads(LeaseHost)}): JDBC has no
-	 * non-blocking driver to wait on. A waiting take holds its thread (virtual on JDK 21
-	 * and later), but no connection and no row lock; the host's {@link DataSource} pool
-	 * still bounds how many questions reach the database at once.
+	 * Served on the host's executor ({@link Builder#executor(Executor)}): JDBC has no
+	 * non-blocking driver to wait on. A waiting take holds its thread, but no connection
+	 * and no row lock; the host's {@link DataSource} pool still bounds how many questions
+	 * reach the database at once.
 	 */
 	@Override
 	public AsyncLeaseHost async() {
@@ -273,8 +278,8 @@ public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, Au
 	}
 
 	/**
-	 * Stop the clean-up's thread and the listening connection, if any. Waiters still
-	 * waiting fall back to polling.
+	 * Stop the clean-up, the listening connection and every thread the host started (a
+	 * given executor is left running); waiters still waiting fall back to polling.
 	 */
 	@Override
 	public void close() {
@@ -300,7 +305,7 @@ public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, Au
 	/**
 	 * Builds a {@link JdbcLeaseHost}.
 	 */
-	public static final class Builder {
+	public static final class Builder extends HostBuilder<Builder> {
 
 		private final DataSource dataSource;
 
@@ -362,10 +367,9 @@ public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, Au
 
 		/**
 		 * Remove passed grants with nobody queued, and other rows no question needs, on a
-		 * daemon thread of the host this often (stopped by {@link #close()}), so that
-		 * such a row goes at most this long plus one clean-up's time after its instant
-		 * with no caller at all. Zero runs no thread: takes clean up, at most once a
-		 * second.
+		 * the host's scheduler this often (stopped by {@link #close()}), so that such a
+		 * row goes at most this long plus one clean-up's time after its instant with no
+		 * caller at all. Zero runs no thread: takes clean up, at most once a second.
 		 * @param cleanupInterval the interval, {@link #DEFAULT_CLEANUP_INTERVAL} by
 		 * default
 		 * @return this builder

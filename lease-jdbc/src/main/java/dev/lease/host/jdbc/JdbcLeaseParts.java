@@ -24,6 +24,7 @@ import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 
 import dev.lease.LeaseKey;
+import dev.lease.host.HostThreads;
 import dev.lease.host.Wakeups;
 
 /**
@@ -57,14 +58,15 @@ final class JdbcLeaseParts {
 		this.store = store;
 		this.grantReads = grantReads;
 		this.waiting = waiting;
-		this.sweeper = new JdbcLeaseSweeper(store, cleanupInterval);
+		this.sweeper = new JdbcLeaseSweeper(store, cleanupInterval, store.calls.threads);
 		this.listener = listener;
 		this.pickedUp = pickedUp;
 		this.withdrawals = withdrawals;
 	}
 
 	static JdbcLeaseParts of(DataSource dataSource, JdbcLeaseDialect.Detected database, String tablePrefix,
-			boolean notifications, @Nullable DataSource listenDataSource, Duration cleanupInterval) {
+			boolean notifications, @Nullable DataSource listenDataSource, Duration cleanupInterval,
+			HostThreads threads) {
 		JdbcLeaseDialect dialect = database.dialect();
 		JdbcLeaseStatements statements = new JdbcLeaseStatements(dialect, tablePrefix);
 		StoreInterrupts interrupts = StoreInterrupts.of(dataSource, dialect);
@@ -78,11 +80,11 @@ final class JdbcLeaseParts {
 				: UnreachableDatabase.DATASOURCE_SETTINGS;
 		PostgresqlNotificationListener listener = (dialect.notifies() && notifications)
 				? new PostgresqlNotificationListener(ListenConnections.of(dataSource, listenDataSource), channel,
-						wakeups, pickedUp, statements.deleteWaiter, listenDatabase, listenSettings)
+						wakeups, pickedUp, statements.deleteWaiter, listenDatabase, listenSettings, threads)
 				: null;
 		WithdrawalConnection withdrawals = WithdrawalConnection.of(dataSource, listenDataSource);
 		JdbcLeaseCalls calls = new JdbcLeaseCalls(dataSource, database, statements.selectNow, interrupts, wakeups,
-				withdrawals);
+				withdrawals, threads);
 		JdbcLeaseStore store = JdbcLeaseStore.of(calls, statements, dialect, pickedUp, channel, listener != null);
 		JdbcLeaseWaiting waiting = new JdbcLeaseWaiting(store, wakeups, interrupts, pickedUp, listener);
 		JdbcGrantReads grantReads = new JdbcGrantReads(statements, store);
@@ -90,9 +92,9 @@ final class JdbcLeaseParts {
 				cleanupInterval);
 	}
 
-	// Stop the clean-up's schedule, the listening connection, if any, and the lender
-	// threads; waiters still waiting fall back to polling, and withdraw on a connection
-	// opened for each.
+	// Stop the clean-up's schedule and the listening connection, if any; waiters still
+	// waiting fall back to polling, and withdraw on a connection opened for each. The
+	// host's threads stop after this.
 	void close() {
 		this.sweeper.close();
 		if (this.withdrawals != null) {
@@ -104,7 +106,6 @@ final class JdbcLeaseParts {
 				this.store.removePickedUpWaiters();
 			}
 		}
-		this.store.calls.close();
 	}
 
 }

@@ -18,8 +18,7 @@ package dev.lease.host.jdbc;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -28,15 +27,16 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.lease.LeaseKey;
+import dev.lease.host.HostThreads;
 import dev.lease.host.KeyModel;
 
 /**
  * Garbage collection: rows of passed grants with nobody queued, grants handed to waiters
  * that can no longer come back for them, and keys whose passed grant still has a queue
  * behind it. Removing them changes no answer (State 2, 3): what is removed reads as free,
- * or is resolved identically by the next question. It runs on a daemon thread of its own
- * every interval, so that rows go with no caller at all; with no interval, callers run it
- * as part of their takes, at most once a second per host.
+ * or is resolved identically by the next question. It runs on the host's scheduler every
+ * interval, so that rows go with no caller at all; with no interval, callers run it as
+ * part of their takes, at most once a second per host.
  *
  * @author Lease contributors
  */
@@ -55,25 +55,17 @@ final class JdbcLeaseSweeper {
 
 	private final JdbcLeaseStore store;
 
-	private final @Nullable ScheduledExecutorService schedule;
+	private final @Nullable ScheduledFuture<?> schedule;
 
 	private static final Duration ANSWER_WITHIN = Duration.ofSeconds(5);
 
 	private final AtomicLong nextSweep = new AtomicLong(System.nanoTime());
 
-	JdbcLeaseSweeper(JdbcLeaseStore store, Duration interval) {
+	JdbcLeaseSweeper(JdbcLeaseStore store, Duration interval, HostThreads threads) {
 		this.store = store;
-		if (interval.isZero()) {
-			this.schedule = null;
-			return;
-		}
-		this.schedule = Executors.newSingleThreadScheduledExecutor((task) -> {
-			Thread thread = new Thread(task, "lease-jdbc-cleanup");
-			thread.setDaemon(true);
-			return thread;
-		});
 		long nanos = interval.toNanos();
-		this.schedule.scheduleWithFixedDelay(this::sweepOnSchedule, nanos, nanos, TimeUnit.NANOSECONDS);
+		this.schedule = interval.isZero() ? null
+				: threads.scheduleWithFixedDelay(this::sweepOnSchedule, nanos, nanos, TimeUnit.NANOSECONDS);
 	}
 
 	// Called after each take: sweeps when no schedule does, at most once a second.
@@ -121,17 +113,11 @@ final class JdbcLeaseSweeper {
 		});
 	}
 
-	// Stop the schedule, waiting for a run under way so that none outlives the host.
+	// Stop the schedule; a run under way is interrupted, and answers within
+	// ANSWER_WITHIN at the latest.
 	void close() {
-		if (this.schedule == null) {
-			return;
-		}
-		this.schedule.shutdownNow();
-		try {
-			this.schedule.awaitTermination(10, TimeUnit.SECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
+		if (this.schedule != null) {
+			this.schedule.cancel(true);
 		}
 	}
 

@@ -326,7 +326,7 @@ final class JdbcLeaseWaiting {
 			}
 			catch (LeaseHostException ex) {
 				// A caller that gets no answer must not be handed the key later.
-				throw Withdrawals.failed(ex, neededUntil(), answerBy,
+				throw Withdrawals.failed(store.calls.threads.executor(), ex, neededUntil(), answerBy,
 						() -> store.ask(this.key, this.holder, asking, true));
 			}
 		}
@@ -339,7 +339,7 @@ final class JdbcLeaseWaiting {
 		// one when the database refuses another); Withdrawals bounds its wait.
 		private InterruptedException giveUp(InterruptedException interrupt) {
 			Queued asking = this.queued;
-			return Withdrawals.giveUp(interrupt, neededUntil(),
+			return Withdrawals.giveUp(JdbcLeaseWaiting.this.store.calls.threads.executor(), interrupt, neededUntil(),
 					() -> JdbcLeaseWaiting.this.store.ask(this.key, this.holder, asking, true));
 		}
 

@@ -22,6 +22,7 @@ import javax.sql.DataSource;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.lease.host.HostThreads;
 import dev.lease.host.StoreProtocolReading;
 
 /**
@@ -49,10 +50,13 @@ final class LazyJdbcLeaseParts {
 
 	private volatile @Nullable JdbcLeaseParts parts;
 
+	private final HostThreads threads;
+
 	private boolean closed;
 
 	LazyJdbcLeaseParts(DataSource dataSource, String tablePrefix, boolean notifications,
-			@Nullable DataSource listenDataSource, Duration cleanupInterval) {
+			@Nullable DataSource listenDataSource, Duration cleanupInterval, HostThreads threads) {
+		this.threads = threads;
 		this.dataSource = dataSource;
 		this.tablePrefix = tablePrefix;
 		this.notifications = notifications;
@@ -75,7 +79,7 @@ final class LazyJdbcLeaseParts {
 				this.protocol.meet(this.dataSource);
 				built = JdbcLeaseParts.of(this.dataSource, database, this.tablePrefix,
 						this.notifications && !this.closed, this.listenDataSource,
-						this.closed ? Duration.ZERO : this.cleanupInterval);
+						this.closed ? Duration.ZERO : this.cleanupInterval, this.threads);
 				this.parts = built;
 			}
 			return built;
@@ -97,6 +101,7 @@ final class LazyJdbcLeaseParts {
 		if (built != null) {
 			built.close();
 		}
+		this.threads.close();
 	}
 
 }

@@ -28,6 +28,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.lease.LeaseKey;
+import dev.lease.host.HostThreads;
 import dev.lease.host.Wakeups;
 
 /**
@@ -88,10 +89,16 @@ final class PostgresqlNotificationListener {
 
 	private volatile boolean running = true;
 
+	private final HostThreads threads;
+
 	private @Nullable Thread thread;
 
+	// Its loop holds a thread of the host's own for the host's life, never one of the
+	// application's executor: a bounded one could keep it queued behind the waiters it
+	// wakes (HostThreads).
 	PostgresqlNotificationListener(ListenConnections connections, String channel, Wakeups<LeaseKey, Long> wakeups,
-			PickedUpWaiters pickedUp, String deleteWaiter, String database, String settings) {
+			PickedUpWaiters pickedUp, String deleteWaiter, String database, String settings, HostThreads threads) {
+		this.threads = threads;
 		this.connections = connections;
 		this.channel = channel;
 		this.wakeups = wakeups;
@@ -104,10 +111,7 @@ final class PostgresqlNotificationListener {
 	// Start listening unless already started.
 	synchronized void start() {
 		if (this.thread == null && this.running) {
-			Thread listener = new Thread(this::run, "lease-jdbc-listener-" + this.channel);
-			listener.setDaemon(true);
-			this.thread = listener;
-			listener.start();
+			this.thread = this.threads.startLoop("listener-" + this.channel, this::run);
 		}
 	}
 

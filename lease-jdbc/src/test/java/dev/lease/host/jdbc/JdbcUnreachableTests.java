@@ -38,6 +38,7 @@ import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHostException;
 import dev.lease.LeaseKey;
+import dev.lease.host.HostThreads;
 import dev.lease.host.Wakeups;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -170,7 +171,7 @@ class JdbcUnreachableTests {
 		ListenConnections connections = ListenConnections.of(listen, listen);
 		PostgresqlNotificationListener listener = new PostgresqlNotificationListener(connections, "lease_keys",
 				new Wakeups<>(), new PickedUpWaiters(), "DELETE FROM LEASE_WAITERS WHERE ID = ?",
-				UnreachableDatabase.name(listen), "lease.jdbc.listen-url");
+				UnreachableDatabase.name(listen), "lease.jdbc.listen-url", new HostThreads("test", null, null));
 		Throwable failure = catchThrowable(connections::open);
 		assertThat(failure).isInstanceOf(SQLException.class);
 		assertThat(listener.interrupted((Exception) failure))

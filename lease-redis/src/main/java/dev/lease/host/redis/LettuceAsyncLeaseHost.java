@@ -48,6 +48,7 @@ import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.TryTakeResult;
 import dev.lease.host.HostArguments;
+import dev.lease.host.HostThreads;
 import dev.lease.host.Wakeups;
 import dev.lease.host.redis.RedisScriptAnswer.Granted;
 import dev.lease.host.redis.RedisScriptAnswer.TryTakeAnswer;
@@ -93,36 +94,32 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 	private final ScheduledThreadPoolExecutor timer;
 
 	LettuceAsyncLeaseHost(RedisLeaseHost host, RedisConnectionFactory connectionFactory, RedisLeaseStore store,
-			Wakeups<String, String> wakeups) {
+			Wakeups<String, String> wakeups, HostThreads threads) {
 		this.host = host;
-		this.others = AsyncLeaseHost.onThreads(host);
+		this.others = AsyncLeaseHost.onThreads(host, threads.executor());
 		this.connectionFactory = connectionFactory;
 		this.store = store;
 		this.wakeups = wakeups;
-		this.timer = new ScheduledThreadPoolExecutor(1, (task) -> {
-			Thread thread = new Thread(task, "lease-redis-async-takes");
-			thread.setDaemon(true);
-			return thread;
-		});
-		this.timer.setRemoveOnCancelPolicy(true);
+		// one thread, of the host's own: each take's state is touched by it only
+		this.timer = threads.confinedTimer("async-takes");
 	}
 
 	// The host's non-blocking view: this one through Lettuce with no replicas to
 	// acknowledge, else its questions answered on threads.
 	static AsyncLeaseHost orOnThreads(RedisLeaseHost host, int replicasToAck, RedisLeaseStore store,
-			Wakeups<String, String> wakeups) {
+			Wakeups<String, String> wakeups, HostThreads threads) {
 		RedisConnectionFactory connectionFactory = store.connectionFactory();
 		if (replicasToAck != 0 || !RedisLeaseStore.lettucePresent || !LettuceReconnections.handles(connectionFactory)) {
-			return AsyncLeaseHost.onThreads(host);
+			return AsyncLeaseHost.onThreads(host, threads.executor());
 		}
 		if (!((LettuceConnectionFactory) connectionFactory).getShareNativeConnection()) {
 			// A cancelled take's withdrawal must go out on the connection its script did.
 			logger.info("The Redis lease host's non-blocking takes wait on threads: the Lettuce connection factory"
 					+ " does not share its native connection (shareNativeConnection=false), whose order withdrawing"
 					+ " a cancelled take relies on");
-			return AsyncLeaseHost.onThreads(host);
+			return AsyncLeaseHost.onThreads(host, threads.executor());
 		}
-		return new LettuceAsyncLeaseHost(host, connectionFactory, store, wakeups);
+		return new LettuceAsyncLeaseHost(host, connectionFactory, store, wakeups, threads);
 	}
 
 	@Override

@@ -22,7 +22,6 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -37,6 +36,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import dev.lease.host.HostThreads;
 
 /**
  * The sharded handoff subscriptions of a host on a Redis Cluster, through Lettuce's
@@ -76,11 +77,7 @@ final class LettuceShardedHandoffs extends RedisPubSubAdapter<byte[], byte[]> im
 	private final Runnable resubscribed;
 
 	// Blocking work (reading the topology, subscribing again) off the client's threads.
-	private final ExecutorService resubscriptions = Executors.newSingleThreadExecutor((task) -> {
-		Thread thread = new Thread(task, "lease-redis-sharded-subscription");
-		thread.setDaemon(true);
-		return thread;
-	});
+	private final ExecutorService resubscriptions;
 
 	// guarded by this: the subscribed slots, each with the keys that asked for it
 	private final Map<Integer, Slot> slots = new HashMap<>();
@@ -90,7 +87,9 @@ final class LettuceShardedHandoffs extends RedisPubSubAdapter<byte[], byte[]> im
 	// hasWaiters: whether a Redis key has waiters here; onBody: a message's body;
 	// resubscribed: a slot was subscribed again, its messages meanwhile lost.
 	LettuceShardedHandoffs(RedisConnectionFactory connectionFactory, RedisHandoffChannels channels,
-			Predicate<String> hasWaiters, Consumer<String> onBody, Runnable resubscribed) {
+			Predicate<String> hasWaiters, Consumer<String> onBody, Runnable resubscribed, HostThreads threads) {
+		// one at a time, in order
+		this.resubscriptions = threads.confinedTimer("sharded-subscription");
 		this.client = clusterClient(connectionFactory);
 		this.channels = channels;
 		this.hasWaiters = hasWaiters;

@@ -57,7 +57,7 @@ import dev.lease.host.TimedBorrow;
  *
  * @author Lease contributors
  */
-final class RedisCalls implements AutoCloseable {
+final class RedisCalls {
 
 	private static final boolean JEDIS_PRESENT = ClassUtils.isPresent("redis.clients.jedis.Jedis",
 			RedisCalls.class.getClassLoader());
@@ -72,11 +72,11 @@ final class RedisCalls implements AutoCloseable {
 
 	// disturbed: told of every failure to reach Redis, so that the durability of the
 	// server the next call reaches is read again (a restart may have lost AOF).
-	RedisCalls(RedisConnectionFactory connectionFactory, Runnable disturbed) {
+	RedisCalls(RedisConnectionFactory connectionFactory, RedisDurabilityMonitor durability) {
 		this.connectionFactory = connectionFactory;
-		this.disturbed = disturbed;
-		this.lender = (JEDIS_PRESENT && JedisReads.pooled(connectionFactory)) ? new TimedBorrow("lease-redis-lender")
-				: null;
+		this.disturbed = durability::disturbed;
+		this.lender = (JEDIS_PRESENT && JedisReads.pooled(connectionFactory))
+				? new TimedBorrow(durability.threads().executor()) : null;
 	}
 
 	<T> T call(String operation, boolean mayGiveUp, Function<RedisConnection, T> action) {
@@ -171,13 +171,6 @@ final class RedisCalls implements AutoCloseable {
 		}
 		catch (Exception ex) {
 			throw new RedisConnectionFailureException("Could not get a connection", ex);
-		}
-	}
-
-	@Override
-	public void close() {
-		if (this.lender != null) {
-			this.lender.close();
 		}
 	}
 

@@ -17,9 +17,8 @@
 package dev.lease.host.redis;
 
 import java.time.Duration;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -33,6 +32,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.util.ClassUtils;
 
 import dev.lease.LeaseHostException;
+import dev.lease.host.HostThreads;
 import dev.lease.host.redis.RedisDurability.Status;
 import dev.lease.host.redis.RedisDurabilityCheck.Reading;
 
@@ -102,17 +102,25 @@ final class RedisDurabilityMonitor implements AutoCloseable {
 
 	private volatile boolean checked;
 
-	private volatile @Nullable ScheduledExecutorService scheduler;
+	private final HostThreads threads;
+
+	private volatile @Nullable ScheduledFuture<?> schedule;
 
 	private volatile @Nullable AutoCloseable reconnections;
 
 	RedisDurabilityMonitor(RedisConnectionFactory connectionFactory, String keyPrefix, boolean requireDurable,
-			boolean assumeDurable, Duration interval) {
+			boolean assumeDurable, Duration interval, HostThreads threads) {
+		this.threads = threads;
 		this.connectionFactory = connectionFactory;
 		this.keyPrefix = keyPrefix;
 		this.requireDurable = requireDurable;
 		this.assumeDurable = assumeDurable;
 		this.interval = interval;
+	}
+
+	// The host's threads, which every part of it uses.
+	HostThreads threads() {
+		return this.threads;
 	}
 
 	RedisDurability latest() {
@@ -152,15 +160,9 @@ final class RedisDurabilityMonitor implements AutoCloseable {
 
 	// Once the host is built: the schedule, and Lettuce's connection events.
 	void watch() {
-		ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor((task) -> {
-			Thread thread = new Thread(task, "lease-redis-durability");
-			thread.setDaemon(true);
-			return thread;
-		});
-		this.scheduler = executor;
 		if (!this.interval.isZero()) {
 			long millis = Math.max(1, this.interval.toMillis());
-			executor.scheduleWithFixedDelay(this::recheck, millis, millis, TimeUnit.MILLISECONDS);
+			this.schedule = this.threads.scheduleWithFixedDelay(this::recheck, millis, millis, TimeUnit.MILLISECONDS);
 		}
 		if (lettucePresent && LettuceReconnections.handles(this.connectionFactory)) {
 			this.reconnections = LettuceReconnections.watch(this.connectionFactory, this::disturbed);
@@ -172,13 +174,12 @@ final class RedisDurabilityMonitor implements AutoCloseable {
 	void disturbed() {
 		this.disturbances.incrementAndGet();
 		this.verified = false;
-		ScheduledExecutorService executor = this.scheduler;
-		if (executor != null && this.pending.compareAndSet(false, true)) {
+		if (this.pending.compareAndSet(false, true)) {
 			try {
-				executor.execute(() -> {
+				this.threads.schedule(() -> {
 					this.pending.set(false);
 					recheck();
-				});
+				}, 0, TimeUnit.MILLISECONDS);
 			}
 			catch (RejectedExecutionException ex) {
 				this.pending.set(false);
@@ -333,9 +334,9 @@ final class RedisDurabilityMonitor implements AutoCloseable {
 
 	@Override
 	public void close() {
-		ScheduledExecutorService executor = this.scheduler;
-		if (executor != null) {
-			executor.shutdownNow();
+		ScheduledFuture<?> schedule = this.schedule;
+		if (schedule != null) {
+			schedule.cancel(true);
 		}
 		AutoCloseable watching = this.reconnections;
 		if (watching != null) {

@@ -39,6 +39,7 @@ import org.springframework.util.backoff.BackOffExecution;
 import org.springframework.util.backoff.ExponentialBackOff;
 
 import dev.lease.LeaseHostException;
+import dev.lease.host.HostThreads;
 import dev.lease.host.Wakeups;
 
 /**
@@ -75,6 +76,8 @@ final class RedisHandoffSubscription implements MessageListener, SubscriptionLis
 
 	private final Runnable disturbed;
 
+	private final HostThreads threads;
+
 	private final AtomicBoolean subscribedOnce = new AtomicBoolean();
 
 	// One of the two: the plain channel's container, or the sharded subscriptions.
@@ -87,13 +90,14 @@ final class RedisHandoffSubscription implements MessageListener, SubscriptionLis
 	private final Semaphore probed = new Semaphore(0);
 
 	RedisHandoffSubscription(RedisConnectionFactory connectionFactory, RedisHandoffChannels channels,
-			Wakeups<String, String> wakeups, Runnable disturbed) {
+			Wakeups<String, String> wakeups, Runnable disturbed, HostThreads threads) {
+		this.threads = threads;
 		this.wakeups = wakeups;
 		this.disturbed = disturbed;
 		if (channels.sharded()) {
 			this.container = null;
 			this.sharded = new LettuceShardedHandoffs(connectionFactory, channels, wakeups::hasWaiters, this::onBody,
-					this::subscribedAgain);
+					this::subscribedAgain, threads);
 			return;
 		}
 		this.sharded = null;
@@ -113,13 +117,9 @@ final class RedisHandoffSubscription implements MessageListener, SubscriptionLis
 
 		};
 		container.setConnectionFactory(connectionFactory);
-		// A blocking client (Jedis) holds a thread for the subscription; signalling is
-		// cheap, so it runs on that thread.
-		container.setSubscriptionExecutor((task) -> {
-			Thread thread = new Thread(task, "lease-redis-subscription");
-			thread.setDaemon(true);
-			thread.start();
-		});
+		// A blocking client (Jedis) holds a thread for the subscription, one of the
+		// host's own (HostThreads); signalling is cheap, so it runs on that thread.
+		container.setSubscriptionExecutor((task) -> threads.startLoop("subscription", task));
 		container.setTaskExecutor(Runnable::run);
 		// A blocking client's subscription that fails is made again by the container:
 		// soon, since every handoff published meanwhile waits for it.
@@ -221,16 +221,14 @@ final class RedisHandoffSubscription implements MessageListener, SubscriptionLis
 		if (container == null) {
 			return;
 		}
-		Thread closing = new Thread(() -> {
+		Thread closing = this.threads.startLoop("subscription-close", () -> {
 			try {
 				container.destroy();
 			}
 			catch (Exception ex) {
 				failure.set(ex);
 			}
-		}, "lease-redis-subscription-close");
-		closing.setDaemon(true);
-		closing.start();
+		});
 		try {
 			closing.join(CLOSE_TIMEOUT_MILLIS);
 		}

@@ -75,14 +75,15 @@ final class RedisHostStart {
 			RedisHandoffSubscription subscription;
 			try {
 				subscription = new RedisHandoffSubscription(this.connectionFactory, this.store.handoffChannels(),
-						this.wakeups, this.durability::disturbed);
+						this.wakeups, this.durability::disturbed, this.durability.threads());
 			}
 			catch (RuntimeException ex) {
 				throw (ex instanceof LeaseHostException) ? ex
 						: new LeaseHostException("Could not subscribe to Redis for handoffs", ex);
 			}
 			this.store.subscribed(subscription);
-			current = new Started(subscription, new RedisLeaseWaiting(this.store, this.wakeups));
+			current = new Started(subscription,
+					new RedisLeaseWaiting(this.store, this.wakeups, this.durability.threads().executor()));
 			this.started = current;
 			return current;
 		}

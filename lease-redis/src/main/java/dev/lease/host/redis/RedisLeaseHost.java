@@ -39,6 +39,7 @@ import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.TryTakeResult;
 import dev.lease.host.HostArguments;
+import dev.lease.host.HostBuilder;
 import dev.lease.host.ProtocolRecordingHost;
 import dev.lease.host.StoreProtocolReading;
 import dev.lease.host.Wakeups;
@@ -100,12 +101,13 @@ public final class RedisLeaseHost implements LeaseHost, ProtocolRecordingHost, A
 	private RedisLeaseHost(Builder builder) {
 		this.keyPrefix = builder.keyPrefix;
 		this.durability = new RedisDurabilityMonitor(builder.connectionFactory, this.keyPrefix, builder.requireDurable,
-				builder.assumeDurable, builder.durabilityCheckInterval);
+				builder.assumeDurable, builder.durabilityCheckInterval, builder.threads("redis"));
 		this.store = new RedisLeaseStore(builder.connectionFactory, this.keyPrefix, builder.replicasToAck,
 				builder.replicaTimeout, this.durability,
 				(redisKey, handed) -> this.wakeups.wake(redisKey, List.of(handed)));
 		this.hostStart = new RedisHostStart(builder.connectionFactory, this.store, this.durability, this.wakeups);
-		this.async = LettuceAsyncLeaseHost.orOnThreads(this, builder.replicasToAck, this.store, this.wakeups);
+		this.async = LettuceAsyncLeaseHost.orOnThreads(this, builder.replicasToAck, this.store, this.wakeups,
+				this.durability.threads());
 		try {
 			start();
 		}
@@ -247,8 +249,9 @@ public final class RedisLeaseHost implements LeaseHost, ProtocolRecordingHost, A
 	}
 
 	/**
-	 * End the subscription this host holds. Grants stand: they end at release or at their
-	 * instant only.
+	 * End the subscription this host holds and stop every thread it started (a given
+	 * executor or scheduler is left running). Grants stand: they end at release or at
+	 * their instant only.
 	 */
 	@Override
 	public void close() {
@@ -258,13 +261,13 @@ public final class RedisLeaseHost implements LeaseHost, ProtocolRecordingHost, A
 				lettuce.close();
 			}
 		});
-		this.store.close();
+		this.durability.threads().close();
 	}
 
 	/**
 	 * Builds a {@link RedisLeaseHost}.
 	 */
-	public static final class Builder {
+	public static final class Builder extends HostBuilder<Builder> {
 
 		private final RedisConnectionFactory connectionFactory;
 

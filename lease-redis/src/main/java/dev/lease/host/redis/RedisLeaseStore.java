@@ -128,7 +128,7 @@ final class RedisLeaseStore {
 		this.script = new RedisLeaseScript(this.commandTimeoutMillis);
 		this.grantReads = new RedisGrantReads(this.keys, this.script, this.commandTimeoutMillis);
 		this.durability = durability;
-		this.calls = new RedisCalls(connectionFactory, durability::disturbed);
+		this.calls = new RedisCalls(connectionFactory, durability);
 		this.handedOn = handedOn;
 		this.protocol = new RedisProtocolRecord(keyPrefix);
 	}
@@ -158,11 +158,6 @@ final class RedisLeaseStore {
 			this.script.publishSharded(this.handoffChannels);
 			return null;
 		});
-	}
-
-	// Stop the threads that lend waiters their connections.
-	void close() {
-		this.calls.close();
 	}
 
 	StoreProtocolReading protocol() {

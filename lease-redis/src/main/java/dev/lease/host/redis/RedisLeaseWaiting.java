@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.lease.Lease;
@@ -75,7 +76,11 @@ final class RedisLeaseWaiting {
 
 	private final Wakeups<String, String> wakeups;
 
-	RedisLeaseWaiting(RedisLeaseStore store, Wakeups<String, String> wakeups) {
+	// runs the withdrawals of waiters that give up
+	private final Executor executor;
+
+	RedisLeaseWaiting(RedisLeaseStore store, Wakeups<String, String> wakeups, Executor executor) {
+		this.executor = executor;
 		this.store = store;
 		this.wakeups = wakeups;
 	}
@@ -129,7 +134,7 @@ final class RedisLeaseWaiting {
 				signal.await(wakeAt - System.nanoTime());
 			}
 			catch (InterruptedException ex) {
-				throw Withdrawals.giveUp(ex, boundAt + duration.toNanos(),
+				throw Withdrawals.giveUp(this.executor, ex, boundAt + duration.toNanos(),
 						() -> this.store.settle(redisKey, ticket, true));
 			}
 			Instant handed = signal.handed();
@@ -150,12 +155,12 @@ final class RedisLeaseWaiting {
 						: this.store.ask(redisKey, ticket, answerBy);
 			}
 			catch (RedisCalls.GaveUp ex) {
-				throw Withdrawals.giveUp(new InterruptedException(ex.getMessage()), boundAt + duration.toNanos(),
-						() -> this.store.settle(redisKey, ticket, true));
+				throw Withdrawals.giveUp(this.executor, new InterruptedException(ex.getMessage()),
+						boundAt + duration.toNanos(), () -> this.store.settle(redisKey, ticket, true));
 			}
 			catch (LeaseHostException ex) {
 				// A caller that gets no answer must not be handed the key later.
-				throw Withdrawals.failed(ex, boundAt + duration.toNanos(), Withdrawals.answerBy(boundAt),
+				throw Withdrawals.failed(this.executor, ex, boundAt + duration.toNanos(), Withdrawals.answerBy(boundAt),
 						() -> this.store.settle(redisKey, ticket, true));
 			}
 			if (answer instanceof Granted granted) {
