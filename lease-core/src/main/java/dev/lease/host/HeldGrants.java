@@ -16,8 +16,6 @@
 
 package dev.lease.host;
 
-import java.lang.System.Logger;
-import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -30,6 +28,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 import org.jspecify.annotations.Nullable;
@@ -71,7 +70,7 @@ public final class HeldGrants implements AutoCloseable {
 
 	private boolean closed;
 
-	private final Logger logger;
+	private final Consumer<String> log;
 
 	private final String owner;
 
@@ -80,13 +79,14 @@ public final class HeldGrants implements AutoCloseable {
 	/**
 	 * Create an instance.
 	 * @param clock nanoseconds on the owner's clock; only differences count
-	 * @param logger where a grant left to its instant is told of
+	 * @param log where a grant left to its instant is told of, at the level of
+	 * information
 	 * @param owner what holds the grants, as the log names it ("template")
 	 * @param threadName the name of the scheduler's thread
 	 */
-	public HeldGrants(LongSupplier clock, Logger logger, String owner, String threadName) {
+	public HeldGrants(LongSupplier clock, Consumer<String> log, String owner, String threadName) {
 		this.clock = clock;
-		this.logger = logger;
+		this.log = log;
 		this.owner = owner;
 		this.threadName = threadName;
 	}
@@ -131,8 +131,8 @@ public final class HeldGrants implements AutoCloseable {
 		}
 		this.holding.remove(hold.pair, hold);
 		hold.ended.complete(null);
-		this.logger.log(Level.INFO, "The lease on key '" + lease.key() + "' was held at least " + holdAtLeast
-				+ " by a closed " + this.owner + ": it ends at its instant " + lease.expiresAt());
+		this.log.accept("The lease on key '" + lease.key() + "' was held at least " + holdAtLeast + " by a closed "
+				+ this.owner + ": it ends at its instant " + lease.expiresAt());
 	}
 
 	// The scheduler waited real time: a clock moved by hand may not have reached the
@@ -246,10 +246,9 @@ public final class HeldGrants implements AutoCloseable {
 		// ends at its instant.
 		this.holding.values().forEach((hold) -> drop(hold, left));
 		for (Hold hold : left) {
-			this.logger.log(Level.INFO,
-					"The lease on key '" + hold.lease.key() + "' held at least " + hold.holdAtLeast
-							+ " was not released on close within " + wait + ": it ends at its instant "
-							+ hold.lease.expiresAt());
+			this.log.accept("The lease on key '" + hold.lease.key() + "' held at least " + hold.holdAtLeast
+					+ " was not released on close within " + wait + ": it ends at its instant "
+					+ hold.lease.expiresAt());
 		}
 	}
 

@@ -43,8 +43,8 @@ final class HeldReleases {
 
 	private final LeaseHost host;
 
-	private final HeldGrants held = new HeldGrants(System::nanoTime,
-			System.getLogger(LeaseLockProvider.class.getName()), "provider", "lease-shedlock-release");
+	private final HeldGrants held = new HeldGrants(System::nanoTime, logger::info, "provider",
+			"lease-shedlock-release");
 
 	HeldReleases(LeaseHost host) {
 		this.host = host;

@@ -75,7 +75,7 @@ final class LeaseReleases implements AutoCloseable {
 		this.host = host;
 		this.async = host.async();
 		this.onOverrun = onOverrun;
-		this.holds = new HeldGrants(clock, System.getLogger(LeaseTemplate.class.getName()), "template",
+		this.holds = new HeldGrants(clock, LogFactory.getLog(LeaseTemplate.class)::info, "template",
 				"lease-held-release");
 	}
 
