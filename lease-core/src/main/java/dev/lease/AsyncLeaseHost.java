@@ -101,6 +101,28 @@ public interface AsyncLeaseHost {
 	CompletableFuture<GrantsPage> grants(@Nullable String cursor, int limit);
 
 	/**
+	 * Return the host's non-blocking view, or its questions answered on threads of their
+	 * own ({@link #onThreads(LeaseHost)}) when it has none to give: a proxy or a mock of
+	 * {@link LeaseHost} may answer {@code null} or refuse with
+	 * {@link UnsupportedOperationException}, and works all the same.
+	 * @param host the host
+	 * @return its non-blocking view
+	 * @since 0.1.0
+	 */
+	static AsyncLeaseHost of(LeaseHost host) {
+		try {
+			AsyncLeaseHost view = host.async();
+			if (view != null) {
+				return view;
+			}
+		}
+		catch (UnsupportedOperationException ex) {
+			// a proxy or a mock that does not answer it
+		}
+		return onThreads(host);
+	}
+
+	/**
 	 * Answer a blocking host's questions on threads of their own: each question starts a
 	 * thread, a daemon that ends with it, so that no take waits for a thread behind
 	 * another take and a release never waits behind takes. What a host without a native

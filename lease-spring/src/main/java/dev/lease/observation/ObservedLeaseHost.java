@@ -247,7 +247,7 @@ public final class ObservedLeaseHost implements LeaseHost {
 	public AsyncLeaseHost async() {
 		AsyncLeaseHost async = this.async;
 		if (async == null) {
-			async = new ObservedAsyncLeaseHost(this, this.target.async());
+			async = new ObservedAsyncLeaseHost(this, AsyncLeaseHost.of(this.target));
 			this.async = async;
 		}
 		return async;

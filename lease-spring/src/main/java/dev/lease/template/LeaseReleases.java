@@ -73,7 +73,7 @@ final class LeaseReleases implements AutoCloseable {
 
 	LeaseReleases(LeaseHost host, OnOverrun onOverrun, LongSupplier clock) {
 		this.host = host;
-		this.async = host.async();
+		this.async = AsyncLeaseHost.of(host);
 		this.onOverrun = onOverrun;
 		this.holds = new HeldGrants(clock, LogFactory.getLog(LeaseTemplate.class)::info, "template",
 				"lease-held-release");

@@ -23,6 +23,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongSupplier;
 
+import dev.lease.AsyncLeaseHost;
 import dev.lease.Lease;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
@@ -55,7 +56,7 @@ final class LeaseTakes {
 		this.host = host;
 		this.holderPrefix = holderPrefix;
 		this.clock = clock;
-		this.async = new AsyncLeaseTakes(host.async(), clock);
+		this.async = new AsyncLeaseTakes(AsyncLeaseHost.of(host), clock);
 	}
 
 	LeaseOutcome<HeldLease> take(LeaseRequest request, LeaseMode mode, LeaseReleases releases) {
