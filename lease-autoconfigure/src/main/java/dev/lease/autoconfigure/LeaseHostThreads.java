@@ -92,8 +92,9 @@ public final class LeaseHostThreads implements AutoCloseable {
 	}
 
 	/**
-	 * Stop the executor and the scheduler. The hosts, which depend on this bean, are
-	 * closed first and have cancelled their work by then.
+	 * Stop the executor and the scheduler. The context closes the hosts first, and they
+	 * have cancelled their work by then: a host's bean is created after this one, which
+	 * it asks for while it is built, and the context destroys beans in the reverse order.
 	 */
 	@Override
 	public void close() {

@@ -45,8 +45,8 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 				"dev.lease.autoconfigure.inmemory.InMemoryLeaseHostAutoConfiguration" })
 public final class LeaseHostThreadsAutoConfiguration {
 
-	// Closed by the context after the hosts, which depend on it: its destroy method,
-	// close(), is inferred.
+	// Closed by the context after the hosts, which are created after it: its destroy
+	// method, close(), is inferred.
 	@Bean
 	@ConditionalOnMissingBean
 	@Conditional(OnTaskBuildersCondition.class)

@@ -140,6 +140,12 @@ class LeaseHostThreadsAutoConfigurationTests {
 	}
 
 	@Test
+	void runWithUserLeaseHostThreadsBacksOff() {
+		this.runner.withBean("userThreads", LeaseHostThreads.class, () -> new LeaseHostThreads(null, null))
+			.run((context) -> assertThat(context).hasSingleBean(LeaseHostThreads.class).hasBean("userThreads"));
+	}
+
+	@Test
 	void runWithoutTaskBuildersLeavesTheHostsTheirOwnThreads() {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(LeaseHostThreadsAutoConfiguration.class,
