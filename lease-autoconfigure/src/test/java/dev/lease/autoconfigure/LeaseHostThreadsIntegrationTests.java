@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
@@ -109,23 +110,39 @@ class LeaseHostThreadsIntegrationTests {
 	}
 
 	private static ApplicationContextRunner runner() {
-		return new ApplicationContextRunner().withConfiguration(
-				AutoConfigurations.of(RedisLeaseHostAutoConfiguration.class, JdbcLeaseHostAutoConfiguration.class,
-						InMemoryLeaseHostAutoConfiguration.class, LeaseAutoConfiguration.class));
+		return new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(RedisLeaseHostAutoConfiguration.class,
+					JdbcLeaseHostAutoConfiguration.class, InMemoryLeaseHostAutoConfiguration.class,
+					LeaseHostThreadsAutoConfiguration.class, LeaseAutoConfiguration.class));
 	}
 
-	// Half the contexts have Boot's task executor and scheduler builders, half leave the
-	// host to make its own threads: either way none outlives the context.
+	// Half the contexts have Boot's task executor and scheduler builders, whose threads
+	// the context gives the host, half leave the host to make its own threads: either way
+	// none outlives the context.
 	private static void openAndClose(ApplicationContextRunner runner) {
 		for (int i = 0; i < CONTEXTS; i++) {
-			ApplicationContextRunner withTasks = (i % 2 == 0) ? runner : runner.withConfiguration(
+			boolean given = (i % 2 != 0);
+			ApplicationContextRunner withTasks = (!given) ? runner : runner.withConfiguration(
 					AutoConfigurations.of(TaskExecutionAutoConfiguration.class, TaskSchedulingAutoConfiguration.class));
 			withTasks.run((context) -> {
 				assertThat(context).hasNotFailed();
+				if (given) {
+					startSchedulingThread(context.getBean(LeaseHostThreads.class));
+				}
 				takeReleaseAndWait(context.getBean(LeaseHost.class));
 			});
 		}
 		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(leaseThreads()).isEmpty());
+	}
+
+	// The scheduler the context built keeps its thread once started, until it is shut
+	// down with the context.
+	private static void startSchedulingThread(LeaseHostThreads threads) throws Exception {
+		ScheduledExecutorService scheduler = threads.scheduler();
+		assertThat(scheduler).isNotNull();
+		String name = scheduler.schedule(() -> Thread.currentThread().getName(), 0, TimeUnit.MILLISECONDS)
+			.get(30, TimeUnit.SECONDS);
+		assertThat(name).startsWith("lease-scheduling-");
 	}
 
 	private static void takeReleaseAndWait(LeaseHost host) throws Exception {

@@ -16,6 +16,9 @@
 
 package dev.lease.autoconfigure.inmemory;
 
+import java.time.InstantSource;
+
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -23,6 +26,7 @@ import org.springframework.context.annotation.Bean;
 
 import dev.lease.LeaseHost;
 import dev.lease.autoconfigure.LeaseAutoConfiguration;
+import dev.lease.autoconfigure.LeaseHostThreads;
 import dev.lease.host.inmemory.InMemoryLeaseHost;
 
 /**
@@ -42,8 +46,9 @@ public final class InMemoryLeaseHostAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(LeaseHost.class)
-	InMemoryLeaseHost leaseHost() {
-		return new InMemoryLeaseHost();
+	InMemoryLeaseHost leaseHost(ObjectProvider<LeaseHostThreads> threads) {
+		LeaseHostThreads given = threads.getIfAvailable();
+		return new InMemoryLeaseHost(InstantSource.system(), (given != null) ? given.scheduler() : null);
 	}
 
 }

@@ -43,6 +43,7 @@ import org.springframework.util.StringUtils;
 import dev.lease.LeaseHost;
 import dev.lease.autoconfigure.LeaseAutoConfiguration;
 import dev.lease.autoconfigure.LeaseConfigurationException;
+import dev.lease.autoconfigure.LeaseHostThreads;
 import dev.lease.host.IncompatibleStoreProtocolException;
 import dev.lease.host.jdbc.JdbcLeaseHost;
 
@@ -83,7 +84,8 @@ public final class JdbcLeaseHostAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(LeaseHost.class)
 	JdbcLeaseHost leaseHost(DataSource dataSource, JdbcLeaseHostProperties properties, Environment environment,
-			ObjectProvider<JdbcLeaseHostDataSourceScriptDatabaseInitializer> initializer) {
+			ObjectProvider<JdbcLeaseHostDataSourceScriptDatabaseInitializer> initializer,
+			ObjectProvider<LeaseHostThreads> threads, ObjectProvider<JdbcLeaseHostBuilderCustomizer> customizers) {
 		// the tables first, when this application creates them
 		initializer.getIfAvailable();
 		if (!environment.containsProperty("lease.host") && EmbeddedDatabaseConnection.isEmbedded(dataSource)) {
@@ -100,6 +102,8 @@ public final class JdbcLeaseHostAutoConfiguration {
 			builder.listenDataSource(new DriverManagerDataSource(properties.getListenUrl(),
 					properties.getListenUsername(), properties.getListenPassword()));
 		}
+		threads.ifAvailable((given) -> given.applyTo(builder));
+		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		JdbcLeaseHost host;
 		try {
 			host = builder.build();

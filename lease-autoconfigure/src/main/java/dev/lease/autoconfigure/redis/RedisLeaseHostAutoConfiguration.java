@@ -33,6 +33,7 @@ import dev.lease.LeaseHost;
 import dev.lease.autoconfigure.LeaseAutoConfiguration;
 import dev.lease.autoconfigure.LeaseConfigurationException;
 import dev.lease.autoconfigure.LeaseHostTarget;
+import dev.lease.autoconfigure.LeaseHostThreads;
 import dev.lease.host.IncompatibleStoreProtocolException;
 import dev.lease.host.redis.RedisDurability;
 import dev.lease.host.redis.RedisDurabilityRequiredException;
@@ -64,7 +65,8 @@ public final class RedisLeaseHostAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(LeaseHost.class)
-	RedisLeaseHost leaseHost(RedisConnectionFactory connectionFactory, RedisLeaseHostProperties properties) {
+	RedisLeaseHost leaseHost(RedisConnectionFactory connectionFactory, RedisLeaseHostProperties properties,
+			ObjectProvider<LeaseHostThreads> threads, ObjectProvider<RedisLeaseHostBuilderCustomizer> customizers) {
 		// closed by the context: its destroy method, close(), is inferred
 		RedisLeaseHost.Builder builder = RedisLeaseHost.builder(connectionFactory);
 		try {
@@ -92,13 +94,14 @@ public final class RedisLeaseHostAutoConfiguration {
 					count ? "0 (no confirmation) or the number of replicas that must acknowledge each grant"
 							: "a positive duration");
 		}
+		builder.requireDurable(properties.isRequireDurable()).assumeDurable(properties.isAssumeDurable());
+		threads.ifAvailable((given) -> given.applyTo(builder));
+		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		try {
 			// Redis down at start builds the host all the same (health reports it down),
 			// unless durability is required: then the start needs an answer it cannot
 			// get.
-			return builder.requireDurable(properties.isRequireDurable())
-				.assumeDurable(properties.isAssumeDurable())
-				.build();
+			return builder.build();
 		}
 		catch (RedisDurabilityRequiredException ex) {
 			throw new LeaseConfigurationException(String.valueOf(ex.getMessage()), requireDurableAction(ex), ex);

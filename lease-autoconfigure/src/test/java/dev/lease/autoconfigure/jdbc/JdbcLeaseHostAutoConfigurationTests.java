@@ -17,13 +17,18 @@
 package dev.lease.autoconfigure.jdbc;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
@@ -31,6 +36,7 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
@@ -45,6 +51,7 @@ import dev.lease.autoconfigure.CustomLeaseHost;
 import dev.lease.autoconfigure.LeaseAutoConfiguration;
 import dev.lease.autoconfigure.LeaseConfigurationFailureAnalyzer;
 import dev.lease.autoconfigure.LeaseHostSelection;
+import dev.lease.autoconfigure.LeaseHostThreadsAutoConfiguration;
 import dev.lease.autoconfigure.NoLeaseHostException;
 import dev.lease.autoconfigure.inmemory.InMemoryLeaseHostAutoConfiguration;
 import dev.lease.host.inmemory.InMemoryLeaseHost;
@@ -261,6 +268,25 @@ class JdbcLeaseHostAutoConfigurationTests {
 				.hasBean("customInitializer"));
 	}
 
+	@Test
+	void customizersAreAppliedInOrderAfterTheApplicationsThreads() {
+		this.runner
+			.withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class,
+					LeaseHostThreadsAutoConfiguration.class))
+			.withUserConfiguration(CustomizersConfiguration.class)
+			.run((context) -> {
+				CustomizersConfiguration customizers = context.getBean(CustomizersConfiguration.class);
+				assertThat(customizers.applied).containsExactly("first", "second");
+				LeaseKey key = LeaseKey.of("key-" + UUID.randomUUID());
+				LeaseHolder holder = LeaseHolder.of("holder-" + UUID.randomUUID());
+				assertThat(context.getBean(LeaseHost.class)
+					.async()
+					.tryTake(key, holder, Duration.ofSeconds(30))
+					.get(30, TimeUnit.SECONDS)).isInstanceOf(Taken.class);
+				assertThat(customizers.tasks).hasPositiveValue();
+			});
+	}
+
 	private static int tableCount(JdbcTemplate jdbc, String table) {
 		Integer count = jdbc.queryForObject("SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_NAME = ?",
 				Integer.class, table);
@@ -283,6 +309,33 @@ class JdbcLeaseHostAutoConfigurationTests {
 		@Bean
 		JdbcLeaseHostDataSourceScriptDatabaseInitializer customInitializer(DataSource dataSource) {
 			return new JdbcLeaseHostDataSourceScriptDatabaseInitializer(dataSource, new JdbcLeaseHostProperties());
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CustomizersConfiguration {
+
+		final List<String> applied = new CopyOnWriteArrayList<>();
+
+		final AtomicInteger tasks = new AtomicInteger();
+
+		@Bean
+		@Order(2)
+		JdbcLeaseHostBuilderCustomizer secondCustomizer() {
+			return (builder) -> {
+				this.applied.add("second");
+				builder.executor((task) -> {
+					this.tasks.incrementAndGet();
+					new Thread(task).start();
+				});
+			};
+		}
+
+		@Bean
+		@Order(1)
+		JdbcLeaseHostBuilderCustomizer firstCustomizer() {
+			return (builder) -> this.applied.add("first");
 		}
 
 	}

@@ -18,8 +18,10 @@ package dev.lease.autoconfigure.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.AfterAll;
@@ -32,6 +34,7 @@ import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -202,6 +205,15 @@ class RedisLeaseHostAutoConfigurationIntegrationTests {
 	}
 
 	@Test
+	void customizersAreAppliedInOrderAfterTheProperties() {
+		runner().withUserConfiguration(CustomizersConfiguration.class).run((context) -> {
+			CustomizersConfiguration customizers = context.getBean(CustomizersConfiguration.class);
+			assertThat(customizers.applied).containsExactly("first", "second");
+			assertThat(server.subscribers(customizers.prefix + "handoff")).isOne();
+		});
+	}
+
+	@Test
 	void healthReportsTheDurabilityOfTheRedisServer() {
 		runner().withConfiguration(AutoConfigurations.of(LeaseHostHealthContributorAutoConfiguration.class))
 			.run((context) -> {
@@ -219,6 +231,30 @@ class RedisLeaseHostAutoConfigurationIntegrationTests {
 		@Bean
 		CustomLeaseHost customLeaseHost() {
 			return new CustomLeaseHost();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CustomizersConfiguration {
+
+		final List<String> applied = new CopyOnWriteArrayList<>();
+
+		final String prefix = freshPrefix();
+
+		@Bean
+		@Order(2)
+		RedisLeaseHostBuilderCustomizer secondCustomizer() {
+			return (builder) -> {
+				this.applied.add("second");
+				builder.keyPrefix(this.prefix);
+			};
+		}
+
+		@Bean
+		@Order(1)
+		RedisLeaseHostBuilderCustomizer firstCustomizer() {
+			return (builder) -> this.applied.add("first");
 		}
 
 	}
