@@ -82,6 +82,10 @@ public final class RedisTestCluster implements AutoCloseable {
 				int to = (i + 1) * SLOTS / 3;
 				try (Jedis jedis = new Jedis("127.0.0.1", port)) {
 					jedis.clusterAddSlots(IntStream.range(from, to).toArray());
+					// A config epoch of its own, as redis-cli gives each master of a new
+					// cluster: masters that share one settle it by bumping theirs later,
+					// which can take back a slot moved meanwhile (see awaitAgreement).
+					jedis.clusterSetConfigEpoch(i + 1);
 				}
 			}
 			try (Jedis jedis = new Jedis("127.0.0.1", this.ports.get(0))) {
@@ -92,6 +96,7 @@ public final class RedisTestCluster implements AutoCloseable {
 			for (int port : this.ports) {
 				await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> clusterOk(port));
 			}
+			awaitAgreement();
 		}
 		catch (IOException ex) {
 			close();
@@ -175,6 +180,38 @@ public final class RedisTestCluster implements AutoCloseable {
 		throw new IllegalStateException("No master serves slot " + slot);
 	}
 
+	// Until every node sees the same masters, config epochs and slots. A reshard's target
+	// takes the slot with a config epoch above every one it knows of: were a master's
+	// higher one not known to it yet (a new cluster settling its epochs, or just after a
+	// move), the source's claim, sent before it is told of the move, would take the slot
+	// back from the target, which drops the slot's keys and sharded subscriptions, and
+	// the two masters would each name the other its owner.
+	private void awaitAgreement() {
+		await().atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> this.ports.stream().map(RedisTestCluster::view).distinct().count() == 1);
+	}
+
+	// A node's view: each node's id, config epoch and slots (without the node's own
+	// importing or migrating slots).
+	private static List<String> view(int port) {
+		try (Jedis jedis = new Jedis("127.0.0.1", port)) {
+			List<String> nodes = new ArrayList<>();
+			for (String line : jedis.clusterNodes().split("\n")) {
+				String[] fields = line.trim().split(" ");
+				StringBuilder node = new StringBuilder(fields[0]).append(' ').append(fields[6]);
+				for (int i = 8; i < fields.length; i++) {
+					if (!fields[i].startsWith("[")) {
+						node.append(' ').append(fields[i]);
+					}
+				}
+				nodes.add(node.toString());
+			}
+			nodes.sort(Comparator.naturalOrder());
+			return nodes;
+		}
+	}
+
 	public String idOf(int port) {
 		try (Jedis jedis = new Jedis("127.0.0.1", port)) {
 			return jedis.clusterMyId();
@@ -182,8 +219,10 @@ public final class RedisTestCluster implements AutoCloseable {
 	}
 
 	// The first steps of a reshard of one slot: the target imports it, the source
-	// migrates it.
+	// migrates it. The masters agree on the slots and config epochs first (see
+	// awaitAgreement).
 	public void startMigration(int slot, int from, int to) {
+		awaitAgreement();
 		try (Jedis target = new Jedis("127.0.0.1", to); Jedis source = new Jedis("127.0.0.1", from)) {
 			target.clusterSetSlotImporting(slot, idOf(from));
 			source.clusterSetSlotMigrating(slot, idOf(to));
