@@ -19,10 +19,12 @@ package dev.lease.autoconfigure;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
@@ -120,6 +122,9 @@ class LeaseHostThreadsIntegrationTests {
 	// the context gives the host, half leave the host to make its own threads: either way
 	// none outlives the context.
 	private static void openAndClose(ApplicationContextRunner runner) {
+		// Threads of hosts that other test classes in this JVM left open are not these
+		// contexts' to stop.
+		Set<Thread> before = leaseThreads();
 		for (int i = 0; i < CONTEXTS; i++) {
 			boolean given = (i % 2 != 0);
 			ApplicationContextRunner withTasks = (!given) ? runner : runner.withConfiguration(
@@ -132,7 +137,10 @@ class LeaseHostThreadsIntegrationTests {
 				takeReleaseAndWait(context.getBean(LeaseHost.class));
 			});
 		}
-		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(leaseThreads()).isEmpty());
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+			List<Thread> left = leaseThreads().stream().filter((thread) -> !before.contains(thread)).toList();
+			assertThat(left).as("threads left, where they are: %s", stacks(left)).map(Thread::getName).isEmpty();
+		});
 	}
 
 	// The scheduler the context built keeps its thread once started, until it is shut
@@ -156,15 +164,18 @@ class LeaseHostThreadsIntegrationTests {
 		assertThat(host.async().release(key, second).get(30, TimeUnit.SECONDS)).isInstanceOf(Released.class);
 	}
 
-	private static List<String> leaseThreads() {
+	private static String stacks(List<Thread> threads) {
+		return threads.stream()
+			.map((thread) -> thread.getName() + " " + List.of(thread.getStackTrace()))
+			.collect(Collectors.joining(System.lineSeparator()));
+	}
+
+	private static Set<Thread> leaseThreads() {
 		return Thread.getAllStackTraces()
 			.keySet()
 			.stream()
-			.filter(Thread::isAlive)
-			.map(Thread::getName)
-			.filter((name) -> name.startsWith("lease-"))
-			.sorted()
-			.toList();
+			.filter((thread) -> thread.isAlive() && thread.getName().startsWith("lease-"))
+			.collect(Collectors.toSet());
 	}
 
 }

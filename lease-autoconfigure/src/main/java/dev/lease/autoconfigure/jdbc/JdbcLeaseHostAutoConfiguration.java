@@ -112,7 +112,14 @@ public final class JdbcLeaseHostAutoConfiguration {
 			throw new LeaseConfigurationException(ex.description(), ex.action(), ex);
 		}
 		if (properties.isCheckSchema()) {
-			JdbcLeaseSchemaCheck.check(dataSource, host);
+			try {
+				JdbcLeaseSchemaCheck.check(dataSource, host);
+			}
+			catch (RuntimeException ex) {
+				// not a bean yet: the context would not close it
+				host.close();
+				throw ex;
+			}
 		}
 		return host;
 	}

@@ -101,19 +101,13 @@ public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, Au
 	 */
 	public static final String SCHEMA_LOCATION = "classpath:dev/lease/host/jdbc/schema-@@platform@@.sql";
 
-	/**
-	 * Location of the scripts that drop the tables, with the same placeholder.
-	 */
+	/** Location of the scripts that drop the tables, with the same placeholder. */
 	public static final String DROP_SCHEMA_LOCATION = "classpath:dev/lease/host/jdbc/schema-drop-@@platform@@.sql";
 
-	/**
-	 * Prefix of the host's two tables, {@code LEASE_KEYS} and {@code LEASE_WAITERS}.
-	 */
+	/** Prefix of the host's two tables, {@code LEASE_KEYS} and {@code LEASE_WAITERS}. */
 	public static final String DEFAULT_TABLE_PREFIX = "LEASE_";
 
-	/**
-	 * How often the host removes passed rows unless told otherwise.
-	 */
+	/** How often the host removes passed rows unless told otherwise. */
 	public static final Duration DEFAULT_CLEANUP_INTERVAL = Duration.ofSeconds(5);
 
 	private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,47}");
@@ -160,10 +154,15 @@ public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, Au
 		}
 		catch (LeaseHostException ex) {
 			if (!(ex.getCause() instanceof SQLException)) {
+				this.parts.close();
 				throw ex;
 			}
 			logger.warn("The JDBC lease host has not chosen its dialect; every call throws LeaseHostException until"
 					+ " the database answers: " + ex.getMessage());
+		}
+		catch (RuntimeException ex) { // a start that fails leaves no thread behind
+			this.parts.close();
+			throw ex;
 		}
 	}
 

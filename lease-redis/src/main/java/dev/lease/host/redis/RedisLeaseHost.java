@@ -116,6 +116,7 @@ public final class RedisLeaseHost implements LeaseHost, ProtocolRecordingHost, A
 			// setting it cannot serve) fails the build. One that could not be reached is
 			// read later: the host is built, and its calls fail until Redis answers.
 			if (!RedisLeaseStore.unreachable(ex)) {
+				close();
 				throw ex;
 			}
 			this.durability.unreachable(ex);
