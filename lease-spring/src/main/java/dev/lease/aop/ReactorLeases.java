@@ -37,7 +37,7 @@ import dev.lease.LeaseKey;
  */
 final class ReactorLeases {
 
-	private static final String KEY = ReactorLeases.class.getName();
+	static final String KEY = ReactorLeases.class.getName();
 
 	private ReactorLeases() {
 	}

@@ -18,6 +18,7 @@ package dev.lease.template;
 
 import java.util.ArrayDeque;
 import java.util.Iterator;
+import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
@@ -79,6 +80,35 @@ public final class LeaseStack {
 			}
 		}
 		return false;
+	}
+
+	/**
+	 * Return the grants bound to the current thread, outermost first: what a context
+	 * library carries to another thread ({@code LeaseStackAccessor}).
+	 * @return the grants, possibly none
+	 */
+	public static List<Lease> bound() {
+		ArrayDeque<Lease> held = HELD.get();
+		if (held.isEmpty()) {
+			HELD.remove();
+			return List.of();
+		}
+		return List.copyOf(held);
+	}
+
+	/**
+	 * Bind exactly the given grants to the current thread, outermost first, in place of
+	 * those it had: a context library restoring what it carried. Binding does not take
+	 * anything: the grants are held by the work that carried them.
+	 * @param leases the grants, possibly none
+	 */
+	public static void rebind(List<Lease> leases) {
+		if (leases.isEmpty()) {
+			HELD.remove();
+		}
+		else {
+			HELD.set(new ArrayDeque<>(leases));
+		}
 	}
 
 	// The template pushes and pops around its work without a Scope to allocate.

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.aop.framework.autoproxy.DefaultAdvisorAutoProxyCreator;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Hooks;
 import reactor.core.publisher.Mono;
 
 import dev.lease.Allowance;
@@ -116,6 +117,21 @@ class LeasedReactiveFencedTests {
 		assertThatIllegalStateException().isThrownBy(() -> work.mappedAfterDelay(key()).block(Duration.ofSeconds(10)))
 			.withMessageContaining("outside any lease")
 			.withMessageContaining("return a Mono or Flux from it");
+	}
+
+	@Test
+	@DisplayName("Fence 5: with Reactor's automatic context propagation, a @Fenced call in a leased Mono's map after a change of thread mints its fence from the grant")
+	void fencedCallInMapAfterAChangeOfThreadMintsFromTheGrantWithAutomaticPropagation() {
+		Work work = work();
+		String key = key();
+		Hooks.enableAutomaticContextPropagation();
+		try {
+			Fence fence = work.mappedAfterDelay(key).block(Duration.ofSeconds(10));
+			assertThat(fence).isEqualTo(Fence.mint(work.granted(key), STORE_ALLOWANCE));
+		}
+		finally {
+			Hooks.disableAutomaticContextPropagation();
+		}
 	}
 
 	@Test
@@ -212,7 +228,7 @@ class LeasedReactiveFencedTests {
 
 		@Leased(key = "#key", duration = "30s")
 		Mono<Fence> mappedAfterDelay(String key) {
-			return Mono.delay(Duration.ofMillis(5)).map((tick) -> this.store.now());
+			return Mono.delay(Duration.ofMillis(5)).doOnNext((tick) -> record(key)).map((tick) -> this.store.now());
 		}
 
 		@Leased(key = "#key", duration = "30s")
