@@ -87,8 +87,7 @@ public final class LeaseTemplate implements AutoCloseable {
 	private final OnOverrun onOverrun;
 
 	/**
-	 * Create a template whose fresh holders are named
-	 * {@code lease-template:<pid>/<uuid>}, and whose overruns warn.
+	 * Create a template: holders {@code lease-template:<pid>/<uuid>}, overruns warned of.
 	 * @param host the host to take leases on
 	 */
 	public LeaseTemplate(LeaseHost host) {
