@@ -17,10 +17,7 @@
 package dev.lease.host;
 
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -53,6 +50,8 @@ import org.jspecify.annotations.Nullable;
 public final class Wakeups<K, W> {
 
 	private final ConcurrentHashMap<K, KeyWaiters<W>> waiting = new ConcurrentHashMap<>();
+
+	private final HostTimer timer = new HostTimer();
 
 	/**
 	 * Register a waiter of the given key under the name the store will give it.
@@ -116,14 +115,35 @@ public final class Wakeups<K, W> {
 	 * that it asks then.
 	 * @param key the key
 	 * @param waiter the waiter at the head of the queue
-	 * @param standingExpiresAt the standing grant's instant on the host's clock
+	 * @param standingExpiresAt the standing grant's instant on the host's clock, placed
+	 * on this JVM's timer by the host's clock as last {@linkplain #timer() answered}
 	 */
 	public void nextInLine(K key, W waiter, Instant standingExpiresAt) {
+		nextInLineAt(key, waiter, this.timer.nanoTime(Micros.of(standingExpiresAt)));
+	}
+
+	/**
+	 * Tell the waiter now at the head of the key's queue when the standing grant ends.
+	 * @param key the key
+	 * @param waiter the waiter at the head of the queue
+	 * @param standingEndsAt the standing grant's end as a {@link System#nanoTime()}
+	 * reading
+	 */
+	public void nextInLineAt(K key, W waiter, long standingEndsAt) {
 		KeyWaiters<W> waiters = this.waiting.get(key);
 		Signal<W> signal = (waiters != null) ? waiters.get(waiter) : null;
 		if (signal != null) {
-			signal.nextInLine(standingExpiresAt);
+			signal.nextInLine(standingEndsAt);
 		}
+	}
+
+	/**
+	 * Return the host's clock on this JVM's timer, which a host whose answers carry its
+	 * clock's readings feeds.
+	 * @return the host's timer
+	 */
+	public HostTimer timer() {
+		return this.timer;
 	}
 
 	/**
@@ -172,83 +192,28 @@ public final class Wakeups<K, W> {
 	}
 
 	/**
-	 * This JVM's waiters of one key, by name, in the order they registered.
-	 */
-	private static final class KeyWaiters<W> {
-
-		private final Map<W, Signal<W>> byName = new LinkedHashMap<>();
-
-		synchronized void add(Signal<W> signal) {
-			this.byName.put(signal.waiter, signal);
-			if (this.byName.size() == 1) {
-				signal.delegate = true;
-			}
-		}
-
-		synchronized @Nullable Signal<W> get(W waiter) {
-			return this.byName.get(waiter);
-		}
-
-		synchronized List<Signal<W>> all() {
-			return new ArrayList<>(this.byName.values());
-		}
-
-		synchronized void askDelegate() {
-			Signal<W> delegate = delegate();
-			if (delegate != null) {
-				delegate.askNow();
-			}
-		}
-
-		synchronized void wakeDelegate() {
-			Signal<W> delegate = delegate();
-			if (delegate != null) {
-				delegate.wake();
-			}
-		}
-
-		private @Nullable Signal<W> delegate() {
-			for (Signal<W> signal : this.byName.values()) {
-				if (signal.delegate) {
-					return signal;
-				}
-			}
-			return null;
-		}
-
-		// Whether no waiter is left; a delegate leaving hands its part to the next.
-		synchronized boolean remove(Signal<W> signal) {
-			if (!this.byName.remove(signal.waiter, signal)) {
-				return this.byName.isEmpty();
-			}
-			if (signal.delegate && !this.byName.isEmpty()) {
-				Signal<W> next = this.byName.values().iterator().next();
-				next.delegate = true;
-				next.wake();
-			}
-			return this.byName.isEmpty();
-		}
-
-	}
-
-	/**
 	 * One waiter's wake-up: at most one is pending, consumed by the next wait.
 	 *
 	 * @param <W> how the host names a waiter
 	 */
 	public static final class Signal<W> {
 
-		private final W waiter;
+		/**
+		 * The {@link #standingEndsAt()} of a waiter not known to be next in line.
+		 */
+		public static final long NOT_NEXT = Long.MAX_VALUE;
+
+		final W waiter;
 
 		private final Semaphore permit = new Semaphore(0);
 
 		private volatile @Nullable Instant handed;
 
-		private volatile @Nullable Instant standingExpiresAt;
+		private volatile long standingEndsAt = NOT_NEXT;
 
 		private volatile boolean askNow;
 
-		private volatile boolean delegate;
+		volatile boolean delegate;
 
 		private volatile @Nullable Runnable onWake;
 
@@ -269,8 +234,8 @@ public final class Wakeups<K, W> {
 			wake();
 		}
 
-		void nextInLine(Instant standingExpiresAt) {
-			this.standingExpiresAt = standingExpiresAt;
+		void nextInLine(long standingEndsAt) {
+			this.standingEndsAt = standingEndsAt;
 			wake();
 		}
 
@@ -279,7 +244,7 @@ public final class Wakeups<K, W> {
 			wake();
 		}
 
-		private void wake() {
+		void wake() {
 			if (this.permit.availablePermits() == 0) {
 				this.permit.release();
 			}
@@ -314,29 +279,30 @@ public final class Wakeups<K, W> {
 		/**
 		 * Return when the standing grant ends, if this waiter is known to be next in
 		 * line: then it asks at that instant.
-		 * @return the standing grant's instant on the host's clock, or {@code null}
+		 * @return the standing grant's end as a {@link System#nanoTime()} reading, or
+		 * {@link #NOT_NEXT}
 		 */
-		public @Nullable Instant standingExpiresAt() {
-			return this.standingExpiresAt;
+		public long standingEndsAt() {
+			return this.standingEndsAt;
 		}
 
 		/**
 		 * Note what the store answered this waiter: whether it is next in line, and the
-		 * standing grant's instant. An answer "not next" leaves alone a message "next"
-		 * that overtook it (once next in line a waiter stays next until it is handed the
-		 * key), unless that instant has passed, so that it cannot make the waiter ask
-		 * again and again.
+		 * standing grant's end. An answer "not next" leaves alone a message "next" that
+		 * overtook it (once next in line a waiter stays next until it is handed the key),
+		 * unless that instant has passed, so that it cannot make the waiter ask again and
+		 * again.
 		 * @param next whether the waiter is at the head of the queue
-		 * @param standingExpiresAt the standing grant's instant
-		 * @param now the host's now when it answered
+		 * @param standingEndsAt the standing grant's end as a {@link System#nanoTime()}
+		 * reading
+		 * @param now the {@link System#nanoTime()} of the answer
 		 */
-		public void answered(boolean next, Instant standingExpiresAt, Instant now) {
-			Instant known = this.standingExpiresAt;
+		public void answered(boolean next, long standingEndsAt, long now) {
 			if (next) {
-				this.standingExpiresAt = standingExpiresAt;
+				this.standingEndsAt = standingEndsAt;
 			}
-			else if (known != null && !known.isAfter(now)) {
-				this.standingExpiresAt = null;
+			else if (this.standingEndsAt <= now) {
+				this.standingEndsAt = NOT_NEXT;
 			}
 		}
 

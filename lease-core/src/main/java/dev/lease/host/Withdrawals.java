@@ -197,6 +197,17 @@ public final class Withdrawals {
 		return failure;
 	}
 
+	/**
+	 * Return the pause after a withdrawal's failed attempt: 50 ms after the first,
+	 * doubling to a second.
+	 * @param attempt the attempt that failed, from 1
+	 * @return the pause in nanoseconds
+	 */
+	public static long pauseNanos(int attempt) {
+		return TimeUnit.MILLISECONDS
+			.toNanos(Math.min(FIRST_PAUSE_MILLIS << Math.min(attempt - 1, 10), LONGEST_PAUSE_MILLIS));
+	}
+
 	// The thread's park may return early: park until the pause is over, or the host
 	// closed and interrupted the withdrawal.
 	private static void pause(long nanos) {
@@ -259,8 +270,7 @@ public final class Withdrawals {
 					settle(false, null, ex);
 					return;
 				}
-				pause(TimeUnit.MILLISECONDS
-					.toNanos(Math.min(FIRST_PAUSE_MILLIS << Math.min(attempt - 1, 10), LONGEST_PAUSE_MILLIS)));
+				pause(pauseNanos(attempt));
 			}
 		}
 

@@ -147,14 +147,24 @@ class WakeupsTests {
 	void nextInLineLearnsWhenTheStandingGrantEnds() {
 		Wakeups.Signal<Long> head = this.wakeups.register(this.key, 1L);
 		Wakeups.Signal<Long> behind = this.wakeups.register(this.key, 2L);
-		Instant ends = Instant.parse("2026-03-01T12:00:00Z");
-		this.wakeups.nextInLine(this.key, 1L, ends);
-		assertThat(head.standingExpiresAt()).isEqualTo(ends);
-		assertThat(behind.standingExpiresAt()).isNull();
-		head.answered(false, ends, ends.minusSeconds(1));
-		assertThat(head.standingExpiresAt()).isEqualTo(ends);
-		head.answered(false, ends.plusSeconds(5), ends);
-		assertThat(head.standingExpiresAt()).isNull();
+		long ends = 5_000_000_000L;
+		this.wakeups.nextInLineAt(this.key, 1L, ends);
+		assertThat(head.standingEndsAt()).isEqualTo(ends);
+		assertThat(behind.standingEndsAt()).isEqualTo(Wakeups.Signal.NOT_NEXT);
+		head.answered(false, ends, ends - 1_000_000_000L);
+		assertThat(head.standingEndsAt()).isEqualTo(ends);
+		head.answered(false, ends + 5_000_000_000L, ends);
+		assertThat(head.standingEndsAt()).isEqualTo(Wakeups.Signal.NOT_NEXT);
+	}
+
+	@Test
+	@DisplayName("An instant on the host's clock is placed on this JVM's timer by the host's clock as last answered")
+	void nextInLineOnTheHostsClockIsPlacedOnTheTimer() {
+		Wakeups.Signal<Long> head = this.wakeups.register(this.key, 1L);
+		Instant hostNow = Instant.parse("2026-03-01T12:00:00Z");
+		this.wakeups.timer().answered(Micros.of(hostNow), 7_000_000_000L);
+		this.wakeups.nextInLine(this.key, 1L, hostNow.plusMillis(250));
+		assertThat(head.standingEndsAt()).isEqualTo(7_250_000_000L);
 	}
 
 	@Test

@@ -44,6 +44,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.lease.LeaseHostException;
 import dev.lease.LeaseKey;
+import dev.lease.host.GaveUp;
 import dev.lease.host.HostThreads;
 import dev.lease.host.Wakeups;
 
@@ -177,7 +178,7 @@ final class JdbcLeaseCalls {
 					}
 					interrupted = true;
 					if (mayGiveUp) {
-						throw new StoreInterrupts.GaveUp();
+						throw new GaveUp("a database connection");
 					}
 					attempt--;
 				}

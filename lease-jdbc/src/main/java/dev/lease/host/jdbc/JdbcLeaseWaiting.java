@@ -25,26 +25,28 @@ import org.jspecify.annotations.Nullable;
 
 import dev.lease.Lease;
 import dev.lease.LeaseHolder;
-import dev.lease.LeaseHostException;
 import dev.lease.LeaseKey;
 import dev.lease.TakeResult;
 import dev.lease.Taken;
-import dev.lease.Unavailable;
+import dev.lease.host.BlockingWaiter;
+import dev.lease.host.GaveUp;
 import dev.lease.host.Micros;
 import dev.lease.host.TakeAnswer;
 import dev.lease.host.TakeAnswer.Granted;
 import dev.lease.host.TakeAnswer.Queued;
+import dev.lease.host.WaiterMachine;
+import dev.lease.host.WaiterStore;
 import dev.lease.host.Wakeups;
-import dev.lease.host.Withdrawals;
 
 /**
- * The JDBC host's waiting protocol (Host semantics): a take queues the caller at the
- * database, sleeps until woken or no longer than it may, then picks up a grant handed to
- * it or asks where it stands; at its bound, on an interrupt, or when the database gives
- * no answer, it withdraws.
+ * The JDBC host's take (Host semantics): it queues the caller at the database, then waits
+ * through the host kit's {@link WaiterMachine}, which decides when it sleeps, picks up a
+ * grant handed to it or asks where it stands, and polls; at its bound, on an interrupt,
+ * or when the database gives no answer, it withdraws. This class supplies the database's
+ * questions.
  * <p>
- * A hot key costs the same at any queue length (issue 16): a waiter is woken only by a
- * wake-up that names it ({@link Wakeups}): the grant handed to it, from PostgreSQL
+ * A hot key costs the same at any queue length: a waiter is woken only by a wake-up that
+ * names it ({@link Wakeups}): the grant handed to it, from PostgreSQL
  * {@code LISTEN/NOTIFY} or a release made through the same host, or its turn to ask when
  * the standing grant ends, as the waiter next in line. Of this JVM's waiters of a key,
  * only the delegate re-asks on its own, for lost messages and for handoffs by expiry; and
@@ -56,18 +58,6 @@ import dev.lease.host.Withdrawals;
  * @author Lease contributors
  */
 final class JdbcLeaseWaiting {
-
-	private static final long FIRST_BACKOFF_MICROS = 2_000;
-
-	private static final long MAXIMUM_BACKOFF_MICROS = 100_000;
-
-	// A waiter made the delegate when the last one left, most often handed the key: the
-	// key's polling goes on from here rather than from the first backoff.
-	private static final long TAKEN_OVER_BACKOFF_MICROS = 25_000;
-
-	// Asked this long after an instant, so as not to ask before the database has passed
-	// it.
-	private static final long LATE_MICROS = 1_000;
 
 	private final SecureRandom random = new SecureRandom();
 
@@ -109,13 +99,17 @@ final class JdbcLeaseWaiting {
 			try {
 				entered = this.entries.enter(key, new KeyEntries.Entry(holder, durationMicros, waiterId));
 			}
-			catch (StoreInterrupts.GaveUp ex) {
+			catch (GaveUp ex) {
 				// Interrupted before anything was sent: nothing stands for us.
 				Thread.interrupted();
 				throw new InterruptedException(ex.getMessage());
 			}
 			if (entered instanceof Queued queued) {
-				return new Waiter(key, holder, durationMicros, signal).await(queued);
+				this.wakeups.timer().answered(queued.now(), System.nanoTime());
+				Waiter waiter = new Waiter(key, holder, queued);
+				return BlockingWaiter.await(signal,
+						new WaiterMachine(signal, Micros.toDuration(durationMicros), this::polling), queued, waiter,
+						this.store.calls.threads.executor());
 			}
 			if (entered instanceof Granted granted) {
 				return taken(key, holder, granted);
@@ -131,164 +125,67 @@ final class JdbcLeaseWaiting {
 		return new Taken(new Lease(key, holder, Micros.toInstant(granted.expiresAt())));
 	}
 
+	// Without notifications, the delegate is its key's one poller.
+	private boolean polling() {
+		PostgresqlNotificationListener listener = this.listener;
+		return listener == null || !listener.isListening();
+	}
+
 	/**
-	 * One queued take, from its first answer to its last.
+	 * The database's questions for one queued take.
 	 */
-	private final class Waiter {
+	private final class Waiter implements WaiterStore {
 
 		private final LeaseKey key;
 
 		private final LeaseHolder holder;
 
-		private final long durationMicros;
-
-		private final Wakeups.Signal<Long> signal;
-
+		// The last answer: the row the waiter stands as, which its questions name.
 		private Queued queued;
-
-		// The System.nanoTime() of the answer in queued: the host's now on this JVM's
-		// timer.
-		private long asked;
-
-		private long polled;
-
-		private long backoff = FIRST_BACKOFF_MICROS;
-
-		private boolean delegate;
 
 		// The head of the queue and the standing grant's end, as this poller last told
 		// them.
 		private Wakeups.@Nullable NextInLine<Long> nextInLine;
 
-		Waiter(LeaseKey key, LeaseHolder holder, long durationMicros, Wakeups.Signal<Long> signal) {
+		Waiter(LeaseKey key, LeaseHolder holder, Queued queued) {
 			this.key = key;
 			this.holder = holder;
-			this.durationMicros = durationMicros;
-			this.signal = signal;
-			this.queued = new Queued(0, 0, 0, 0, false);
+			this.queued = queued;
 		}
 
-		TakeResult await(Queued entered) throws InterruptedException {
-			answered(entered, System.nanoTime());
-			this.delegate = this.signal.delegate();
-			while (true) {
-				try {
-					this.signal.await(wakeAt() - System.nanoTime());
-				}
-				catch (InterruptedException ex) {
-					throw giveUp(ex);
-				}
-				Instant handed = this.signal.handed();
-				if (handed != null) {
-					// A committed handoff named us (a notification, a release made here,
-					// or the key's poller): take it without a round trip, and leave our
-					// row, which nobody else reads, to the listener or our next release.
-					JdbcLeaseWaiting.this.pickedUp.add(this.queued.waiterId());
-					return new Taken(new Lease(this.key, this.holder, handed));
-				}
-				long now = System.nanoTime();
-				boolean delegate = this.signal.delegate();
-				if (delegate && !this.delegate) {
-					this.backoff = TAKEN_OVER_BACKOFF_MICROS;
-				}
-				this.delegate = delegate;
-				boolean askNow = this.signal.takeAskNow();
-				// The delegate told to ask (its host has just started to hear
-				// notifications)
-				// asks for the key's other waiters too.
-				boolean reask = delegate && (askNow || now >= reaskAt());
-				if (!askNow && now <= boundAt() && now < nextAskAt() && !reask) {
-					if (delegate && polling() && now >= pollAt()) {
-						poll(now);
-					}
-					continue;
-				}
-				if (reask) {
-					// A wake-up may have been lost: wake whom the committed handoffs
-					// name.
-					poll(now);
-				}
-				TakeAnswer answer = ask();
-				if (answer instanceof Granted granted) {
-					return taken(this.key, this.holder, granted);
-				}
-				if (!(answer instanceof Queued stillQueued)) {
-					return new Unavailable();
-				}
-				answered(stillQueued, System.nanoTime());
-			}
-		}
-
-		private void answered(Queued answer, long nanoTime) {
-			this.queued = answer;
-			this.asked = nanoTime;
-			this.polled = nanoTime;
-			this.signal.answered(answer.next(), Micros.toInstant(answer.grantExpiresAt()),
-					Micros.toInstant(answer.now()));
-		}
-
-		// Sleep to just past the bound, or to the standing grant's end when next in
-		// line, or (the delegate) to the re-ask or the next poll.
-		private long wakeAt() {
-			long wakeAt = Math.min(boundAt() + Micros.toNanos(LATE_MICROS), nextAskAt());
-			if (this.signal.delegate()) {
-				wakeAt = Math.min(wakeAt, reaskAt());
-				if (polling()) {
-					wakeAt = Math.min(wakeAt, pollAt());
-				}
-			}
-			return wakeAt;
-		}
-
-		private long boundAt() {
-			return at(this.queued.bound());
-		}
-
-		// The delegate re-asks no later than the standing grant's end or half its own
-		// duration (Host semantics).
-		private long reaskAt() {
-			return Math.min(at(this.queued.grantExpiresAt()), this.asked + Micros.toNanos(this.durationMicros / 2))
-					+ Micros.toNanos(LATE_MICROS);
-		}
-
-		// When the waiter next in line asks, or never.
-		private long nextAskAt() {
-			Instant ends = this.signal.standingExpiresAt();
-			return (ends != null) ? at(Micros.of(ends)) + Micros.toNanos(LATE_MICROS) : Long.MAX_VALUE;
-		}
-
-		private long pollAt() {
-			return this.polled + Micros.toNanos(this.backoff);
-		}
-
-		// An instant on the host's clock on this JVM's timer, from the last answer.
-		private long at(long hostMicros) {
-			return this.asked + Micros.toNanos(hostMicros - this.queued.now());
-		}
-
-		private boolean polling() {
-			PostgresqlNotificationListener listener = JdbcLeaseWaiting.this.listener;
-			return listener == null || !listener.isListening();
-		}
-
-		// The key's one poller in this JVM: wake the waiters the committed handoffs name,
-		// and tell the head of the queue when the standing grant ends, since a grant
-		// handed on another host is announced to nobody here. A failed poll costs latency
-		// only; the waiter's own questions report failures.
-		private void poll(long now) throws InterruptedException {
-			this.polled = now;
-			List<KeyRow.Polled> rows;
+		@Override
+		public TakeAnswer ask(boolean atBound, long answerBy) {
 			JdbcLeaseStore store = JdbcLeaseWaiting.this.store;
-			try {
-				rows = JdbcLeaseWaiting.this.interrupts
-					.givingUp(() -> store.calls.answeringBy(answerBy(), () -> store.poll(this.key)));
+			StoreInterrupts interrupts = JdbcLeaseWaiting.this.interrupts;
+			Queued asking = this.queued;
+			Granted picked = interrupts
+				.givingUp(() -> store.calls.answeringBy(answerBy, () -> store.pickUp(this.key, asking)));
+			TakeAnswer answer = (picked != null) ? picked : interrupts.givingUp(
+					() -> store.calls.answeringBy(answerBy, () -> store.ask(this.key, this.holder, asking, false)));
+			if (answer instanceof Queued again) {
+				this.queued = again;
+				JdbcLeaseWaiting.this.wakeups.timer().answered(again.now(), System.nanoTime());
 			}
-			catch (StoreInterrupts.GaveUp ex) {
-				throw giveUp(new InterruptedException(ex.getMessage()));
-			}
-			catch (LeaseHostException ex) {
-				rows = List.of();
-			}
+			return answer;
+		}
+
+		// On the withdrawal connection, so that a busy pool does not keep it waiting (on
+		// a
+		// pooled one when the database refuses another).
+		@Override
+		public void withdraw() {
+			JdbcLeaseWaiting.this.store.ask(this.key, this.holder, this.queued, true);
+		}
+
+		// Wake the waiters the committed handoffs name, and tell the head of the queue
+		// when
+		// the standing grant ends, since a grant handed on another host is announced to
+		// nobody here.
+		@Override
+		public boolean poll(long answerBy) {
+			JdbcLeaseStore store = JdbcLeaseWaiting.this.store;
+			List<KeyRow.Polled> rows = JdbcLeaseWaiting.this.interrupts
+				.givingUp(() -> store.calls.answeringBy(answerBy, () -> store.poll(this.key)));
 			List<Wakeups.Handoff<Long>> handed = new ArrayList<>(rows.size());
 			for (KeyRow.Polled row : rows) {
 				Wakeups.NextInLine<Long> next = row.next();
@@ -302,63 +199,18 @@ final class JdbcLeaseWaiting {
 				}
 			}
 			// Rows of grants already taken up, here or elsewhere, wake nobody.
-			if (!handed.isEmpty() && JdbcLeaseWaiting.this.wakeups.wake(this.key, handed) > 0) {
-				this.backoff = FIRST_BACKOFF_MICROS;
-			}
-			else {
-				this.backoff = Math.min(this.backoff * 2, MAXIMUM_BACKOFF_MICROS);
-			}
+			return !handed.isEmpty() && JdbcLeaseWaiting.this.wakeups.wake(this.key, handed) > 0;
 		}
 
-		private TakeAnswer ask() throws InterruptedException {
-			JdbcLeaseStore store = JdbcLeaseWaiting.this.store;
-			StoreInterrupts interrupts = JdbcLeaseWaiting.this.interrupts;
-			Queued asking = this.queued;
-			long answerBy = answerBy();
-			try {
-				Granted picked = interrupts
-					.givingUp(() -> store.calls.answeringBy(answerBy, () -> store.pickUp(this.key, asking)));
-				return (picked != null) ? picked : interrupts.givingUp(
-						() -> store.calls.answeringBy(answerBy, () -> store.ask(this.key, this.holder, asking, false)));
+		// A committed handoff named us (a notification, a release made here, or the key's
+		// poller): take it without a round trip, and leave our row, which nobody else
+		// reads, to the listener or our next release.
+		@Override
+		public TakeResult taken(Instant expiresAt, boolean handed) {
+			if (handed) {
+				JdbcLeaseWaiting.this.pickedUp.add(this.queued.waiterId());
 			}
-			catch (StoreInterrupts.GaveUp ex) {
-				throw giveUp(new InterruptedException(ex.getMessage()));
-			}
-			catch (LeaseHostException ex) {
-				// A caller that gets no answer must not be handed the key later.
-				throw Withdrawals.failed(store.calls.threads.executor(), ex, neededUntil(), answerBy,
-						() -> store.ask(this.key, this.holder, asking, true));
-			}
-		}
-
-		// An interrupted waiter withdraws at once, a grant handed to it meanwhile given
-		// back, and throws InterruptedException (Host semantics). It withdraws before it
-		// returns, so that no release can hand it the key afterwards, and on the
-		// withdrawal connection, so that a busy pool does not keep it waiting (on a
-		// pooled
-		// one when the database refuses another); Withdrawals bounds its wait.
-		private InterruptedException giveUp(InterruptedException interrupt) {
-			Queued asking = this.queued;
-			return Withdrawals.giveUp(JdbcLeaseWaiting.this.store.calls.threads.executor(), interrupt, neededUntil(),
-					() -> JdbcLeaseWaiting.this.store.ask(this.key, this.holder, asking, true));
-		}
-
-		// When a question must have been answered (Host: silence).
-		private long answerBy() {
-			return Withdrawals.answerBy(boundAt());
-		}
-
-		// Until when a withdrawal is needed: a grant handed to the waiter before its
-		// bound
-		// stands for its duration.
-		private long neededUntil() {
-			return boundNanoTime() + Micros.toNanos(this.durationMicros);
-		}
-
-		// The waiter's bound on this JVM's timer, from the last answer the host gave it:
-		// after it, no release can hand the waiter the key.
-		private long boundNanoTime() {
-			return boundAt();
+			return new Taken(new Lease(this.key, this.holder, expiresAt));
 		}
 
 	}

@@ -28,6 +28,7 @@ import org.jspecify.annotations.Nullable;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
 import dev.lease.ReentrantTakeException;
+import dev.lease.host.GaveUp;
 import dev.lease.host.TakeAnswer;
 
 /**
@@ -69,7 +70,7 @@ final class KeyEntries {
 	 * @param key the key
 	 * @param entry the take
 	 * @return the store's answer
-	 * @throws StoreInterrupts.GaveUp when interrupted before anything was sent for it
+	 * @throws GaveUp when interrupted before anything was sent for it
 	 */
 	TakeAnswer enter(LeaseKey key, Entry entry) {
 		Turn turn = new Turn(entry);
@@ -92,7 +93,7 @@ final class KeyEntries {
 				}
 				if (state == Turn.LEADS) {
 					if (interrupted && leave(key, turn)) {
-						throw new StoreInterrupts.GaveUp();
+						throw new GaveUp("a database connection");
 					}
 					return lead(key, turn);
 				}
@@ -100,7 +101,7 @@ final class KeyEntries {
 				if (Thread.interrupted()) {
 					interrupted = true;
 					if (leave(key, turn)) {
-						throw new StoreInterrupts.GaveUp();
+						throw new GaveUp("a database connection");
 					}
 				}
 			}
@@ -131,7 +132,7 @@ final class KeyEntries {
 				sent.get(i).answered(answers.get(i));
 			}
 		}
-		catch (StoreInterrupts.GaveUp ex) {
+		catch (GaveUp ex) {
 			// Nothing was sent: the others go back to their places, and the next leads.
 			this.lines.computeIfPresent(key, (k, line) -> {
 				for (int i = sent.size() - 1; i > 0; i--) {

@@ -36,9 +36,9 @@ import dev.lease.host.Interrupts;
  * A pending interrupt is put aside for the call, because a pool refuses to wait for a
  * connection with one (Hikari: "Interrupted during connection acquisition", the flag set
  * again). An interrupt that ends the wait for a connection has sent nothing, so the call
- * waits for one again, or gives up by {@link GaveUp}. The drivers' socket reads
- * (PostgreSQL, MariaDB) are not interruptible. H2 in the same JVM ends a wait for a row
- * lock at an interrupt, swallows it and reports a lock timeout: its transaction was
+ * waits for one again, or gives up by {@link dev.lease.host.GaveUp}. The drivers' socket
+ * reads (PostgreSQL, MariaDB) are not interruptible. H2 in the same JVM ends a wait for a
+ * row lock at an interrupt, swallows it and reports a lock timeout: its transaction was
  * rolled back and is run again like any lock timeout, and the interrupt is told from a
  * timeout by the wait having been shorter than H2's lock timeout.
  *
@@ -103,17 +103,6 @@ final class StoreInterrupts {
 	boolean lockWaitInterrupted(RuntimeException failure, long elapsedNanos) {
 		return this.h2LockTimeoutNanos >= 0 && failure.getCause() instanceof SQLException cause
 				&& cause.getErrorCode() == H2_LOCK_TIMEOUT && elapsedNanos < this.h2LockTimeoutNanos;
-	}
-
-	/**
-	 * A store call that gave up at an interrupt before it sent anything.
-	 */
-	static final class GaveUp extends RuntimeException {
-
-		GaveUp() {
-			super("interrupted while waiting for a database connection", null, false, false);
-		}
-
 	}
 
 }

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -93,6 +94,9 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 	// of calls asked again while a slot moves.
 	private final ScheduledThreadPoolExecutor timer;
 
+	// for the rare confirmation that blocks: a grant given back, or replicas awaited
+	private final Executor executor;
+
 	LettuceAsyncLeaseHost(RedisLeaseHost host, RedisConnectionFactory connectionFactory, RedisLeaseStore store,
 			Wakeups<String, String> wakeups, HostThreads threads) {
 		this.host = host;
@@ -102,6 +106,7 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 		this.wakeups = wakeups;
 		// one thread, of the host's own: each take's state is touched by it only
 		this.timer = threads.confinedTimer("async-takes");
+		this.executor = threads.executor();
 	}
 
 	// The host's non-blocking view: this one through Lettuce with no replicas to
@@ -256,6 +261,10 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 		return this.timer;
 	}
 
+	Executor executor() {
+		return this.executor;
+	}
+
 	// One question of the script that is not a waiter's, sent without waiting.
 	CompletableFuture<List<Object>> run(String operation, byte[] redisKey, byte[][] args) {
 		return run(operation, redisKey, args, this.store.script().shortRetryNanos());
@@ -315,16 +324,6 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 				}
 				answer.completeExceptionally(this.store.failed(operation, cause));
 			});
-	}
-
-	// Run a step of a take on the timer thread; a closed host fails it.
-	void step(LettuceAsyncTake take, Runnable step) {
-		try {
-			this.timer.execute(step);
-		}
-		catch (RejectedExecutionException ex) {
-			take.closed(new LeaseHostException("The Redis lease host is closed"));
-		}
 	}
 
 	private static Throwable unwrap(Throwable ex) {

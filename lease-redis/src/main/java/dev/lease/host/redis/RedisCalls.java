@@ -33,6 +33,7 @@ import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.util.ClassUtils;
 
 import dev.lease.LeaseHostException;
+import dev.lease.host.GaveUp;
 import dev.lease.host.Interrupts;
 import dev.lease.host.TimedBorrow;
 
@@ -99,7 +100,7 @@ final class RedisCalls {
 					}
 					interrupted = true;
 					if (mayGiveUp) {
-						throw new GaveUp();
+						throw new GaveUp("a Redis connection");
 					}
 					continue;
 				}
@@ -117,7 +118,7 @@ final class RedisCalls {
 					Thread.interrupted();
 					interrupted = true;
 					if (mayGiveUp) {
-						throw new GaveUp();
+						throw new GaveUp("a Redis connection");
 					}
 				}
 			}
@@ -239,18 +240,6 @@ final class RedisCalls {
 
 	private static String nodes(Collection<? extends RedisNode> nodes) {
 		return nodes.stream().map(RedisNode::asString).collect(Collectors.joining(", "));
-	}
-
-	/**
-	 * A call that gave up at an interrupt before it sent anything; the interrupt flag is
-	 * set again.
-	 */
-	static final class GaveUp extends RuntimeException {
-
-		GaveUp() {
-			super("interrupted while waiting for a Redis connection", null, false, false);
-		}
-
 	}
 
 }

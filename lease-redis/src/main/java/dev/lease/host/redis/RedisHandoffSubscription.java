@@ -204,8 +204,8 @@ final class RedisHandoffSubscription implements MessageListener, SubscriptionLis
 			this.wakeups.wake(handoff.redisKey(), List.of(handed));
 		}
 		if (handoff.nextTicket() != null) {
-			this.wakeups.nextInLine(handoff.redisKey(), handoff.nextTicket(),
-					RedisLeaseWaiting.onTimer(System.nanoTime() + Math.max(0, handoff.standingRemaining()) * 1000));
+			this.wakeups.nextInLineAt(handoff.redisKey(), handoff.nextTicket(),
+					System.nanoTime() + Math.max(0, handoff.standingRemaining()) * 1000);
 		}
 	}
 
