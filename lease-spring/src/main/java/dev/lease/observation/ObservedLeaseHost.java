@@ -20,17 +20,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
-import io.micrometer.core.instrument.Clock;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
@@ -72,13 +65,6 @@ import dev.lease.TryTakeResult;
  */
 public final class ObservedLeaseHost implements LeaseHost {
 
-	// How long a grant whose instant passed is remembered, so that its late release still
-	// counts as an overrun; then it is forgotten, and lease.active cannot grow with
-	// grants that are never released.
-	static final Duration OVERRUN_MEMORY = Duration.ofHours(1);
-
-	private static final int PRUNE_AT_LEAST = 1024;
-
 	private final LeaseHost target;
 
 	private final String hostName;
@@ -87,22 +73,7 @@ public final class ObservedLeaseHost implements LeaseHost {
 
 	private final @Nullable LeaseObservationConvention convention;
 
-	private final InstantSource clock;
-
-	// Grants taken here and not released, with their instants and when they were taken.
-	// The JVM's clocks only bound and time meters here; they decide nothing about a
-	// lease.
-	private final Map<Grant, Standing> takenHere = new ConcurrentHashMap<>();
-
-	private volatile int pruneAbove = PRUNE_AT_LEAST;
-
-	private final Counter overruns;
-
-	private final Clock meterClock;
-
-	private final Timer heldUntilReleased;
-
-	private final Timer heldUntilOverrun;
+	private final GrantsTakenHere grantsTakenHere;
 
 	private final WaitingTakes waitingTakes;
 
@@ -150,30 +121,8 @@ public final class ObservedLeaseHost implements LeaseHost {
 		this.hostName = hostName;
 		this.observations = observations;
 		this.convention = convention;
-		this.clock = clock;
-		this.overruns = Counter.builder("lease.overrun")
-			.description("Releases answered not held for grants taken here: the work outran its term")
-			.tag(LeaseObservationDocumentation.LowCardinalityKeyNames.HOST.asString(), hostName)
-			.register(meters);
-		Gauge.builder("lease.active", this, ObservedLeaseHost::active)
-			.description("Grants taken through this host, not released, and not past their instant")
-			.tag(LeaseObservationDocumentation.LowCardinalityKeyNames.HOST.asString(), hostName)
-			.register(meters);
-		this.meterClock = meters.config().clock();
-		this.heldUntilReleased = held(hostName, "released", meters);
-		this.heldUntilOverrun = held(hostName, "not-held", meters);
+		this.grantsTakenHere = new GrantsTakenHere(hostName, meters, clock);
 		this.waitingTakes = new WaitingTakes(hostName, meters);
-	}
-
-	// Both outcomes are registered at once, so that a dashboard finds every series
-	// before the first release. The histogram gives a dashboard its percentiles.
-	private static Timer held(String hostName, String outcome, MeterRegistry meters) {
-		return Timer.builder("lease.held")
-			.description("From a grant taken through this host to its release; not-held is an overrun")
-			.tag(LeaseObservationDocumentation.LowCardinalityKeyNames.HOST.asString(), hostName)
-			.tag(LeaseObservationDocumentation.LowCardinalityKeyNames.OUTCOME.asString(), outcome)
-			.publishPercentileHistogram()
-			.register(meters);
 	}
 
 	/**
@@ -264,55 +213,25 @@ public final class ObservedLeaseHost implements LeaseHost {
 	 * @since 0.1.0
 	 */
 	public Optional<Instant> grantedAt(Lease grant) {
-		Standing standing = this.takenHere.get(new Grant(grant.key(), grant.holder()));
-		// the same holder may have taken the key again since: only the same instant is
-		// the same grant
-		if (standing == null || !standing.expiresAt().equals(grant.expiresAt())) {
-			return Optional.empty();
-		}
-		return Optional.of(standing.expiresAt().minus(standing.duration()));
+		return this.grantsTakenHere.grantedAt(grant);
 	}
 
 	String taken(Object result, LeaseKey key, LeaseHolder holder, Duration duration, String otherwise) {
 		if (!(result instanceof Taken taken)) {
 			return otherwise;
 		}
-		// a holder takes a key again only once its grant passed: a new grant (Non-goal 1)
-		this.takenHere.put(new Grant(key, holder),
-				new Standing(taken.lease().expiresAt(), duration, this.meterClock.monotonicTime()));
-		if (this.takenHere.size() > this.pruneAbove) {
-			prune();
-			this.pruneAbove = Math.max(PRUNE_AT_LEAST, 2 * this.takenHere.size());
-		}
+		this.grantsTakenHere.taken(key, holder, taken.lease().expiresAt(), duration);
 		return "taken";
 	}
 
 	String released(ReleaseResult result, LeaseKey key, LeaseHolder holder) {
-		Standing standing = this.takenHere.remove(new Grant(key, holder));
 		boolean overrun = result instanceof NotHeld;
-		if (standing != null) {
-			long heldFor = this.meterClock.monotonicTime() - standing.takenAt();
-			(overrun ? this.heldUntilOverrun : this.heldUntilReleased).record(heldFor, TimeUnit.NANOSECONDS);
-			if (overrun) {
-				this.overruns.increment();
-			}
-		}
+		this.grantsTakenHere.released(key, holder, overrun);
 		return overrun ? "not-held" : "released";
 	}
 
 	WaitingTakes.Waiting beginWaiting() {
 		return this.waitingTakes.begin();
-	}
-
-	private double active() {
-		prune();
-		Instant now = this.clock.instant();
-		return this.takenHere.values().stream().map(Standing::expiresAt).filter(now::isBefore).count();
-	}
-
-	private void prune() {
-		Instant forgotten = this.clock.instant().minus(OVERRUN_MEMORY);
-		this.takenHere.values().removeIf((standing) -> standing.expiresAt().isBefore(forgotten));
 	}
 
 	private <T> T uninterruptibly(LeaseObservationDocumentation operation, Call<T> call, Function<T, String> outcome) {
@@ -365,16 +284,6 @@ public final class ObservedLeaseHost implements LeaseHost {
 	private interface Call<T> {
 
 		T call() throws InterruptedException;
-
-	}
-
-	private record Grant(LeaseKey key, LeaseHolder holder) {
-
-	}
-
-	// takenAt is the meter registry's monotonic time, as its timers read it; duration is
-	// the term asked for, which the grant's instant counts from when it began.
-	private record Standing(Instant expiresAt, Duration duration, long takenAt) {
 
 	}
 

@@ -191,7 +191,7 @@ class ObservedLeaseHostTests {
 		assertThat(observedHost.release(key, early)).isInstanceOf(NotHeld.class);
 		assertThat(overruns.count()).isEqualTo(1.0);
 		// released long after: forgotten, so the memory of grants is bounded
-		clock.now = taken.lease().expiresAt().plus(ObservedLeaseHost.OVERRUN_MEMORY).plusSeconds(1);
+		clock.now = taken.lease().expiresAt().plus(GrantsTakenHere.OVERRUN_MEMORY).plusSeconds(1);
 		assertThat(active.value()).isZero();
 		assertThat(observedHost.release(otherKey, late)).isInstanceOf(NotHeld.class);
 		assertThat(overruns.count()).isEqualTo(1.0);

@@ -16,6 +16,7 @@
 
 package dev.lease.autoconfigure.observation;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -47,6 +48,9 @@ class LeaseDashboardTests {
 	// An identifier that is not part of a number and is not a function called.
 	private static final Pattern IDENTIFIER = Pattern.compile("(?<![\\w.])[a-zA-Z_:][\\w:]*+(?!\\s*\\()");
 
+	private static final Pattern VARIABLE_FUNCTION = Pattern
+		.compile("\\s*(?:label_values\\((.+),\\s*\\w+\\s*\\)|query_result\\((.+)\\))\\s*");
+
 	private final Set<String> catalogue = LeaseMeterCatalogue.prometheusNames(LeaseMeterCatalogue.all());
 
 	@Test
@@ -75,6 +79,25 @@ class LeaseDashboardTests {
 	}
 
 	@Test
+	void everyMetricTheDashboardsVariablesQueryIsInTheCatalogue() {
+		List<String> queries = variableQueries();
+		assertThat(queries).isNotEmpty();
+		assertThat(queries).allSatisfy((query) -> {
+			Set<String> unknown = variableMetrics(query);
+			unknown.removeAll(this.catalogue);
+			assertThat(unknown).as(query).isEmpty();
+		});
+	}
+
+	@Test
+	void aVariableOverAMetricOutsideTheCatalogueIsReported() {
+		assertThat(variableMetrics("label_values(lease_actives{lease_host=~\"r.*\"}, lease_host)"))
+			.containsExactly("lease_actives");
+		assertThat(variableMetrics("query_result(sum by (lease_host) (lease_waiting))"))
+			.containsExactly("lease_waiting");
+	}
+
+	@Test
 	void functionsNumbersAndLabelsAreNotTakenForMetrics() {
 		String quantile = "histogram_quantile(0.99, sum by (le, lease_host, lease_outcome) "
 				+ "(rate(lease_held_seconds_bucket{lease_host=~\"$host\", lease_outcome=\"released\"}[1m]))) > bool 1e3";
@@ -98,12 +121,43 @@ class LeaseDashboardTests {
 		return metrics;
 	}
 
+	// A variable's query is one of Grafana's functions, not PromQL: label_values(series,
+	// label) and query_result(expression) read meters; any other form is read as PromQL,
+	// so a variable that names no meter of ours (label_values(label)) is reported too.
+	private static Set<String> variableMetrics(String query) {
+		Matcher function = VARIABLE_FUNCTION.matcher(query);
+		if (!function.matches()) {
+			return metrics(query);
+		}
+		return metrics((function.group(1) != null) ? function.group(1) : function.group(2));
+	}
+
+	// Every query of the dashboard's variables, as Grafana's Prometheus data source
+	// takes it: a text, or an object whose query is the text.
+	private static List<String> variableQueries() {
+		JsonNode variables = dashboard().path("templating").path("list");
+		List<String> queries = new ArrayList<>();
+		variables.forEach((variable) -> {
+			if ("query".equals(variable.path("type").asString())) {
+				JsonNode query = variable.path("query");
+				queries.add((query.isObject() ? query.path("query") : query).asString());
+				if (variable.has("definition")) {
+					queries.add(variable.path("definition").asString());
+				}
+			}
+		});
+		return queries;
+	}
+
 	// Every PromQL expression of every panel's targets.
 	private static List<String> expressions() {
-		JsonNode dashboard = JsonMapper.builder()
+		return dashboard().findValues("expr").stream().map(JsonNode::asString).toList();
+	}
+
+	private static JsonNode dashboard() {
+		return JsonMapper.builder()
 			.build()
 			.readTree(LeaseMeterCatalogue.read(LeaseMeterCatalogue.ROOT.resolve("docs/grafana/lease-dashboard.json")));
-		return dashboard.findValues("expr").stream().map(JsonNode::asString).toList();
 	}
 
 }
