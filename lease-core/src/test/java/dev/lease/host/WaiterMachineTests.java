@@ -30,7 +30,6 @@ import dev.lease.host.WaiterMachine.Refuse;
 import dev.lease.host.WaiterMachine.Sleep;
 import dev.lease.host.WaiterMachine.Take;
 
-import static dev.lease.host.WaiterMachine.LATE_NANOS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -40,6 +39,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class WaiterMachineTests {
 
 	private static final long SECOND = 1_000_000_000L;
+
+	private static final long LATE_NANOS = WaiterMachine.LATE_NANOS;
 
 	// The host's now in the answers, in microseconds, and this JVM's timer when they are
 	// in.
