@@ -191,9 +191,6 @@ final class InMemoryAsyncLeaseHost implements AsyncLeaseHost, AutoCloseable {
 			if (state.retired) {
 				return;
 			}
-			if (clockMoved) {
-				state.wakeWaiters();
-			}
 			AsyncWaiters async = state.asyncIfAny();
 			if (async == null || (clockMoved && async.isEmpty())) {
 				return;
@@ -282,20 +279,6 @@ final class InMemoryAsyncLeaseHost implements AsyncLeaseHost, AutoCloseable {
 		}
 		finally {
 			this.host.unlock(state);
-		}
-	}
-
-	// Settled waiters of a blocking waiter's step, completed off its thread: it goes on
-	// to sleep with the key's lock.
-	void settleLater(LeaseKey key, List<Settlement> settled) {
-		if (!settled.isEmpty()) {
-			try {
-				this.threads.schedule(() -> settle(key, settled), 0, TimeUnit.NANOSECONDS);
-			}
-			catch (RejectedExecutionException ex) {
-				// closed: answered on this thread
-				settle(key, settled);
-			}
 		}
 	}
 

@@ -40,7 +40,7 @@ import dev.lease.Released;
 import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.TryTakeResult;
-import dev.lease.Unavailable;
+import dev.lease.host.BlockingWaiter;
 import dev.lease.host.HostArguments;
 import dev.lease.host.KeyCursor;
 import dev.lease.host.KeyModel;
@@ -48,6 +48,8 @@ import dev.lease.host.Micros;
 import dev.lease.host.TakeAnswer;
 import dev.lease.host.TakeAnswer.Granted;
 import dev.lease.host.TakeAnswer.Queued;
+import dev.lease.host.WaiterMachine;
+import dev.lease.host.Wakeups;
 import dev.lease.host.inmemory.AsyncWaiters.Settlement;
 
 /**
@@ -83,6 +85,10 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 	private final ReentrantLock cleanUpLock = new ReentrantLock();
 
 	private final InMemoryAsyncLeaseHost async;
+
+	// The blocking takes sleeping in this host, by the state of their key: a key stored
+	// again after it was freed numbers its waiters afresh.
+	private final Wakeups<KeyState, Long> sleepers = new Wakeups<>();
 
 	/**
 	 * Create a host on the system clock.
@@ -126,15 +132,30 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 	public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
 		long micros = Micros.of(ARGUMENTS.requireTake(key, holder, duration));
 		long reading = Long.MIN_VALUE;
+		TakeAnswer answer;
+		Wakeups.Signal<Long> signal = null;
 		KeyState state = lock(key);
 		try {
 			reading = reading();
-			TakeAnswer answer = enter(state, holder, micros, reading, true);
-			return (answer instanceof Queued queued) ? await(state, holder, queued) : taken(key, holder, answer);
+			answer = enter(state, holder, micros, reading, true);
+			if (answer instanceof Queued queued) {
+				// Registered before the key's lock is let go: no wake-up is missed.
+				signal = this.sleepers.register(state, queued.waiterId());
+			}
 		}
 		finally {
 			unlock(state);
 			cleanUpSome(reading);
+		}
+		if (!(answer instanceof Queued queued)) {
+			return taken(key, holder, answer);
+		}
+		try {
+			return BlockingWaiter.await(signal, new WaiterMachine(signal, duration, null), queued,
+					new SleepingWaiter(this, state, holder, queued.waiterId()), Runnable::run);
+		}
+		finally {
+			this.sleepers.unregister(state, signal);
 		}
 	}
 
@@ -274,7 +295,10 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 	 * else needs it: every other question reads the clock when it is asked.
 	 */
 	public void clockMoved() {
-		this.states.forEach(this.async::clockMoved);
+		this.states.forEach((state) -> {
+			this.sleepers.wake(state, List.of());
+			this.async.clockMoved(state);
+		});
 	}
 
 	// Number of keys with stored state; free keys must not accumulate.
@@ -298,44 +322,6 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 		return Micros.of(this.clock.instant());
 	}
 
-	private TakeResult await(KeyState state, LeaseHolder holder, Queued entered) throws InterruptedException {
-		long waiterId = entered.waiterId();
-		Queued queued = entered;
-		while (true) {
-			// Sleep until the standing grant's instant or our bound, whichever is first.
-			long wakeAt = Math.min(queued.grantExpiresAt(), queued.bound());
-			// Waiters without a thread that this step settled are answered elsewhere:
-			// this thread keeps the lock while it sleeps.
-			this.async.settleLater(state.key, this.async.afterSave(state));
-			try {
-				state.awaitGrantChange(Micros.toNanos(wakeAt - queued.now()) + 1);
-			}
-			catch (InterruptedException ex) {
-				// An interrupted waiter leaves nothing held: it is dequeued, or gives
-				// back its grant.
-				ask(state, holder, waiterId, true);
-				throw ex;
-			}
-			TakeAnswer answer = ask(state, holder, waiterId, false);
-			if (answer instanceof Queued stillQueued) {
-				queued = stillQueued;
-			}
-			else {
-				return (answer instanceof Granted) ? taken(state.key, holder, answer) : new Unavailable();
-			}
-		}
-	}
-
-	private TakeAnswer ask(KeyState state, LeaseHolder holder, long waiterId, boolean givingUp) {
-		KeyModel model = state.model();
-		TakeAnswer answer = model.ask(waiterId, holder, state.handedTo(waiterId), now(model), givingUp);
-		state.save(model);
-		if (!(answer instanceof Queued)) {
-			state.forget(waiterId);
-		}
-		return answer;
-	}
-
 	static Taken taken(LeaseKey key, LeaseHolder holder, TakeAnswer granted) {
 		return new Taken(new Lease(key, holder, Micros.toInstant(((Granted) granted).expiresAt())));
 	}
@@ -356,6 +342,7 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 		try {
 			retireIfFree(state, Long.MIN_VALUE);
 			settled = this.async.afterSave(state);
+			state.wake(this.sleepers);
 		}
 		finally {
 			state.lock.unlock();
