@@ -50,7 +50,6 @@ import dev.lease.host.TakeAnswer.Granted;
 import dev.lease.host.TakeAnswer.Queued;
 import dev.lease.host.WaiterMachine;
 import dev.lease.host.Wakeups;
-import dev.lease.host.inmemory.AsyncWaiters.Settlement;
 
 /**
  * A {@link LeaseHost} in this JVM's memory, with a lock per key. Exact to the atom, and
@@ -106,7 +105,7 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 	}
 
 	/**
-	 * Create a host on the given clock whose asynchronous waiters' alarms run on the
+	 * Create a host on the given clock whose asynchronous waiters' steps run on the
 	 * application's scheduler, which {@link #close()} leaves running.
 	 * @param clock the host's clock
 	 * @param scheduler the scheduler, or {@code null} for a thread of the host's own
@@ -121,7 +120,8 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 	}
 
 	/**
-	 * Cancel the alarms this host set, and stop its own thread if it made one.
+	 * Cancel the steps and timers of its asynchronous waiters, and stop its own thread if
+	 * it made one.
 	 */
 	@Override
 	public void close() {
@@ -295,10 +295,7 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 	 * else needs it: every other question reads the clock when it is asked.
 	 */
 	public void clockMoved() {
-		this.states.forEach((state) -> {
-			this.sleepers.wake(state, List.of());
-			this.async.clockMoved(state);
-		});
+		this.states.forEach((state) -> this.sleepers.wake(state, List.of()));
 	}
 
 	// Number of keys with stored state; free keys must not accumulate.
@@ -335,19 +332,19 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 	}
 
 	// The question just read the clock and saved its reading: no second reading is
-	// needed to see that the key is free. Waiters without a thread that it settled are
-	// answered once the lock is let go.
+	// needed to see that the key is free. The waiters its saves named are woken.
 	void unlock(KeyState state) {
-		List<Settlement> settled = List.of();
 		try {
 			retireIfFree(state, Long.MIN_VALUE);
-			settled = this.async.afterSave(state);
 			state.wake(this.sleepers);
 		}
 		finally {
 			state.lock.unlock();
 		}
-		this.async.settle(state.key, settled);
+	}
+
+	Wakeups<KeyState, Long> sleepers() {
+		return this.sleepers;
 	}
 
 	private void retireIfFree(KeyState state, long reading) {

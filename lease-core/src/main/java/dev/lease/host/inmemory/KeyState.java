@@ -41,8 +41,8 @@ import dev.lease.host.Wakeups;
  * asked yet. Each question builds a {@link KeyModel} from it and saves back what the
  * model changed, as a database stores rows. The queue and the handed grants are made when
  * a first waiter needs them: a key that is only taken and released, the common case,
- * costs a lock and this object. Waiters of the non-blocking view stand in the same queue;
- * {@link AsyncWaiters} keeps their futures.
+ * costs a lock and this object. Waiters of the non-blocking view stand in the same queue,
+ * and are woken the same way.
  *
  * @author Lease contributors
  */
@@ -82,9 +82,6 @@ final class KeyState {
 
 	private long lastWaiterId;
 
-	/** Waiters without a thread, made by the first. */
-	private @Nullable AsyncWaiters async;
-
 	KeyState(LeaseKey key) {
 		this.key = key;
 	}
@@ -92,17 +89,6 @@ final class KeyState {
 	KeyModel model() {
 		return new KeyModel(this.key, this.holder, this.expiresAt, this.latest, this.arrivals,
 				(this.queue != null && !this.queue.isEmpty()) ? WaiterQueue.of(this.queue) : NO_WAITERS);
-	}
-
-	AsyncWaiters async() {
-		if (this.async == null) {
-			this.async = new AsyncWaiters();
-		}
-		return this.async;
-	}
-
-	@Nullable AsyncWaiters asyncIfAny() {
-		return this.async;
 	}
 
 	// The instant the standing grant ends, or the latest reading when none stands.
@@ -147,9 +133,6 @@ final class KeyState {
 			saveQueue(model);
 		}
 		this.headMoved |= grantChanged || model.changed();
-		if (this.async != null && (grantChanged || model.changed())) {
-			this.async.changed();
-		}
 	}
 
 	private void saveQueue(KeyModel model) {
@@ -159,22 +142,17 @@ final class KeyState {
 		}
 		for (QueuedWaiter dropped : model.dropped()) {
 			this.queue.remove(dropped);
-			if (this.async != null) {
-				this.async.dropped(dropped);
-			}
 		}
 		for (KeyModel.HandedGrant handoff : model.handed()) {
 			this.queue.remove(handoff.waiter());
-			// A waiter without a thread is answered now; a sleeping one is woken with it,
-			// and
-			// it is kept for the waiter until it takes it up.
-			if (this.async == null || !this.async.handed(handoff.waiter().id(), handoff.expiresAt())) {
-				this.handed.put(handoff.waiter().id(), handoff.expiresAt());
-				if (this.toWake == null) {
-					this.toWake = new ArrayList<>();
-				}
-				this.toWake.add(new Wakeups.Handoff<>(handoff.waiter().id(), Micros.toInstant(handoff.expiresAt())));
+			// The waiter is woken with it, and it is kept for the waiter until it takes
+			// it
+			// up.
+			this.handed.put(handoff.waiter().id(), handoff.expiresAt());
+			if (this.toWake == null) {
+				this.toWake = new ArrayList<>();
 			}
+			this.toWake.add(new Wakeups.Handoff<>(handoff.waiter().id(), Micros.toInstant(handoff.expiresAt())));
 		}
 		this.queue.addAll(model.added());
 	}
