@@ -112,25 +112,33 @@ class RedisClusterAcknowledgementIntegrationTests {
 
 	@ParameterizedTest(name = "{0}")
 	@MethodSource("binaries")
-	@DisplayName("Invariant 2.2, Operation 11: with replicas-to-ack on a cluster whose replicas are gone, a take fails and its grant is given back")
-	void grantTooFewReplicasAcknowledgedIsGivenBack(File binary) {
-		try (RedisTestCluster cluster = new RedisTestCluster(binary, true)) {
-			cluster.stopReplicas();
-			try (RedisLeaseHost host = RedisLeaseHost.builder(cluster.lettuce())
-				.keyPrefix(PREFIX)
-				.replicasToAck(1, Duration.ofMillis(500))
-				.build()) {
-				LeaseKey key = LeaseKey.of("unreplicated-" + UUID.randomUUID());
-				LeaseHolder holder = LeaseHolder.of("holder-" + UUID.randomUUID());
-				assertThatExceptionOfType(LeaseHostException.class).isThrownBy(() -> host.take(key, holder, TERM))
-					.withMessageContaining("Only 0 of 1 replicas acknowledged")
-					.withMessageContaining("the grant was given back");
-				assertThat(host.grant(key)).isEmpty();
-				int master = cluster.ownerOf(cluster.slotOf(redisKey(key)));
-				try (Jedis jedis = new Jedis("127.0.0.1", master)) {
-					assertThat(jedis.exists(redisKey(key))).as("the lease's key on its master").isFalse();
-				}
+	@DisplayName("Invariant 2.2, Operation 11: with replicas-to-ack on a cluster, a take whose slot's master lost its replica fails and its grant is given back, while a key of another master, with its replica, is granted")
+	void grantTooFewReplicasAcknowledgedIsGivenBack(File binary) throws Exception {
+		try (RedisTestCluster cluster = new RedisTestCluster(binary, true);
+				RedisLeaseHost host = RedisLeaseHost.builder(cluster.lettuce())
+					.keyPrefix(PREFIX)
+					.replicasToAck(1, Duration.ofMillis(500))
+					.build()) {
+			LeaseKey key = LeaseKey.of("unreplicated-" + UUID.randomUUID());
+			LeaseHolder holder = LeaseHolder.of("holder-" + UUID.randomUUID());
+			int master = cluster.ownerOf(cluster.slotOf(redisKey(key)));
+			LeaseKey elsewhere;
+			do {
+				elsewhere = LeaseKey.of("replicated-" + UUID.randomUUID());
 			}
+			while (cluster.ownerOf(cluster.slotOf(redisKey(elsewhere))) == master);
+			// Only the key's master is without a replica: a WAIT sent to another master
+			// would count that one's.
+			cluster.stopReplicaOf(master);
+			assertThatExceptionOfType(LeaseHostException.class).isThrownBy(() -> host.take(key, holder, TERM))
+				.withMessageContaining("Only 0 of 1 replicas acknowledged")
+				.withMessageContaining("the grant was given back");
+			assertThat(host.grant(key)).isEmpty();
+			try (Jedis jedis = new Jedis("127.0.0.1", master)) {
+				assertThat(jedis.exists(redisKey(key))).as("the lease's key on its master").isFalse();
+			}
+			assertThat(host.take(elsewhere, holder, TERM)).isInstanceOf(Taken.class);
+			assertOnReplica(cluster, elsewhere, true);
 		}
 	}
 

@@ -149,12 +149,15 @@ public final class RedisTestCluster implements AutoCloseable {
 
 	// Every replica stopped (SIGKILL to its PID), and each master has seen its replica go.
 	public void stopReplicas() {
-		this.replicas.values().forEach(this::kill);
-		this.replicas.keySet()
-			.stream()
-			.filter(this.live::containsKey)
-			.forEach((master) -> await().atMost(Duration.ofSeconds(30))
-				.until(() -> RedisClusterReplicas.connected(master) == 0));
+		this.replicas.keySet().forEach(this::stopReplicaOf);
+	}
+
+	// The master's replica stopped (SIGKILL to its PID), and the master has seen it go.
+	public void stopReplicaOf(int master) {
+		kill(replicaOf(master));
+		if (this.live.containsKey(master)) {
+			await().atMost(Duration.ofSeconds(30)).until(() -> RedisClusterReplicas.connected(master) == 0);
+		}
 	}
 
 	// kill -9 of the node's process: no shutdown, nothing saved.
