@@ -48,8 +48,8 @@ import dev.lease.LeaseHostException;
  * that nobody ever reads it. A script refused with {@code MOVED} ran nothing: it is sent
  * once more to the node named, which the client's topology did not know yet (after a
  * failover). The slot moving after the script ran ({@code MOVED} or {@code ASK} on the
- * covering write) leaves the replicas' count unknown: nothing is acknowledged. Loaded only
- * when Lettuce is on the class path.
+ * covering write) leaves the replicas' count unknown: nothing is acknowledged. Loaded
+ * only when Lettuce is on the class path.
  *
  * @author Lease contributors
  */
@@ -133,8 +133,9 @@ final class LettuceClusterAcknowledgements {
 		byte[] key = Arrays.copyOf(redisKey, redisKey.length + SUFFIX.length);
 		System.arraycopy(SUFFIX, 0, key, redisKey.length, SUFFIX.length);
 		try {
-			LettuceCommands.await(((LettuceConnection) node).getNativeConnection()
-				.<Long>eval(COVER, ScriptOutputType.INTEGER, key), timeoutMillis);
+			LettuceCommands.await(
+					((LettuceConnection) node).getNativeConnection().<Long>eval(COVER, ScriptOutputType.INTEGER, key),
+					timeoutMillis);
 			return true;
 		}
 		catch (RuntimeException ex) {

@@ -238,7 +238,8 @@ final class RedisLeaseStore {
 		return call("release", (connection) -> {
 			boolean[] ended = new boolean[1];
 			Predicate<RedisConnection> release = (on) -> {
-				ReleaseAnswer answer = RedisScriptAnswer.release(this.script.run(on, redisKey, RELEASE, holder.bytes()));
+				ReleaseAnswer answer = RedisScriptAnswer
+					.release(this.script.run(on, redisKey, RELEASE, holder.bytes()));
 				if (answer instanceof Ended end && end.handedOn() != null) {
 					this.handedOn.accept(new String(redisKey, StandardCharsets.US_ASCII), end.handedOn());
 				}
@@ -343,14 +344,15 @@ final class RedisLeaseStore {
 		Runnable giveBack = () -> release(redisKey, lease.holder(), false);
 		long acknowledged;
 		try {
-			acknowledged = call("wait", (connection) -> this.acknowledgements.acknowledged(connection, redisKey, (on) -> {
-				if (ticket != null) {
-					this.script.run(on, redisKey, this.script.waiterRetryNanos(), SETTLE, ticket, NO);
-				}
-				Standing standing = RedisScriptAnswer.grant(this.script.run(on, redisKey, GRANT));
-				return standing != null && Arrays.equals(standing.holder(), lease.holder().bytes())
-						&& standing.instant().equals(lease.expiresAt());
-			}));
+			acknowledged = call("wait",
+					(connection) -> this.acknowledgements.acknowledged(connection, redisKey, (on) -> {
+						if (ticket != null) {
+							this.script.run(on, redisKey, this.script.waiterRetryNanos(), SETTLE, ticket, NO);
+						}
+						Standing standing = RedisScriptAnswer.grant(this.script.run(on, redisKey, GRANT));
+						return standing != null && Arrays.equals(standing.holder(), lease.holder().bytes())
+								&& standing.instant().equals(lease.expiresAt());
+					}));
 		}
 		catch (LeaseHostException ex) { // WAIT refused or unanswered
 			throw ReplicaAcknowledgements.givenBack(ex.getMessage(), ex, giveBack);

@@ -77,8 +77,8 @@ final class ReplicaAcknowledgements {
 	long acknowledged(RedisConnection connection, byte[] redisKey, Predicate<RedisConnection> writes) {
 		if (RedisLeaseStore.lettucePresent && LettuceClusterAcknowledgements.handles(connection)) {
 			return LettuceClusterAcknowledgements.onMasterOf(connection, redisKey, this.commandTimeoutMillis,
-					(node) -> acknowledged(node, writes, () -> LettuceClusterAcknowledgements.cover(node, redisKey,
-							this.commandTimeoutMillis)));
+					(node) -> acknowledged(node, writes,
+							() -> LettuceClusterAcknowledgements.cover(node, redisKey, this.commandTimeoutMillis)));
 		}
 		return acknowledged(connection, writes, () -> {
 			if (RedisLeaseStore.lettucePresent && LettuceCommands.handles(connection)) {
@@ -93,8 +93,7 @@ final class ReplicaAcknowledgements {
 
 	// covered: the write that makes WAIT cover all the server wrote; false when it
 	// cannot.
-	private long acknowledged(RedisConnection connection, Predicate<RedisConnection> writes,
-			BooleanSupplier covered) {
+	private long acknowledged(RedisConnection connection, Predicate<RedisConnection> writes, BooleanSupplier covered) {
 		String session = session(connection);
 		if (!writes.test(connection) || !covered.getAsBoolean()) {
 			return 0;

@@ -95,8 +95,9 @@ class JedisRedisClusterConformanceIntegrationTests {
 		// The test's cluster runs without the append-only file.
 		assertThat(this.jedis.durability().status()).isEqualTo(RedisDurability.Status.NOT_DURABLE);
 		assertThat(this.jedis.durability().reason()).contains("node ").contains("appendonly is 'no'");
-		assertThatExceptionOfType(RedisReplicasToAckUnsupportedException.class).isThrownBy(
-				() -> RedisLeaseHost.builder(this.cluster.jedis()).replicasToAck(1, Duration.ofSeconds(1)).build())
+		assertThatExceptionOfType(RedisReplicasToAckUnsupportedException.class)
+			.isThrownBy(
+					() -> RedisLeaseHost.builder(this.cluster.jedis()).replicasToAck(1, Duration.ofSeconds(1)).build())
 			.withMessageContaining("not supported on a Redis Cluster through Jedis");
 	}
 

@@ -95,14 +95,16 @@ class RedisClusterAcknowledgementIntegrationTests {
 				.build()) {
 				assertThat(host.tryTake(key, holder, TERM)).isInstanceOf(Taken.class);
 				master = cluster.ownerOf(cluster.slotOf(redisKey(key)));
-				// kill -9 at once: the grant is on the replica only if it was acknowledged
+				// kill -9 at once: the grant is on the replica only if it was
+				// acknowledged
 				cluster.kill(master);
 			}
 			int promoted = cluster.replicaOf(master);
 			cluster.takeOver(promoted);
 			assertThat(cluster.ownerOf(cluster.slotOf(redisKey(key)))).isEqualTo(promoted);
 			try (RedisLeaseHost after = RedisLeaseHost.builder(cluster.lettuce()).keyPrefix(PREFIX).build()) {
-				assertThat(after.grant(key)).hasValueSatisfying((lease) -> assertThat(lease.holder()).isEqualTo(holder));
+				assertThat(after.grant(key))
+					.hasValueSatisfying((lease) -> assertThat(lease.holder()).isEqualTo(holder));
 				assertThat(after.tryTake(key, LeaseHolder.of("second-" + UUID.randomUUID()), TERM))
 					.isInstanceOf(Held.class);
 				assertThat(after.remaining(key, holder)).isPresent();

@@ -42,9 +42,9 @@ import static org.awaitility.Awaitility.await;
 /**
  * A three-master Redis Cluster started from the redis-server binary the embedded-redis
  * artifact ships: cluster mode on three free ports, slots assigned by the test, stopped
- * (processes and files) by {@link #close()}. With replicas, each master has one, which
- * a test may stop, or promote after killing its master: each node is its own process,
- * ended by its PID.
+ * (processes and files) by {@link #close()}. With replicas, each master has one, which a
+ * test may stop, or promote after killing its master: each node is its own process, ended
+ * by its PID.
  *
  * @author Lease contributors
  */
@@ -119,8 +119,8 @@ public final class RedisTestCluster implements AutoCloseable {
 		int port = RedisTestServer.freePort();
 		Path dir = Files.createDirectories(this.directory.resolve(Integer.toString(port)));
 		Process process = new ProcessBuilder(binary.getAbsolutePath(), "--port", Integer.toString(port), "--bind",
-				"127.0.0.1", "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--dir",
-				dir.toString(), "--save", "", "--appendonly", "no")
+				"127.0.0.1", "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--dir", dir.toString(),
+				"--save", "", "--appendonly", "no")
 			.redirectErrorStream(true)
 			.redirectOutput(dir.resolve("redis.log").toFile())
 			.start();
@@ -147,7 +147,8 @@ public final class RedisTestCluster implements AutoCloseable {
 		return replica;
 	}
 
-	// Every replica stopped (SIGKILL to its PID), and each master has seen its replica go.
+	// Every replica stopped (SIGKILL to its PID), and each master has seen its replica
+	// go.
 	public void stopReplicas() {
 		this.replicas.keySet().forEach(this::stopReplicaOf);
 	}
