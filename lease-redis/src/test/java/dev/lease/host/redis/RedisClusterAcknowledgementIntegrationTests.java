@@ -100,7 +100,7 @@ class RedisClusterAcknowledgementIntegrationTests {
 				cluster.kill(master);
 			}
 			int promoted = cluster.replicaOf(master);
-			cluster.takeOver(promoted);
+			cluster.failOver(promoted, true);
 			assertThat(cluster.ownerOf(cluster.slotOf(redisKey(key)))).isEqualTo(promoted);
 			try (RedisLeaseHost after = RedisLeaseHost.builder(cluster.lettuce()).keyPrefix(PREFIX).build()) {
 				assertThat(after.grant(key))

@@ -89,11 +89,16 @@ final class RedisClusterReplicas {
 		}
 	}
 
-	// CLUSTER FAILOVER TAKEOVER: the replica claims its master's slots without the
+	// CLUSTER FAILOVER, with TAKEOVER: the replica claims its master's slots without the
 	// master's or the other masters' agreement, as after its master died.
-	static void takeOver(int replica) {
+	static void failOver(int replica, boolean takeOver) {
 		try (Jedis jedis = new Jedis("127.0.0.1", replica)) {
-			jedis.sendCommand(Protocol.Command.CLUSTER, "FAILOVER", "TAKEOVER");
+			if (takeOver) {
+				jedis.sendCommand(Protocol.Command.CLUSTER, "FAILOVER", "TAKEOVER");
+			}
+			else {
+				jedis.sendCommand(Protocol.Command.CLUSTER, "FAILOVER");
+			}
 		}
 		await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
 			try (Jedis jedis = new Jedis("127.0.0.1", replica)) {

@@ -170,10 +170,12 @@ public final class RedisTestCluster implements AutoCloseable {
 		}
 	}
 
-	// The replica takes over its master's slots without the agreement of the others (its
-	// master is dead, or will be told), and the live nodes agree on the new owner.
-	public void takeOver(int replica) {
-		RedisClusterReplicas.takeOver(replica);
+	// The replica becomes its master's master, and the live nodes agree on it. takeOver:
+	// without the agreement of the others, as after its master died (CLUSTER FAILOVER
+	// TAKEOVER); else with its live master, which first lets it catch up and then turns
+	// replica (CLUSTER FAILOVER).
+	public void failOver(int replica, boolean takeOver) {
+		RedisClusterReplicas.failOver(replica, takeOver);
 		awaitAgreement();
 	}
 
@@ -221,6 +223,11 @@ public final class RedisTestCluster implements AutoCloseable {
 
 	public List<Integer> ports() {
 		return this.ports;
+	}
+
+	// Every node still running: the masters started first, then any replicas.
+	public List<Integer> nodes() {
+		return List.copyOf(this.live.keySet());
 	}
 
 	public long keysOn(int port) {
