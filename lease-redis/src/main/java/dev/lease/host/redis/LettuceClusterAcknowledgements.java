@@ -45,18 +45,18 @@ import dev.lease.LeaseHostException;
  * master serving the key's slot, which does not follow redirects. The write cannot be a
  * {@code PUBLISH}, as on one server: a cluster sends it over its bus, not to the
  * replicas. It is a key of the slot, {@code <key>:a}, set and deleted by one script, so
- * that nobody ever reads it. A script refused with {@code MOVED} ran nothing: it is sent
- * once more to the node named, which the client's topology did not know yet (after a
- * failover). The slot moving after the script ran ({@code MOVED} or {@code ASK} on the
- * covering write) leaves the replicas' count unknown: nothing is acknowledged. Loaded
- * only when Lettuce is on the class path.
+ * that nobody ever reads it. The master is asked first whether it serves the key: one
+ * that answers {@code MOVED} names the master the client's topology did not know yet
+ * (after a failover), and the calls go there. The slot moving after the script ran
+ * ({@code MOVED} or {@code ASK} on the covering write) leaves the replicas' count
+ * unknown: nothing is acknowledged. Loaded only when Lettuce is on the class path.
  *
  * @author Lease contributors
  */
 final class LettuceClusterAcknowledgements {
 
 	// Sets and deletes the key, replicated as one transaction; a value someone else wrote
-	// there is left alone, and nothing is acknowledged.
+	// there is left alone, and the confirmation fails naming it.
 	private static final byte[] COVER = """
 			if redis.call('EXISTS', KEYS[1]) == 1 then
 			  return redis.error_reply('ERR ' .. KEYS[1] .. ' holds a value the lease host did not write')
@@ -92,8 +92,7 @@ final class LettuceClusterAcknowledgements {
 	 * @param connection a cluster connection
 	 * @param redisKey the key whose slot's master is asked
 	 * @param timeoutMillis the longest wait for a connection to that master
-	 * @param action what to send there; refused with {@code MOVED} before anything was
-	 * written, it runs once more on the node named
+	 * @param action what to send there
 	 * @param <T> the action's answer
 	 * @return the action's answer
 	 */
@@ -105,18 +104,29 @@ final class LettuceClusterAcknowledgements {
 			throw new LeaseHostException("No master serves the slot of Redis key '"
 					+ new String(redisKey, StandardCharsets.US_ASCII) + "' in the client's view of the cluster");
 		}
+		StatefulRedisConnection<byte[], byte[]> node = node(cluster, master.getUri().getHost(),
+				master.getUri().getPort(), timeoutMillis);
 		try {
-			return onNode(cluster, master.getUri().getHost(), master.getUri().getPort(), timeoutMillis, action);
+			// Asked first, so that a topology the client has not read yet (after a
+			// failover) costs one redirection, not the window in which a script refused
+			// with MOVED is asked again (RedisMigrations).
+			LettuceCommands.await(node.async().exists(redisKey), timeoutMillis);
 		}
 		catch (RuntimeException ex) {
 			String[] moved = redirect(ex, "MOVED ");
-			if (moved == null) {
+			if (moved != null) {
+				String address = moved[moved.length - 1];
+				int colon = address.lastIndexOf(':');
+				node = node(cluster, address.substring(0, colon), Integer.parseInt(address.substring(colon + 1)),
+						timeoutMillis);
+			}
+			else if (!RedisMigrations.isMigrating(ex)) {
 				throw ex;
 			}
-			String address = moved[moved.length - 1];
-			int colon = address.lastIndexOf(':');
-			return onNode(cluster, address.substring(0, colon), Integer.parseInt(address.substring(colon + 1)),
-					timeoutMillis, action);
+			// else the slot is moving (ASK, TRYAGAIN): the calls ask again as anywhere
+		}
+		try (RedisConnection onNode = new LettuceConnection(node, NO_DEDICATED_CONNECTION, timeoutMillis, 0)) {
+			return action.apply(onNode);
 		}
 	}
 
@@ -146,13 +156,9 @@ final class LettuceClusterAcknowledgements {
 		}
 	}
 
-	private static <T> T onNode(StatefulRedisClusterConnection<byte[], byte[]> cluster, String host, int port,
-			long timeoutMillis, Function<RedisConnection, T> action) {
-		StatefulRedisConnection<byte[], byte[]> node = LettuceCommands.await(cluster.getConnectionAsync(host, port),
-				timeoutMillis);
-		try (RedisConnection connection = new LettuceConnection(node, NO_DEDICATED_CONNECTION, timeoutMillis, 0)) {
-			return action.apply(connection);
-		}
+	private static StatefulRedisConnection<byte[], byte[]> node(StatefulRedisClusterConnection<byte[], byte[]> cluster,
+			String host, int port, long timeoutMillis) {
+		return LettuceCommands.await(cluster.getConnectionAsync(host, port), timeoutMillis);
 	}
 
 	// The redirection's words ("MOVED 3999 127.0.0.1:6381"), or null for another failure.

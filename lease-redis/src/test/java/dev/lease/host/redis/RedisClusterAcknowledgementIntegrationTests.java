@@ -114,6 +114,35 @@ class RedisClusterAcknowledgementIntegrationTests {
 
 	@ParameterizedTest(name = "{0}")
 	@MethodSource("binaries")
+	@DisplayName("Invariant 2.2, Operation 11: with replicas-to-ack, a host that runs through a CLUSTER FAILOVER confirms its next grant in the slot on the new master, and the grant is on the old one, now its replica")
+	void hostThatRanThroughAFailoverConfirmsOnTheNewMaster(File binary) throws Exception {
+		try (RedisTestCluster cluster = new RedisTestCluster(binary, true);
+				RedisLeaseHost host = RedisLeaseHost.builder(cluster.lettuce())
+					.keyPrefix(PREFIX)
+					.replicasToAck(1, REPLICA_TIMEOUT)
+					.build()) {
+			LeaseKey key = LeaseKey.of("through-" + UUID.randomUUID());
+			LeaseHolder holder = LeaseHolder.of("holder-" + UUID.randomUUID());
+			assertThat(host.take(key, holder, TERM)).isInstanceOf(Taken.class);
+			int master = cluster.ownerOf(cluster.slotOf(redisKey(key)));
+			int promoted = cluster.replicaOf(master);
+			cluster.failOver(promoted, false);
+			// released and taken again through the host whose client still names the old
+			// master
+			assertThat(host.release(key, holder)).isInstanceOf(Released.class);
+			assertThat(host.take(key, holder, TERM)).isInstanceOf(Taken.class);
+			byte[] name = redisKey(key).getBytes(StandardCharsets.US_ASCII);
+			try (Jedis oldMaster = new Jedis("127.0.0.1", master); Jedis newMaster = new Jedis("127.0.0.1", promoted)) {
+				oldMaster.readonly();
+				assertThat(oldMaster.get(name)).as("the grant on the old master, now a replica")
+					.isEqualTo(newMaster.get(name))
+					.isNotNull();
+			}
+		}
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("binaries")
 	@DisplayName("Invariant 2.2, Operation 11: with replicas-to-ack on a cluster, a take whose slot's master lost its replica fails and its grant is given back, while a key of another master, with its replica, is granted")
 	void grantTooFewReplicasAcknowledgedIsGivenBack(File binary) throws Exception {
 		try (RedisTestCluster cluster = new RedisTestCluster(binary, true);
