@@ -155,13 +155,15 @@ class RedisPreviousProtocolIntegrationTests {
 		}
 	}
 
-	// The key's value once this host's waiter stands in its queue: the head of format 2.
+	// The key's value once this host's waiter stands in its queue (the key's ':q').
 	private static byte[] awaitQueueHead(RedisConnectionFactory factory, byte[] redisKey) throws InterruptedException {
+		byte[] queue = bytes(new String(redisKey, StandardCharsets.US_ASCII) + ":q");
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
 		while (System.nanoTime() < deadline) {
-			byte[] value = value(factory, redisKey);
-			if (value != null && value.length > 3 && value[2] == 2) {
-				return value;
+			try (RedisConnection connection = factory.getConnection()) {
+				if (Boolean.TRUE.equals(connection.keyCommands().exists(queue))) {
+					return connection.stringCommands().get(redisKey);
+				}
 			}
 			Thread.sleep(20);
 		}
