@@ -51,16 +51,16 @@ import dev.lease.TryTakeResult;
 /**
  * An instance of a release that spoke JDBC protocol 1, as small as its calls: it issues
  * that release's own one-statement try take and release, copied below from commit
- * 80199ca6561d6184fd6f230798d4f2e25438e870, the last before the PostgreSQL statements took
- * the key's two-integer lock ({@code JdbcLeaseStatements}: {@code takeInOneStatement},
- * {@code releaseInOneStatement}, {@code mysqlTakeInOneStatement},
- * {@code mysqlReleaseInOneStatement}, {@code LOCKING}, {@code KEY_HASH} and the
- * substitutions of {@code sql} and {@code mysql}; the clock expressions of
- * {@code DatabaseClock}; the parameters as {@code PostgresqlLeaseStore} and
- * {@code MysqlLeaseStore} bound them). That release went on to a transaction of its general
- * path only when the statement did not decide, which with nobody queued means that the key
- * stands granted (a try take: held) or is not the holder's (a release: not held): so this
- * instance answers those, and is meant for keys nobody waits for.
+ * 80199ca6561d6184fd6f230798d4f2e25438e870, the last before the PostgreSQL statements
+ * took the key's two-integer lock ({@code JdbcLeaseStatements}:
+ * {@code takeInOneStatement}, {@code releaseInOneStatement},
+ * {@code mysqlTakeInOneStatement}, {@code mysqlReleaseInOneStatement}, {@code LOCKING},
+ * {@code KEY_HASH} and the substitutions of {@code sql} and {@code mysql}; the clock
+ * expressions of {@code DatabaseClock}; the parameters as {@code PostgresqlLeaseStore}
+ * and {@code MysqlLeaseStore} bound them). That release went on to a transaction of its
+ * general path only when the statement did not decide, which with nobody queued means
+ * that the key stands granted (a try take: held) or is not the holder's (a release: not
+ * held): so this instance answers those, and is meant for keys nobody waits for.
  *
  * @author Lease contributors
  */
@@ -127,12 +127,8 @@ final class PreviousProtocolJdbcInstance implements LeaseHost {
 	@Override
 	public TryTakeResult tryTake(LeaseKey key, LeaseHolder holder, Duration duration) {
 		long micros = duration.toNanos() / 1000;
-		Long granted = retried(() -> this.postgresql ? this.jdbc
-			.query(this.take, (rs, row) -> rs.getLong(1), holder.bytes(), micros, key.bytes(), micros)
-			.stream()
-			.findFirst()
-			.orElse(null) : this.jdbc.execute((ConnectionCallback<Long>) (connection) -> mysqlTake(connection, key,
-					holder, micros)));
+		Long granted = retried(() -> this.postgresql ? postgresqlTake(key, holder, micros) : this.jdbc
+			.execute((ConnectionCallback<Long>) (connection) -> mysqlTake(connection, key, holder, micros)));
 		if (granted == null) {
 			return new Held();
 		}
@@ -160,6 +156,15 @@ final class PreviousProtocolJdbcInstance implements LeaseHost {
 		}
 	}
 
+	// PostgresqlLeaseStore.takeFreeKey: the grant's instant, or no row
+	private @Nullable Long postgresqlTake(LeaseKey key, LeaseHolder holder, long micros) {
+		List<Long> granted = this.jdbc.query(this.take, (rs, row) -> rs.getLong(1), holder.bytes(), micros, key.bytes(),
+				micros);
+		return granted.isEmpty() ? null : granted.get(0);
+	}
+
+	// MysqlLeaseStore.takeFreeKey: the answer sent with the update count, or kept by the
+	// session when a trigger kept the server from sending it
 	private @Nullable Long mysqlTake(Connection connection, LeaseKey key, LeaseHolder holder, long micros)
 			throws SQLException {
 		long answer = 0;

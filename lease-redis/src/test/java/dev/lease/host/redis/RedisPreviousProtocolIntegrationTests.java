@@ -112,12 +112,11 @@ class RedisPreviousProtocolIntegrationTests {
 			.isThrownBy(() -> host.tryTake(key, LeaseHolder.of("new"), TERM))
 			.withMessageContaining("holds lease state of format version 1, which this version of the lease host"
 					+ " (format version 2) cannot read");
-		assertThatExceptionOfType(LeaseHostException.class).isThrownBy(() -> host.take(key, LeaseHolder.of("new"), TERM))
+		assertThatExceptionOfType(LeaseHostException.class)
+			.isThrownBy(() -> host.take(key, LeaseHolder.of("new"), TERM))
 			.withMessageContaining("format version 1");
 		assertThat(value(factory, old.redisKey(key))).as("left untouched").isEqualTo(wholeQueue);
-		assertThat(old.release(key, LeaseHolder.of("old-a"))).as("handed to the old waiter")
-			.first()
-			.isEqualTo(1L);
+		assertThat(old.release(key, LeaseHolder.of("old-a"))).as("handed to the old waiter").first().isEqualTo(1L);
 		assertThat(old.tryTake(key, LeaseHolder.of("old-b"), TERM)).as("old-b holds it").containsExactly(-1L);
 	}
 
