@@ -68,7 +68,20 @@ public final class ScheduledWaiter {
 
 	private final Runnable unregister;
 
-	private final CompletableFuture<TakeResult> answer = new CompletableFuture<>();
+	// A cancel withdraws on the cancelling thread before it returns: a dependent action
+	// can be run by any thread that completes, or tries to complete, the future.
+	private final CompletableFuture<TakeResult> answer = new CompletableFuture<>() {
+
+		@Override
+		public boolean cancel(boolean mayInterruptIfRunning) {
+			boolean cancelled = super.cancel(mayInterruptIfRunning);
+			if (cancelled) {
+				withdraw(1);
+			}
+			return cancelled;
+		}
+
+	};
 
 	private boolean entered;
 
@@ -122,10 +135,8 @@ public final class ScheduledWaiter {
 		this.asking = true;
 		this.signal.onWake(() -> step(this::decide));
 		this.answer.whenComplete((result, failure) -> {
-			// A cancel that wins against this take's own answer, already on its way,
-			// withdraws too: a grant kept for the waiter is given back before cancel
-			// returns.
-			if (!this.answering || failure instanceof CancellationException) {
+			// Completed by anyone but this take: withdrawn (a cancel, already).
+			if (!this.answering && !(failure instanceof CancellationException)) {
 				withdraw(1);
 			}
 			step(this::leave);
