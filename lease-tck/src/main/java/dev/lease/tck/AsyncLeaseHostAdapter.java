@@ -33,6 +33,7 @@ import dev.lease.LeaseKey;
 import dev.lease.ReleaseResult;
 import dev.lease.TakeResult;
 import dev.lease.TryTakeResult;
+import dev.lease.Waiting;
 
 /**
  * A blocking {@link LeaseHost} that asks every question of a host's
@@ -125,6 +126,11 @@ public final class AsyncLeaseHostAdapter implements LeaseHost {
 	@Override
 	public Optional<Lease> grant(LeaseKey key) {
 		return this.host.grant(key);
+	}
+
+	@Override
+	public Optional<Waiting> waiting(LeaseKey key) {
+		return this.host.waiting(key);
 	}
 
 	@Override

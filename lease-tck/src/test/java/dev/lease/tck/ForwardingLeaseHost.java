@@ -30,6 +30,7 @@ import dev.lease.LeaseKey;
 import dev.lease.ReleaseResult;
 import dev.lease.TakeResult;
 import dev.lease.TryTakeResult;
+import dev.lease.Waiting;
 
 /**
  * A host that forwards to a correct one; each broken host overrides the one answer it
@@ -78,6 +79,11 @@ class ForwardingLeaseHost implements LeaseHost {
 	@Override
 	public Optional<Lease> grant(LeaseKey key) {
 		return this.delegate.grant(key);
+	}
+
+	@Override
+	public Optional<Waiting> waiting(LeaseKey key) {
+		return this.delegate.waiting(key);
 	}
 
 }

@@ -41,6 +41,7 @@ import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.TryTakeResult;
 import dev.lease.Unavailable;
+import dev.lease.Waiting;
 import dev.lease.host.HostArguments;
 import dev.lease.host.KeyCursor;
 import dev.lease.host.KeyModel;
@@ -249,6 +250,11 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 		finally {
 			state.lock.unlock();
 		}
+	}
+
+	@Override
+	public Optional<Waiting> waiting(LeaseKey key) {
+		return InMemoryWaiting.read(this, key);
 	}
 
 	/**

@@ -33,6 +33,7 @@ import dev.lease.LeaseKey;
 import dev.lease.ReleaseResult;
 import dev.lease.TakeResult;
 import dev.lease.TryTakeResult;
+import dev.lease.Waiting;
 import dev.lease.tck.history.Event.Call;
 
 /**
@@ -195,6 +196,11 @@ public final class RecordingLeaseHost implements LeaseHost {
 	@Override
 	public Optional<Lease> grant(LeaseKey key) {
 		return this.host.grant(key);
+	}
+
+	@Override
+	public Optional<Waiting> waiting(LeaseKey key) {
+		return this.host.waiting(key);
 	}
 
 	private void record(Call call, LeaseKey key, LeaseHolder holder, @Nullable Duration duration, Instant invoked,
