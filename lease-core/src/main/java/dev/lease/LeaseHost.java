@@ -160,7 +160,7 @@ public interface LeaseHost {
 	 * when the host cannot tell
 	 * @since 0.1.0
 	 */
-	default Optional<Waiting> waiting(LeaseKey key) {
+	default Optional<QueuedTakes> waiting(LeaseKey key) {
 		return Optional.empty();
 	}
 

@@ -30,10 +30,10 @@ import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
 import dev.lease.LeaseHostException;
 import dev.lease.LeaseKey;
+import dev.lease.QueuedTakes;
 import dev.lease.ReleaseResult;
 import dev.lease.TakeResult;
 import dev.lease.TryTakeResult;
-import dev.lease.Waiting;
 
 /**
  * A blocking {@link LeaseHost} that asks every question of a host's
@@ -129,7 +129,7 @@ public final class AsyncLeaseHostAdapter implements LeaseHost {
 	}
 
 	@Override
-	public Optional<Waiting> waiting(LeaseKey key) {
+	public Optional<QueuedTakes> waiting(LeaseKey key) {
 		return this.host.waiting(key);
 	}
 

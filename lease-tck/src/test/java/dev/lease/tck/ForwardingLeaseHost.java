@@ -27,10 +27,10 @@ import dev.lease.Lease;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
 import dev.lease.LeaseKey;
+import dev.lease.QueuedTakes;
 import dev.lease.ReleaseResult;
 import dev.lease.TakeResult;
 import dev.lease.TryTakeResult;
-import dev.lease.Waiting;
 
 /**
  * A host that forwards to a correct one; each broken host overrides the one answer it
@@ -82,7 +82,7 @@ class ForwardingLeaseHost implements LeaseHost {
 	}
 
 	@Override
-	public Optional<Waiting> waiting(LeaseKey key) {
+	public Optional<QueuedTakes> waiting(LeaseKey key) {
 		return this.delegate.waiting(key);
 	}
 

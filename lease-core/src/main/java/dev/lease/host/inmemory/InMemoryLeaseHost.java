@@ -35,13 +35,13 @@ import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
 import dev.lease.LeaseKey;
 import dev.lease.NotHeld;
+import dev.lease.QueuedTakes;
 import dev.lease.ReleaseResult;
 import dev.lease.Released;
 import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.TryTakeResult;
 import dev.lease.Unavailable;
-import dev.lease.Waiting;
 import dev.lease.host.HostArguments;
 import dev.lease.host.KeyCursor;
 import dev.lease.host.KeyModel;
@@ -253,7 +253,7 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 	}
 
 	@Override
-	public Optional<Waiting> waiting(LeaseKey key) {
+	public Optional<QueuedTakes> waiting(LeaseKey key) {
 		return InMemoryWaiting.read(this, key);
 	}
 

@@ -19,7 +19,7 @@ package dev.lease.host.inmemory;
 import java.util.Optional;
 
 import dev.lease.LeaseKey;
-import dev.lease.Waiting;
+import dev.lease.QueuedTakes;
 import dev.lease.host.HostArguments;
 import dev.lease.host.KeyModel;
 
@@ -36,11 +36,11 @@ final class InMemoryWaiting {
 	private InMemoryWaiting() {
 	}
 
-	static Optional<Waiting> read(InMemoryLeaseHost host, LeaseKey key) {
+	static Optional<QueuedTakes> read(InMemoryLeaseHost host, LeaseKey key) {
 		HostArguments.requireKey(key);
 		KeyState state = host.lockIfPresent(key);
 		if (state == null) {
-			return Optional.of(Waiting.NONE);
+			return Optional.of(QueuedTakes.NONE);
 		}
 		try {
 			KeyModel model = state.model();
@@ -50,7 +50,7 @@ final class InMemoryWaiting {
 			// key to, and those dropped on the way, are the first stored - queued.
 			model.resolve(now);
 			state.saveClock(model);
-			return Optional.of(Waiting.of(state.waitingAfter(stored - model.queued(), now)));
+			return Optional.of(QueuedTakes.of(state.waitingAfter(stored - model.queued(), now)));
 		}
 		finally {
 			state.lock.unlock();

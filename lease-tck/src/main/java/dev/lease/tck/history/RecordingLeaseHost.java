@@ -30,10 +30,10 @@ import dev.lease.Lease;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
 import dev.lease.LeaseKey;
+import dev.lease.QueuedTakes;
 import dev.lease.ReleaseResult;
 import dev.lease.TakeResult;
 import dev.lease.TryTakeResult;
-import dev.lease.Waiting;
 import dev.lease.tck.history.Event.Call;
 
 /**
@@ -199,7 +199,7 @@ public final class RecordingLeaseHost implements LeaseHost {
 	}
 
 	@Override
-	public Optional<Waiting> waiting(LeaseKey key) {
+	public Optional<QueuedTakes> waiting(LeaseKey key) {
 		return this.host.waiting(key);
 	}
 

@@ -26,19 +26,20 @@ import org.jspecify.annotations.Nullable;
  * ({@link LeaseHost#waiting(LeaseKey)}): a snapshot for operators, stale as soon as it is
  * answered.
  *
- * @param count how many takes stand in the key's queue, none granted yet and none whose
- * bound the host saw pass
+ * @param count how many takes stand in the key's queue, none of them granted yet; a
+ * take whose bound passed a moment ago may be counted until it is withdrawn, on a host
+ * that cannot leave it out cheaply (its documentation says so)
  * @param since when the longest-waiting of them arrived, on the host's clock, or
  * {@code null} when the host does not keep arrival instants (or nobody waits)
  * @author Lease contributors
  * @since 0.1.0
  */
-public record Waiting(int count, @Nullable Instant since) {
+public record QueuedTakes(int count, @Nullable Instant since) {
 
 	/** Nobody waits. */
-	public static final Waiting NONE = new Waiting(0, null);
+	public static final QueuedTakes NONE = new QueuedTakes(0, null);
 
-	public Waiting {
+	public QueuedTakes {
 		if (count < 0) {
 			throw new IllegalArgumentException("'count' must not be negative, but was " + count);
 		}
@@ -52,8 +53,8 @@ public record Waiting(int count, @Nullable Instant since) {
 	 * @param count how many takes wait
 	 * @return the snapshot
 	 */
-	public static Waiting of(int count) {
-		return (count != 0) ? new Waiting(count, null) : NONE;
+	public static QueuedTakes of(int count) {
+		return (count != 0) ? new QueuedTakes(count, null) : NONE;
 	}
 
 	/**
