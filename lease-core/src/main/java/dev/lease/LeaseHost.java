@@ -151,8 +151,8 @@ public interface LeaseHost {
 	 * reading of the host's clock, stale as soon as it is answered, and never a reason to
 	 * take or not. Derived as {@link #grant(LeaseKey)} derives the grant: a waiter that a
 	 * passed grant hands the key to is granted, not waiting. Writes nothing (Check 5.2).
-	 * This is a host read beside the atom, like {@link #grants(String, int)}; the atom has
-	 * no such question.
+	 * This is a host read beside the atom, like {@link #grants(String, int)}; the atom
+	 * has no such question.
 	 * <p>
 	 * The default answers empty: this host cannot tell. It never throws for that reason.
 	 * @param key the key

@@ -26,9 +26,9 @@ import org.jspecify.annotations.Nullable;
  * ({@link LeaseHost#waiting(LeaseKey)}): a snapshot for operators, stale as soon as it is
  * answered.
  *
- * @param count how many takes stand in the key's queue, none of them granted yet; a
- * take whose bound passed a moment ago may be counted until it is withdrawn, on a host
- * that cannot leave it out cheaply (its documentation says so)
+ * @param count how many takes stand in the key's queue, none of them granted yet; a take
+ * whose bound passed a moment ago may be counted until it is withdrawn, on a host that
+ * cannot leave it out cheaply (its documentation says so)
  * @param since when the longest-waiting of them arrived, on the host's clock, or
  * {@code null} when the host does not keep arrival instants (or nobody waits)
  * @author Lease contributors

@@ -35,9 +35,9 @@ import dev.lease.LeaseKey;
 /**
  * The definition of a correct {@link LeaseHost}: every Check 1.1 to 6.2 of the lease
  * atom, Operations 1 to 14, arrival order, handoff to waiters, byte identity, bad input,
- * interruption, the operators' reads, a concurrency stress test and an overlap race on a machine whose cores
- * are kept busy, each test named after the rule it proves. A host runs the kit by
- * extending it and supplying the host:
+ * interruption, the operators' reads, a concurrency stress test and an overlap race on a
+ * machine whose cores are kept busy, each test named after the rule it proves. A host
+ * runs the kit by extending it and supplying the host:
  *
  * <pre class="code">
  * class InMemoryLeaseHostConformanceTests extends LeaseHostConformanceKit {

@@ -36,8 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Waiting: the operators' read of how many takes wait for a key, a snapshot that writes
  * nothing (Check 5.2). The rules, named in the tests:
  * <ol>
- * <li>Waiting 1: a key with N takes queued answers N, and one fewer as each is handed
- * the key;</li>
+ * <li>Waiting 1: a key with N takes queued answers N, and one fewer as each is handed the
+ * key;</li>
  * <li>Waiting 2: a free key, or a held one nobody waits for, answers none;</li>
  * <li>Waiting 3: a take withdrawn at its bound is not counted.</li>
  * </ol>

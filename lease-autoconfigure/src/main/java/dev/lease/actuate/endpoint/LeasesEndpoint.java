@@ -159,8 +159,8 @@ public class LeasesEndpoint {
 	private LeaseDescriptor describe(Lease lease, boolean showHolder, @Nullable Duration remaining,
 			@Nullable QueuedTakes queuedTakes) {
 		String holder = (showHolder) ? display(lease.holder().bytes()) : "******";
-		return new LeaseDescriptor(display(lease.key().bytes()), holder, lease.expiresAt(), grantedAt(lease),
-				remaining, queuedTakes);
+		return new LeaseDescriptor(display(lease.key().bytes()), holder, lease.expiresAt(), grantedAt(lease), remaining,
+				queuedTakes);
 	}
 
 	// No host stores when a grant began; the observed host knows it of the grants taken

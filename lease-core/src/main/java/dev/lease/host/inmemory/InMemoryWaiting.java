@@ -25,8 +25,8 @@ import dev.lease.host.KeyModel;
 
 /**
  * The in-memory host's answer to how many takes wait for a key: the key's queue, read
- * under the key's lock as the state model derives it at the host's now, and nothing
- * saved but the clock reading, as for the standing grant (Check 5.2). The queue keeps no
+ * under the key's lock as the state model derives it at the host's now, and nothing saved
+ * but the clock reading, as for the standing grant (Check 5.2). The queue keeps no
  * arrival instants, so the answer has none.
  *
  * @author Lease contributors
