@@ -37,8 +37,8 @@ import dev.lease.host.Micros;
  * keyset-paged by key with the database clock read in the same statement, the exact read
  * of one key's standing grant, and how many takes wait for a key. All write nothing
  * (Check 5.2): a row whose stored grant passed while waiters queue is derived, for the
- * listing and the exact read, by the store's state model with the row locked, and
- * nothing is saved.
+ * listing and the exact read, by the store's state model with the row locked, and nothing
+ * is saved.
  *
  * @author Lease contributors
  */
