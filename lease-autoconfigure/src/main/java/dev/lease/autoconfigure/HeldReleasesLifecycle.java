@@ -19,12 +19,15 @@ package dev.lease.autoconfigure;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
 import java.util.function.BiConsumer;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.core.env.Environment;
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.scheduling.concurrent.ExecutorConfigurationSupport;
 
 /**
@@ -65,6 +68,8 @@ public final class HeldReleasesLifecycle<T> implements SmartLifecycle {
 
 	private final Duration wait;
 
+	private final Executor stopper;
+
 	private volatile boolean running;
 
 	/**
@@ -75,13 +80,24 @@ public final class HeldReleasesLifecycle<T> implements SmartLifecycle {
 	 * @param close how to close one bean, waiting at most the given time
 	 * @param environment the environment to read
 	 * {@code spring.lifecycle.timeout-per-shutdown-phase} from
+	 * @param threads the application's threads for the hosts, whose executor runs the
+	 * wait while the other components of the phase stop; without one, a daemon thread per
+	 * stop
 	 */
 	public HeldReleasesLifecycle(ConfigurableListableBeanFactory beanFactory, Class<T> type,
-			BiConsumer<T, Duration> close, Environment environment) {
+			BiConsumer<T, Duration> close, Environment environment, @Nullable LeaseHostThreads threads) {
 		this.beanFactory = beanFactory;
 		this.type = type;
 		this.close = close;
 		this.wait = Binder.get(environment).bind(TIMEOUT_PROPERTY, Duration.class).orElse(DEFAULT_TIMEOUT);
+		Executor executor = (threads != null) ? threads.executor() : null;
+		this.stopper = (executor != null) ? executor : ownThreads();
+	}
+
+	private static Executor ownThreads() {
+		SimpleAsyncTaskExecutor executor = new SimpleAsyncTaskExecutor("lease-held-releases-stop-");
+		executor.setDaemon(true);
+		return executor;
 	}
 
 	@Override
@@ -95,8 +111,8 @@ public final class HeldReleasesLifecycle<T> implements SmartLifecycle {
 		this.running = false;
 	}
 
-	// Waits on a thread of its own, so that the other components of the phase stop
-	// meanwhile, as they do with Spring's own asynchronous stops.
+	// Waits on another thread, so that the other components of the phase stop meanwhile,
+	// as they do with Spring's own asynchronous stops.
 	@Override
 	public void stop(Runnable callback) {
 		List<T> beans = created();
@@ -105,7 +121,7 @@ public final class HeldReleasesLifecycle<T> implements SmartLifecycle {
 			callback.run();
 			return;
 		}
-		Thread closing = new Thread(() -> {
+		this.stopper.execute(() -> {
 			try {
 				closeAll(beans);
 			}
@@ -113,9 +129,7 @@ public final class HeldReleasesLifecycle<T> implements SmartLifecycle {
 				this.running = false;
 				callback.run();
 			}
-		}, "lease-held-releases-stop");
-		closing.setDaemon(true);
-		closing.start();
+		});
 	}
 
 	@Override

@@ -96,8 +96,9 @@ public final class LeaseAutoConfiguration {
 	// completed and before the host closes, so the releases they hold back are made.
 	@Bean
 	HeldReleasesLifecycle<LeaseTemplate> leaseTemplateHeldReleases(ConfigurableListableBeanFactory beanFactory,
-			Environment environment) {
-		return new HeldReleasesLifecycle<>(beanFactory, LeaseTemplate.class, LeaseTemplate::close, environment);
+			Environment environment, ObjectProvider<LeaseHostThreads> threads) {
+		return new HeldReleasesLifecycle<>(beanFactory, LeaseTemplate.class, LeaseTemplate::close, environment,
+				threads.getIfAvailable());
 	}
 
 	@Bean

@@ -17,13 +17,16 @@
 package dev.lease.host;
 
 import java.time.Instant;
+import java.util.Queue;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.jspecify.annotations.Nullable;
 
@@ -38,9 +41,10 @@ import dev.lease.host.WaiterMachine.Take;
 
 /**
  * Drives one non-blocking take through a {@link WaiterMachine} without holding a thread:
- * each step runs on the host's confined scheduler (one thread), which alone touches the
- * take's state: when an answer comes in, when a wake-up calls its signal, when its timer
- * fires. A wake-up while a question is out is read once the answer is in.
+ * each step (an answer come in, a wake-up of its signal, its timer) runs on the host's
+ * scheduler, one step of the take at a time in the order they came, so that the take's
+ * state is touched by one thread at a time on a scheduler of any size. A wake-up while a
+ * question is out is read once the answer is in.
  * <p>
  * The future completed by anyone but this take (cancelled) before it answered withdraws
  * the waiter at once, on the cancelling thread, so that the store runs the withdrawal
@@ -60,7 +64,7 @@ public final class ScheduledWaiter {
 
 	private final Questions store;
 
-	private final ScheduledExecutorService steps;
+	private final Timer steps;
 
 	private final Runnable unregister;
 
@@ -78,16 +82,21 @@ public final class ScheduledWaiter {
 
 	private @Nullable ScheduledFuture<?> wakeUp;
 
+	// The steps not run yet, and whether one is running or submitted to run them.
+	private final Queue<Runnable> pending = new ConcurrentLinkedQueue<>();
+
+	private final AtomicBoolean stepping = new AtomicBoolean();
+
 	/**
 	 * Create the driver of one take.
 	 * @param signal the waiter's wake-ups, registered before its first question
 	 * @param machine the waiter's machine
 	 * @param store the store's questions for this waiter
-	 * @param steps the host's confined scheduler, one thread, on which every step runs
+	 * @param steps the host's scheduler, on which every step runs, one at a time
 	 * @param unregister unregisters the waiter's signal when it leaves
 	 */
-	public ScheduledWaiter(Wakeups.Signal<?> signal, WaiterMachine machine, Questions store,
-			ScheduledExecutorService steps, Runnable unregister) {
+	public ScheduledWaiter(Wakeups.Signal<?> signal, WaiterMachine machine, Questions store, Timer steps,
+			Runnable unregister) {
 		this.signal = signal;
 		this.machine = machine;
 		this.store = store;
@@ -113,7 +122,10 @@ public final class ScheduledWaiter {
 		this.asking = true;
 		this.signal.onWake(() -> step(this::decide));
 		this.answer.whenComplete((result, failure) -> {
-			if (!this.answering) {
+			// A cancel that wins against this take's own answer, already on its way,
+			// withdraws too: a grant kept for the waiter is given back before cancel
+			// returns.
+			if (!this.answering || failure instanceof CancellationException) {
 				withdraw(1);
 			}
 			step(this::leave);
@@ -150,8 +162,13 @@ public final class ScheduledWaiter {
 	private void act(Action action) {
 		cancelWakeUp();
 		if (action instanceof Sleep sleep) {
-			this.wakeUp = this.steps.schedule(this::decide, Math.max(0, sleep.until() - System.nanoTime()),
-					TimeUnit.NANOSECONDS);
+			try {
+				this.wakeUp = this.steps.schedule(() -> step(this::decide),
+						Math.max(0, sleep.until() - System.nanoTime()), TimeUnit.NANOSECONDS);
+			}
+			catch (RejectedExecutionException ex) {
+				closed();
+			}
 		}
 		else if (action instanceof Ask ask) {
 			this.asking = true;
@@ -230,7 +247,12 @@ public final class ScheduledWaiter {
 
 	private void withdrawAgain(int attempt) {
 		if (this.entered && System.nanoTime() - this.machine.neededUntil() < 0) {
-			this.steps.schedule(() -> withdraw(attempt + 1), Withdrawals.pauseNanos(attempt), TimeUnit.NANOSECONDS);
+			try {
+				this.steps.schedule(() -> withdraw(attempt + 1), Withdrawals.pauseNanos(attempt), TimeUnit.NANOSECONDS);
+			}
+			catch (RejectedExecutionException ex) {
+				// closed: the withdrawal is given up with the host
+			}
 		}
 	}
 
@@ -242,15 +264,35 @@ public final class ScheduledWaiter {
 		}
 	}
 
-	// Run a step on the take's thread; a closed host fails the take.
+	// Run a step after the take's earlier ones, on the scheduler; a closed host fails
+	// the take.
 	private void step(Runnable step) {
-		try {
-			this.steps.execute(step);
+		this.pending.add(step);
+		if (this.stepping.compareAndSet(false, true)) {
+			try {
+				this.steps.schedule(this::runSteps, 0, TimeUnit.NANOSECONDS);
+			}
+			catch (RejectedExecutionException ex) {
+				this.pending.clear();
+				this.stepping.set(false);
+				closed();
+			}
 		}
-		catch (RejectedExecutionException ex) {
-			this.answering = true;
-			this.answer.completeExceptionally(new LeaseHostException("The lease host is closed"));
+	}
+
+	private void runSteps() {
+		do {
+			for (Runnable step = this.pending.poll(); step != null; step = this.pending.poll()) {
+				step.run();
+			}
+			this.stepping.set(false);
 		}
+		while (!this.pending.isEmpty() && this.stepping.compareAndSet(false, true));
+	}
+
+	private void closed() {
+		this.answering = true;
+		this.answer.completeExceptionally(new LeaseHostException("The lease host is closed"));
 	}
 
 	private static Throwable unwrap(@Nullable Throwable failure) {
@@ -258,6 +300,26 @@ public final class ScheduledWaiter {
 			return failure.getCause();
 		}
 		return (failure != null) ? failure : new LeaseHostException("The take answered nothing");
+	}
+
+	/**
+	 * Where a take's steps and timers run: the host's scheduler, such as
+	 * {@code ScheduledExecutorService::schedule} or {@link HostThreads#schedule}, which
+	 * cancels them when the host closes.
+	 */
+	@FunctionalInterface
+	public interface Timer {
+
+		/**
+		 * Run a task after a delay.
+		 * @param task the task
+		 * @param delay the delay, 0 to run it as soon as a thread is free
+		 * @param unit the delay's unit
+		 * @return the scheduled task
+		 * @throws RejectedExecutionException if the host is closed
+		 */
+		ScheduledFuture<?> schedule(Runnable task, long delay, TimeUnit unit);
+
 	}
 
 	/**

@@ -58,7 +58,7 @@ class ScheduledWaiterTests {
 	private final Store store = new Store();
 
 	private final ScheduledWaiter waiter = new ScheduledWaiter(this.signal,
-			new WaiterMachine(this.signal, Duration.ofSeconds(30), null), this.store, this.steps,
+			new WaiterMachine(this.signal, Duration.ofSeconds(30), null), this.store, this.steps::schedule,
 			() -> this.wakeups.unregister("key", this.signal));
 
 	@AfterEach

@@ -112,8 +112,8 @@ public final class RedisLeaseHostAutoConfiguration {
 		catch (RedisReplicasToAckUnsupportedException ex) {
 			throw new LeaseConfigurationException(String.valueOf(ex.getMessage()),
 					"Set lease.redis.replicas-to-ack=0 to answer grants without the replicas' acknowledgement (a"
-							+ " failover can then lose a grant), or use a Redis primary, reached directly or through"
-							+ " Sentinel, that serves WAIT and CLIENT INFO",
+							+ " failover can then lose a grant), or use a Redis primary, reached directly, through"
+							+ " Sentinel or as a Redis Cluster through Lettuce, that serves WAIT and CLIENT INFO",
 					ex);
 		}
 	}

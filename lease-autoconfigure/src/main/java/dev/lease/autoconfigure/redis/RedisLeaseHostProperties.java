@@ -66,8 +66,8 @@ public class RedisLeaseHostProperties {
 
 	/**
 	 * Number of replicas that must acknowledge each grant, with WAIT, before a take
-	 * answers Taken; 0 to not wait. Not supported on a Redis Cluster, nor on a server
-	 * that refuses WAIT or CLIENT INFO: either fails the start.
+	 * answers Taken; 0 to not wait. Not supported on a Redis Cluster through Jedis, nor
+	 * on a server that refuses WAIT or CLIENT INFO: either fails the start.
 	 */
 	private int replicasToAck;
 

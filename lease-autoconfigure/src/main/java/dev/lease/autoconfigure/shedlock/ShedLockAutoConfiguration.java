@@ -32,6 +32,7 @@ import dev.lease.autoconfigure.HeldReleasesLifecycle;
 import dev.lease.autoconfigure.LeaseAutoConfiguration;
 import dev.lease.autoconfigure.LeaseHostDecorator;
 import dev.lease.autoconfigure.LeaseHostSelection;
+import dev.lease.autoconfigure.LeaseHostThreads;
 import dev.lease.autoconfigure.LeaseProperties;
 import dev.lease.shedlock.LeaseLockProvider;
 
@@ -75,8 +76,9 @@ public final class ShedLockAutoConfiguration {
 	// completed and before the host closes, so the releases they hold back are made.
 	@Bean
 	HeldReleasesLifecycle<LeaseLockProvider> leaseLockProviderHeldReleases(ConfigurableListableBeanFactory beanFactory,
-			Environment environment) {
-		return new HeldReleasesLifecycle<>(beanFactory, LeaseLockProvider.class, LeaseLockProvider::close, environment);
+			Environment environment, ObjectProvider<LeaseHostThreads> threads) {
+		return new HeldReleasesLifecycle<>(beanFactory, LeaseLockProvider.class, LeaseLockProvider::close, environment,
+				threads.getIfAvailable());
 	}
 
 }

@@ -17,13 +17,11 @@
 package dev.lease.host.inmemory;
 
 import java.time.Duration;
-import java.util.List;
+import java.time.Instant;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -37,27 +35,22 @@ import dev.lease.ReleaseResult;
 import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.TryTakeResult;
-import dev.lease.Unavailable;
 import dev.lease.host.HostThreads;
 import dev.lease.host.KeyModel;
 import dev.lease.host.Micros;
+import dev.lease.host.ScheduledWaiter;
 import dev.lease.host.TakeAnswer;
 import dev.lease.host.TakeAnswer.Queued;
-import dev.lease.host.inmemory.AsyncWaiters.Settlement;
-import dev.lease.host.inmemory.AsyncWaiters.Waiter;
+import dev.lease.host.WaiterMachine;
+import dev.lease.host.Wakeups;
 
 /**
  * The in-memory host's questions answered without a thread of their own: a take that
- * finds the key held queues a waiter with a future in the key's one queue, beside the
- * blocking waiters and in the same arrival order, and the release or expiry that hands it
- * the key completes the future. The questions that never wait answer on the caller's
- * thread, holding the key's lock only for the state model's step, as the blocking ones
- * do.
- * <p>
- * Nobody asks for a waiter at its grant's instant or its bound: the host's scheduler
- * keeps an alarm per key that has such waiters, at the first of those instants, and asks
- * for them then. A future completes on the thread that handed the key (the releasing
- * caller's, or the scheduler's), never under the key's lock.
+ * finds the key held queues a waiter in the key's one queue, beside the blocking waiters
+ * and in the same arrival order, and waits through the host kit's {@link ScheduledWaiter}
+ * on the host's scheduler, woken as a blocking waiter is by the save that hands it the
+ * key. The questions that never wait answer on the caller's thread, holding the key's
+ * lock only for the state model's step, as the blocking ones do.
  *
  * @author Lease contributors
  */
@@ -86,37 +79,36 @@ final class InMemoryAsyncLeaseHost implements AsyncLeaseHost, AutoCloseable {
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
 		}
-		CompletableFuture<TakeResult> answer = new CompletableFuture<>();
-		Waiter waiter = null;
+		Wakeups<KeyState, Long> sleepers = this.host.sleepers();
+		TakeAnswer entered;
+		Wakeups.Signal<Long> signal = null;
 		long reading = Long.MIN_VALUE;
 		KeyState state = this.host.lock(key);
 		try {
 			reading = this.host.reading();
-			TakeAnswer entered = this.host.enter(state, holder, micros, reading, true);
+			entered = this.host.enter(state, holder, micros, reading, true);
 			if (entered instanceof Queued queued) {
-				waiter = new Waiter(queued.waiterId(), holder, queued.bound(), answer);
-				state.async().add(waiter);
-			}
-			else {
-				answer.complete(InMemoryLeaseHost.taken(key, holder, entered));
+				// Registered before the key's lock is let go: no wake-up is missed.
+				signal = sleepers.register(state, queued.waiterId());
 			}
 		}
 		catch (RuntimeException ex) {
-			answer.completeExceptionally(ex);
+			return CompletableFuture.failedFuture(ex);
 		}
 		finally {
 			this.host.unlock(state);
 			this.host.cleanUpSome(reading);
 		}
-		if (waiter != null) {
-			Waiter queued = waiter;
-			// Cancelled, or completed by anyone but the host: withdrawn.
-			answer.whenComplete((result, failure) -> {
-				if (!queued.settled) {
-					withdraw(state, queued);
-				}
-			});
+		if (!(entered instanceof Queued queued)) {
+			return CompletableFuture.completedFuture(InMemoryLeaseHost.taken(key, holder, entered));
 		}
+		Wakeups.Signal<Long> registered = signal;
+		Questions questions = new Questions(state, holder, queued.waiterId());
+		ScheduledWaiter waiter = new ScheduledWaiter(registered, new WaiterMachine(registered, duration, null),
+				questions, this.threads::schedule, () -> sleepers.unregister(state, registered));
+		waiter.start(CompletableFuture.completedFuture(queued));
+		CompletableFuture<TakeResult> answer = waiter.answer();
+		answer.thenRun(questions::answered);
 		return answer;
 	}
 
@@ -151,152 +143,85 @@ final class InMemoryAsyncLeaseHost implements AsyncLeaseHost, AutoCloseable {
 		}
 	}
 
-	// The caller gave up: dequeued, or, if the key was handed to it at that moment,
-	// the grant given back (as an interrupted blocking take).
-	private void withdraw(KeyState state, Waiter waiter) {
-		state.lock.lock();
-		try {
-			if (!state.async().withdraw(waiter)) {
-				return;
-			}
-			KeyModel model = state.model();
-			model.ask(waiter.id, waiter.holder, OptionalLong.empty(), model.now(this.host.reading()), true);
-			state.save(model);
-			state.forget(waiter.id);
-		}
-		finally {
-			this.host.unlock(state);
-		}
-	}
-
-	// The alarm: ask for every waiter without a thread, as a sleeping waiter asks when
-	// it wakes; the handoffs and drops the step saves settle them.
-	private void ring(KeyState state) {
-		askForWaiters(state, false);
-	}
-
 	/**
-	 * The host's clock moved on by hand: every waiter of the key asks now, those without
-	 * a thread here and the sleeping ones on their own threads, rather than after the
-	 * real time each read from the clock.
-	 * @param state the key's state, not locked
+	 * A non-blocking take's questions: the blocking waiter's, answered at once. A grant
+	 * handed to it is kept for it at the key until its future is completed, so that a
+	 * cancel before then gives it back as it withdraws, on the cancelling thread.
 	 */
-	void clockMoved(KeyState state) {
-		askForWaiters(state, true);
-	}
+	private final class Questions implements ScheduledWaiter.Questions {
 
-	private void askForWaiters(KeyState state, boolean clockMoved) {
-		state.lock.lock();
-		try {
-			if (state.retired) {
+		private final SleepingWaiter questions;
+
+		private final KeyState state;
+
+		private final LeaseHolder holder;
+
+		private final long waiterId;
+
+		private volatile long expiresAt;
+
+		Questions(KeyState state, LeaseHolder holder, long waiterId) {
+			this.questions = new SleepingWaiter(InMemoryAsyncLeaseHost.this.host, state, holder, waiterId);
+			this.state = state;
+			this.holder = holder;
+			this.waiterId = waiterId;
+		}
+
+		@Override
+		public CompletionStage<TakeAnswer> ask(boolean atBound, long answerBy) {
+			return now(() -> this.questions.ask(atBound, answerBy));
+		}
+
+		@Override
+		public CompletionStage<?> withdraw() {
+			return now(() -> {
+				this.questions.withdraw();
+				return null;
+			});
+		}
+
+		@Override
+		public CompletionStage<TakeResult> taken(Instant expiresAt, boolean handed) {
+			this.expiresAt = Micros.of(expiresAt);
+			return CompletableFuture.completedFuture(new Taken(new Lease(this.state.key, this.holder, expiresAt)));
+		}
+
+		// Give back the grant, if it still stands.
+		@Override
+		public void giveBack() {
+			InMemoryLeaseHost host = InMemoryAsyncLeaseHost.this.host;
+			KeyState state = host.lockIfPresent(this.state.key);
+			if (state == null) {
 				return;
 			}
-			if (clockMoved) {
-				state.wakeWaiters();
-			}
-			AsyncWaiters async = state.asyncIfAny();
-			if (async == null || (clockMoved && async.isEmpty())) {
-				return;
-			}
-			if (clockMoved) {
-				async.clockMoved();
-			}
-			else {
-				async.alarmRang();
-			}
-			KeyModel model = state.model();
-			long now = model.now(this.host.reading());
-			for (Waiter waiter : async.waiters()) {
-				model.ask(waiter.id, waiter.holder, OptionalLong.empty(), now, false);
-			}
-			state.save(model);
-		}
-		finally {
-			this.host.unlock(state);
-		}
-	}
-
-	/**
-	 * After a question saved the key's state, under its lock: set the alarm earlier if
-	 * the grant or the queue moved the first instant a waiter needs an answer, and take
-	 * the waiters settled, to be completed once the lock is let go.
-	 * @param state the key's state, locked
-	 * @return the settled waiters
-	 */
-	List<Settlement> afterSave(KeyState state) {
-		AsyncWaiters async = state.asyncIfAny();
-		if (async == null) {
-			return List.of();
-		}
-		long at = async.alarmToSet(state.grantExpiresAt());
-		if (at != Long.MAX_VALUE) {
-			// One microsecond past the instant: a bound equal to now still takes the key.
-			long delay = Micros.toNanos(Math.max(0, at - state.latest()) + 1);
 			try {
-				async.alarmSet(at, this.threads.schedule(() -> ring(state), delay, TimeUnit.NANOSECONDS));
+				KeyModel model = state.model();
+				long now = model.now(host.reading());
+				model.resolve(now);
+				if (this.holder.equals(model.holder()) && model.expiresAt() == this.expiresAt) {
+					model.release(this.holder, now);
+					state.save(model);
+				}
+				else {
+					state.saveClock(model);
+				}
 			}
-			catch (RejectedExecutionException ex) {
-				// closed: no alarm rings any more
+			finally {
+				host.unlock(state);
 			}
 		}
-		return async.drain();
-	}
 
-	/**
-	 * Complete the futures of settled waiters, outside the key's lock; a grant whose
-	 * future was cancelled first is given back.
-	 * @param key the key
-	 * @param settled the settled waiters
-	 */
-	void settle(LeaseKey key, List<Settlement> settled) {
-		for (Settlement settlement : settled) {
-			Waiter waiter = settlement.waiter();
-			Long expiresAt = settlement.expiresAt();
-			if (expiresAt == null) {
-				waiter.answer.complete(new Unavailable());
-			}
-			else if (!waiter.answer.complete(new Taken(new Lease(key, waiter.holder, Micros.toInstant(expiresAt))))) {
-				giveBack(key, waiter.holder, expiresAt);
-			}
-		}
-	}
-
-	// Give back a grant handed to a waiter whose future was cancelled as it was made,
-	// if it still stands.
-	private void giveBack(LeaseKey key, LeaseHolder holder, long expiresAt) {
-		KeyState state = this.host.lockIfPresent(key);
-		if (state == null) {
-			return;
-		}
-		try {
-			KeyModel model = state.model();
-			long now = model.now(this.host.reading());
-			model.resolve(now);
-			if (holder.equals(model.holder()) && model.expiresAt() == expiresAt) {
-				model.release(holder, now);
-				state.save(model);
-			}
-			else {
-				state.saveClock(model);
-			}
-		}
-		finally {
-			this.host.unlock(state);
-		}
-	}
-
-	// Settled waiters of a blocking waiter's step, completed off its thread: it goes on
-	// to sleep with the key's lock.
-	void settleLater(LeaseKey key, List<Settlement> settled) {
-		if (!settled.isEmpty()) {
+		// The take answered: nothing is kept for it any more.
+		void answered() {
+			this.state.lock.lock();
 			try {
-				this.threads.schedule(() -> settle(key, settled), 0, TimeUnit.NANOSECONDS);
+				this.state.forget(this.waiterId);
 			}
-			catch (RejectedExecutionException ex) {
-				// closed: answered on this thread
-				settle(key, settled);
+			finally {
+				InMemoryAsyncLeaseHost.this.host.unlock(this.state);
 			}
 		}
+
 	}
 
 }

@@ -41,7 +41,7 @@ import dev.lease.Released;
 import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.TryTakeResult;
-import dev.lease.Unavailable;
+import dev.lease.host.BlockingWaiter;
 import dev.lease.host.HostArguments;
 import dev.lease.host.KeyCursor;
 import dev.lease.host.KeyModel;
@@ -49,7 +49,8 @@ import dev.lease.host.Micros;
 import dev.lease.host.TakeAnswer;
 import dev.lease.host.TakeAnswer.Granted;
 import dev.lease.host.TakeAnswer.Queued;
-import dev.lease.host.inmemory.AsyncWaiters.Settlement;
+import dev.lease.host.WaiterMachine;
+import dev.lease.host.Wakeups;
 
 /**
  * A {@link LeaseHost} in this JVM's memory, with a lock per key. Exact to the atom, and
@@ -85,6 +86,10 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 
 	private final InMemoryAsyncLeaseHost async;
 
+	// The blocking takes sleeping in this host, by the state of their key: a key stored
+	// again after it was freed numbers its waiters afresh.
+	private final Wakeups<KeyState, Long> sleepers = new Wakeups<>();
+
 	/**
 	 * Create a host on the system clock.
 	 */
@@ -101,7 +106,7 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 	}
 
 	/**
-	 * Create a host on the given clock whose asynchronous waiters' alarms run on the
+	 * Create a host on the given clock whose asynchronous waiters' steps run on the
 	 * application's scheduler, which {@link #close()} leaves running.
 	 * @param clock the host's clock
 	 * @param scheduler the scheduler, or {@code null} for a thread of the host's own
@@ -116,7 +121,8 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 	}
 
 	/**
-	 * Cancel the alarms this host set, and stop its own thread if it made one.
+	 * Cancel the steps and timers of its asynchronous waiters, and stop its own thread if
+	 * it made one.
 	 */
 	@Override
 	public void close() {
@@ -127,15 +133,30 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 	public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
 		long micros = Micros.of(ARGUMENTS.requireTake(key, holder, duration));
 		long reading = Long.MIN_VALUE;
+		TakeAnswer answer;
+		Wakeups.Signal<Long> signal = null;
 		KeyState state = lock(key);
 		try {
 			reading = reading();
-			TakeAnswer answer = enter(state, holder, micros, reading, true);
-			return (answer instanceof Queued queued) ? await(state, holder, queued) : taken(key, holder, answer);
+			answer = enter(state, holder, micros, reading, true);
+			if (answer instanceof Queued queued) {
+				// Registered before the key's lock is let go: no wake-up is missed.
+				signal = this.sleepers.register(state, queued.waiterId());
+			}
 		}
 		finally {
 			unlock(state);
 			cleanUpSome(reading);
+		}
+		if (!(answer instanceof Queued queued)) {
+			return taken(key, holder, answer);
+		}
+		try {
+			return BlockingWaiter.await(signal, new WaiterMachine(signal, duration, null), queued,
+					new SleepingWaiter(this, state, holder, queued.waiterId()), Runnable::run);
+		}
+		finally {
+			this.sleepers.unregister(state, signal);
 		}
 	}
 
@@ -280,7 +301,7 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 	 * else needs it: every other question reads the clock when it is asked.
 	 */
 	public void clockMoved() {
-		this.states.forEach(this.async::clockMoved);
+		this.states.forEach((state) -> this.sleepers.wake(state, List.of()));
 	}
 
 	// Number of keys with stored state; free keys must not accumulate.
@@ -304,44 +325,6 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 		return Micros.of(this.clock.instant());
 	}
 
-	private TakeResult await(KeyState state, LeaseHolder holder, Queued entered) throws InterruptedException {
-		long waiterId = entered.waiterId();
-		Queued queued = entered;
-		while (true) {
-			// Sleep until the standing grant's instant or our bound, whichever is first.
-			long wakeAt = Math.min(queued.grantExpiresAt(), queued.bound());
-			// Waiters without a thread that this step settled are answered elsewhere:
-			// this thread keeps the lock while it sleeps.
-			this.async.settleLater(state.key, this.async.afterSave(state));
-			try {
-				state.awaitGrantChange(Micros.toNanos(wakeAt - queued.now()) + 1);
-			}
-			catch (InterruptedException ex) {
-				// An interrupted waiter leaves nothing held: it is dequeued, or gives
-				// back its grant.
-				ask(state, holder, waiterId, true);
-				throw ex;
-			}
-			TakeAnswer answer = ask(state, holder, waiterId, false);
-			if (answer instanceof Queued stillQueued) {
-				queued = stillQueued;
-			}
-			else {
-				return (answer instanceof Granted) ? taken(state.key, holder, answer) : new Unavailable();
-			}
-		}
-	}
-
-	private TakeAnswer ask(KeyState state, LeaseHolder holder, long waiterId, boolean givingUp) {
-		KeyModel model = state.model();
-		TakeAnswer answer = model.ask(waiterId, holder, state.handedTo(waiterId), now(model), givingUp);
-		state.save(model);
-		if (!(answer instanceof Queued)) {
-			state.forget(waiterId);
-		}
-		return answer;
-	}
-
 	static Taken taken(LeaseKey key, LeaseHolder holder, TakeAnswer granted) {
 		return new Taken(new Lease(key, holder, Micros.toInstant(((Granted) granted).expiresAt())));
 	}
@@ -355,18 +338,19 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 	}
 
 	// The question just read the clock and saved its reading: no second reading is
-	// needed to see that the key is free. Waiters without a thread that it settled are
-	// answered once the lock is let go.
+	// needed to see that the key is free. The waiters its saves named are woken.
 	void unlock(KeyState state) {
-		List<Settlement> settled = List.of();
 		try {
 			retireIfFree(state, Long.MIN_VALUE);
-			settled = this.async.afterSave(state);
+			state.wake(this.sleepers);
 		}
 		finally {
 			state.lock.unlock();
 		}
-		this.async.settle(state.key, settled);
+	}
+
+	Wakeups<KeyState, Long> sleepers() {
+		return this.sleepers;
 	}
 
 	private void retireIfFree(KeyState state, long reading) {

@@ -17,12 +17,12 @@
 package dev.lease.host.inmemory;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.jspecify.annotations.Nullable;
@@ -30,17 +30,19 @@ import org.jspecify.annotations.Nullable;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
 import dev.lease.host.KeyModel;
+import dev.lease.host.Micros;
 import dev.lease.host.QueuedWaiter;
 import dev.lease.host.WaiterQueue;
+import dev.lease.host.Wakeups;
 
 /**
  * What the in-memory host stores for one key, guarded by the key's own lock: the grant,
  * the latest clock reading, the FIFO queue and the grants handed to waiters that have not
  * asked yet. Each question builds a {@link KeyModel} from it and saves back what the
- * model changed, as a database stores rows. The queue, the handed grants and the waiters'
- * condition are made when a first waiter needs them: a key that is only taken and
- * released, the common case, costs a lock and this object. Waiters of the non-blocking
- * view stand in the same queue; {@link AsyncWaiters} keeps their futures.
+ * model changed, as a database stores rows. The queue and the handed grants are made when
+ * a first waiter needs them: a key that is only taken and released, the common case,
+ * costs a lock and this object. Waiters of the non-blocking view stand in the same queue,
+ * and are woken the same way.
  *
  * @author Lease contributors
  */
@@ -53,11 +55,12 @@ final class KeyState {
 	final ReentrantLock lock = new ReentrantLock();
 
 	/**
-	 * Signalled to every waiter whenever the standing grant changes: the one handed the
-	 * key finds it granted, and each of the others sleeps again until the new grant's
-	 * instant rather than the one it saw before. Made by the first waiter.
+	 * What the saves since the last {@link #wake} tell the sleeping waiters: the grants
+	 * handed to them, and whether the head of the queue or the standing grant changed.
 	 */
-	private @Nullable Condition grantChanged;
+	private @Nullable List<Wakeups.Handoff<Long>> toWake;
+
+	private boolean headMoved;
 
 	/**
 	 * Set once the state left the map; a thread that locks it must look the key up again.
@@ -79,9 +82,6 @@ final class KeyState {
 
 	private long lastWaiterId;
 
-	/** Waiters without a thread, made by the first. */
-	private @Nullable AsyncWaiters async;
-
 	KeyState(LeaseKey key) {
 		this.key = key;
 	}
@@ -89,17 +89,6 @@ final class KeyState {
 	KeyModel model() {
 		return new KeyModel(this.key, this.holder, this.expiresAt, this.latest, this.arrivals,
 				(this.queue != null && !this.queue.isEmpty()) ? WaiterQueue.of(this.queue) : NO_WAITERS);
-	}
-
-	AsyncWaiters async() {
-		if (this.async == null) {
-			this.async = new AsyncWaiters();
-		}
-		return this.async;
-	}
-
-	@Nullable AsyncWaiters asyncIfAny() {
-		return this.async;
 	}
 
 	// The instant the standing grant ends, or the latest reading when none stands.
@@ -143,12 +132,7 @@ final class KeyState {
 		if (model.changed()) {
 			saveQueue(model);
 		}
-		if (grantChanged && this.grantChanged != null) {
-			this.grantChanged.signalAll();
-		}
-		if (this.async != null && (grantChanged || model.changed())) {
-			this.async.changed();
-		}
+		this.headMoved |= grantChanged || model.changed();
 	}
 
 	private void saveQueue(KeyModel model) {
@@ -158,34 +142,36 @@ final class KeyState {
 		}
 		for (QueuedWaiter dropped : model.dropped()) {
 			this.queue.remove(dropped);
-			if (this.async != null) {
-				this.async.dropped(dropped);
-			}
 		}
 		for (KeyModel.HandedGrant handoff : model.handed()) {
 			this.queue.remove(handoff.waiter());
-			// A waiter without a thread is answered now; a sleeping one asks for it.
-			if (this.async == null || !this.async.handed(handoff.waiter().id(), handoff.expiresAt())) {
-				this.handed.put(handoff.waiter().id(), handoff.expiresAt());
+			// The waiter is woken with it, and it is kept for the waiter until it takes
+			// it
+			// up.
+			this.handed.put(handoff.waiter().id(), handoff.expiresAt());
+			if (this.toWake == null) {
+				this.toWake = new ArrayList<>();
 			}
+			this.toWake.add(new Wakeups.Handoff<>(handoff.waiter().id(), Micros.toInstant(handoff.expiresAt())));
 		}
 		this.queue.addAll(model.added());
 	}
 
-	// Sleep until signalled or the time passed; the key's lock is held.
-	void awaitGrantChange(long nanos) throws InterruptedException {
-		if (this.grantChanged == null) {
-			this.grantChanged = this.lock.newCondition();
+	// Wake the sleeping waiters the saves named, and tell the head of the queue when the
+	// standing grant ends, on the host's clock as this key last read it; the key's lock
+	// is held.
+	void wake(Wakeups<KeyState, Long> sleepers) {
+		List<Wakeups.Handoff<Long>> handoffs = this.toWake;
+		this.toWake = null;
+		if (handoffs != null) {
+			sleepers.wake(this, handoffs);
 		}
-		this.grantChanged.awaitNanos(nanos);
-	}
-
-	// Every sleeping waiter asks again at once: the clock moved on further than the
-	// time each read from it and sleeps for on the JVM's timer.
-	void wakeWaiters() {
-		if (this.grantChanged != null) {
-			this.grantChanged.signalAll();
+		QueuedWaiter head = (this.queue != null) ? this.queue.peekFirst() : null;
+		if (this.headMoved && head != null && this.holder != null) {
+			sleepers.timer().answered(this.latest, System.nanoTime());
+			sleepers.nextInLine(this, head.id(), Micros.toInstant(this.expiresAt));
 		}
+		this.headMoved = false;
 	}
 
 	// For operators: the queued waiters after the first skipped whose bound has not

@@ -78,8 +78,8 @@ final class LettuceAsyncTake implements ScheduledWaiter.Questions {
 		this.ticket = RedisLeaseWaiting.ticket();
 		Wakeups.Signal<String> signal = host.wakeups()
 			.register(this.wakeKey, new String(this.ticket, StandardCharsets.US_ASCII));
-		this.waiter = new ScheduledWaiter(signal, new WaiterMachine(signal, duration, null), this, host.timer(),
-				() -> host.wakeups().unregister(this.wakeKey, signal));
+		this.waiter = new ScheduledWaiter(signal, new WaiterMachine(signal, duration, null), this,
+				host.timer()::schedule, () -> host.wakeups().unregister(this.wakeKey, signal));
 	}
 
 	CompletableFuture<TakeResult> answer() {

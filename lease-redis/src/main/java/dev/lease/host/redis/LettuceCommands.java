@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -166,7 +167,8 @@ final class LettuceCommands {
 		return ((LettuceConnection) connection).getNativeConnection();
 	}
 
-	private static <T> T await(RedisFuture<T> future, long timeoutMillis) {
+	// The answer, awaited whatever interrupts arrive meanwhile.
+	static <T> T await(Future<T> future, long timeoutMillis) {
 		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
 		boolean interrupted = false;
 		try {

@@ -344,11 +344,11 @@ public final class RedisLeaseHost implements LeaseHost, ProtocolRecordingHost, A
 		/**
 		 * Confirm every grant with {@code WAIT replicas timeout} before answering
 		 * {@link Taken}; a grant fewer replicas acknowledged is given back and the take
-		 * fails with {@link LeaseHostException}. Single node and Sentinel only; a cluster
-		 * connection, or a server that refuses {@code WAIT} or {@code CLIENT INFO}, fails
-		 * the start with {@link RedisReplicasToAckUnsupportedException}. With Lettuce's
-		 * shared connection, the {@code WAIT} holds that connection for up to the
-		 * timeout.
+		 * fails with {@link LeaseHostException}. On a cluster, Lettuce only; a Jedis
+		 * cluster connection, or a server that refuses {@code WAIT} or
+		 * {@code CLIENT INFO}, fails the start with
+		 * {@link RedisReplicasToAckUnsupportedException}. With Lettuce's shared
+		 * connection, the {@code WAIT} holds that connection for up to the timeout.
 		 * @param replicas the replicas that must acknowledge, 0 for none
 		 * @param timeout the longest wait for them
 		 * @return this builder
@@ -392,8 +392,8 @@ public final class RedisLeaseHost implements LeaseHost, ProtocolRecordingHost, A
 		 * @throws RedisDurabilityRequiredException if durability is required and the
 		 * server is not durable, does not say, or cannot be reached
 		 * @throws RedisReplicasToAckUnsupportedException if replicas are to acknowledge
-		 * grants and the server cannot confirm them: a cluster, or {@code WAIT} or
-		 * {@code CLIENT INFO} refused
+		 * grants and the server cannot confirm them: a cluster through Jedis, or
+		 * {@code WAIT} or {@code CLIENT INFO} refused
 		 * @throws LeaseHostException if the server answers and refuses a setting
 		 */
 		public RedisLeaseHost build() {

@@ -27,11 +27,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
-import java.util.function.Supplier;
+import java.util.function.Predicate;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
-import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.util.ClassUtils;
@@ -145,11 +144,6 @@ final class RedisLeaseStore {
 	// start before anything is written under the prefix but the record.
 	void start() {
 		call("start", (connection) -> {
-			if (this.acknowledgements.asked() && connection instanceof RedisClusterConnection) {
-				// WAIT must go to the primary that wrote the grant: not wired here
-				throw new RedisReplicasToAckUnsupportedException(
-						"replicasToAck (lease.redis.replicas-to-ack) is not supported on a Redis Cluster", null);
-			}
 			this.acknowledgements.requireCommands(connection);
 			this.protocol.meet(connection);
 			this.script.load(connection);
@@ -243,9 +237,9 @@ final class RedisLeaseStore {
 	private boolean release(byte[] redisKey, LeaseHolder holder, boolean acknowledged) {
 		return call("release", (connection) -> {
 			boolean[] ended = new boolean[1];
-			Supplier<Boolean> release = () -> {
+			Predicate<RedisConnection> release = (on) -> {
 				ReleaseAnswer answer = RedisScriptAnswer
-					.release(this.script.run(connection, redisKey, RELEASE, holder.bytes()));
+					.release(this.script.run(on, redisKey, RELEASE, holder.bytes()));
 				if (answer instanceof Ended end && end.handedOn() != null) {
 					this.handedOn.accept(new String(redisKey, StandardCharsets.US_ASCII), end.handedOn());
 				}
@@ -253,9 +247,9 @@ final class RedisLeaseStore {
 				return ended[0];
 			};
 			if (!acknowledged) {
-				return release.get();
+				return release.test(connection);
 			}
-			long replicas = this.acknowledgements.acknowledged(connection, release);
+			long replicas = this.acknowledgements.acknowledged(connection, redisKey, release);
 			if (ended[0] && !this.acknowledgements.enough(replicas)) {
 				throw new LeaseHostException(this.acknowledgements.shortfall(replicas)
 						+ " the release of a grant on Redis key '" + new String(redisKey, StandardCharsets.US_ASCII)
@@ -355,14 +349,15 @@ final class RedisLeaseStore {
 		Runnable giveBack = () -> release(redisKey, lease.holder(), false);
 		long acknowledged;
 		try {
-			acknowledged = call("wait", (connection) -> this.acknowledgements.acknowledged(connection, () -> {
-				if (ticket != null) {
-					this.script.run(connection, redisKey, this.script.waiterRetryNanos(), SETTLE, ticket, NO);
-				}
-				Standing standing = RedisScriptAnswer.grant(this.script.run(connection, redisKey, GRANT));
-				return standing != null && Arrays.equals(standing.holder(), lease.holder().bytes())
-						&& standing.instant().equals(lease.expiresAt());
-			}));
+			acknowledged = call("wait",
+					(connection) -> this.acknowledgements.acknowledged(connection, redisKey, (on) -> {
+						if (ticket != null) {
+							this.script.run(on, redisKey, this.script.waiterRetryNanos(), SETTLE, ticket, NO);
+						}
+						Standing standing = RedisScriptAnswer.grant(this.script.run(on, redisKey, GRANT));
+						return standing != null && Arrays.equals(standing.holder(), lease.holder().bytes())
+								&& standing.instant().equals(lease.expiresAt());
+					}));
 		}
 		catch (LeaseHostException ex) { // WAIT refused or unanswered
 			throw ReplicaAcknowledgements.givenBack(ex.getMessage(), ex, giveBack);

@@ -22,10 +22,10 @@ import dev.lease.LeaseHostException;
 
 /**
  * Thrown when a host that must have each grant acknowledged by replicas is built on a
- * server that cannot confirm them: a Redis Cluster, where {@code WAIT} would not reach
- * the primary that wrote the grant, or a server that refuses a command the confirmation
- * sends ({@code WAIT} or {@code CLIENT INFO}, renamed away or denied by an ACL, as
- * managed services do). The start writes nothing before it finds out.
+ * server that cannot confirm them: a Redis Cluster through Jedis, whose {@code WAIT} may
+ * not go out on the connection that wrote the grant, or a server that refuses a command
+ * the confirmation sends ({@code WAIT} or {@code CLIENT INFO}, renamed away or denied by
+ * an ACL, as managed services do). The start writes nothing before it finds out.
  *
  * @author Lease contributors
  * @since 0.1.0

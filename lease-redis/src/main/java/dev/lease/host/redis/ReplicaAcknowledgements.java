@@ -19,10 +19,12 @@ package dev.lease.host.redis;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.function.Supplier;
+import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnection;
 
 import dev.lease.LeaseHostException;
@@ -63,21 +65,38 @@ final class ReplicaAcknowledgements {
 	}
 
 	/**
-	 * Run the writes, then {@code WAIT}, in one session of one server.
+	 * Run the writes, then {@code WAIT}, in one session of one server: on a cluster
+	 * through Lettuce, the master serving the key's slot
+	 * ({@link LettuceClusterAcknowledgements}).
 	 * @param connection the connection to run them on
-	 * @param writes the writes; answers false when they found nothing to acknowledge
+	 * @param redisKey the key the writes are about
+	 * @param writes the writes, on the connection given them; answer false when they
+	 * found nothing to acknowledge
 	 * @return how many replicas acknowledged the writes: 0 when the session changed
 	 */
-	long acknowledged(RedisConnection connection, Supplier<Boolean> writes) {
+	long acknowledged(RedisConnection connection, byte[] redisKey, Predicate<RedisConnection> writes) {
+		if (RedisLeaseStore.lettucePresent && LettuceClusterAcknowledgements.handles(connection)) {
+			return LettuceClusterAcknowledgements.onMasterOf(connection, redisKey, this.commandTimeoutMillis,
+					(node) -> acknowledged(node, writes,
+							() -> LettuceClusterAcknowledgements.cover(node, redisKey, this.commandTimeoutMillis)));
+		}
+		return acknowledged(connection, writes, () -> {
+			if (RedisLeaseStore.lettucePresent && LettuceCommands.handles(connection)) {
+				LettuceCommands.publish(connection, this.channel, this.commandTimeoutMillis);
+			}
+			else {
+				connection.execute("PUBLISH", this.channel, new byte[0]);
+			}
+			return true;
+		});
+	}
+
+	// covered: the write that makes WAIT cover all the server wrote; false when it
+	// cannot.
+	private long acknowledged(RedisConnection connection, Predicate<RedisConnection> writes, BooleanSupplier covered) {
 		String session = session(connection);
-		if (!writes.get()) {
+		if (!writes.test(connection) || !covered.getAsBoolean()) {
 			return 0;
-		}
-		if (RedisLeaseStore.lettucePresent && LettuceCommands.handles(connection)) {
-			LettuceCommands.publish(connection, this.channel, this.commandTimeoutMillis);
-		}
-		else {
-			connection.execute("PUBLISH", this.channel, new byte[0]);
 		}
 		Object counted = waitForReplicas(connection, this.replicas, this.timeout);
 		if (!session.equals(session(connection))) {
@@ -96,6 +115,14 @@ final class ReplicaAcknowledgements {
 	void requireCommands(RedisConnection connection) {
 		if (!asked()) {
 			return;
+		}
+		if (connection instanceof RedisClusterConnection
+				&& !(RedisLeaseStore.lettucePresent && LettuceClusterAcknowledgements.handles(connection))) {
+			// Jedis lends a node's connection from a pool per command: WAIT would not
+			// follow the writes on their connection.
+			throw new RedisReplicasToAckUnsupportedException("replicasToAck (lease.redis.replicas-to-ack) is not"
+					+ " supported on a Redis Cluster through Jedis, whose WAIT may not go out on the connection"
+					+ " that wrote the grant: use Lettuce", null);
 		}
 		require(connection, "CLIENT INFO", () -> session(connection));
 		require(connection, "WAIT", () -> waitForReplicas(connection, 0, Duration.ofMillis(1)));

@@ -90,14 +90,15 @@ class JedisRedisClusterConformanceIntegrationTests {
 	}
 
 	@Test
-	@DisplayName("Host: durability. On a cluster the settings of every node are read, the weakest deciding; replicas-to-ack, whose WAIT would not reach the primary that wrote the grant, fails the start")
+	@DisplayName("Host: durability. On a cluster the settings of every node are read, the weakest deciding; replicas-to-ack through Jedis, whose WAIT may not go out on the connection that wrote the grant, fails the start")
 	void durabilityOfEveryNodeAndReplicasToAckRefused() {
 		// The test's cluster runs without the append-only file.
 		assertThat(this.jedis.durability().status()).isEqualTo(RedisDurability.Status.NOT_DURABLE);
 		assertThat(this.jedis.durability().reason()).contains("node ").contains("appendonly is 'no'");
-		assertThatExceptionOfType(RedisReplicasToAckUnsupportedException.class).isThrownBy(
-				() -> RedisLeaseHost.builder(this.cluster.lettuce()).replicasToAck(1, Duration.ofSeconds(1)).build())
-			.withMessageContaining("not supported on a Redis Cluster");
+		assertThatExceptionOfType(RedisReplicasToAckUnsupportedException.class)
+			.isThrownBy(
+					() -> RedisLeaseHost.builder(this.cluster.jedis()).replicasToAck(1, Duration.ofSeconds(1)).build())
+			.withMessageContaining("not supported on a Redis Cluster through Jedis");
 	}
 
 	@Nested

@@ -20,6 +20,7 @@ import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
@@ -109,6 +110,23 @@ class RedisClusterShardedHandoffIntegrationTests {
 		}
 	}
 
+	@ParameterizedTest(name = "{1} waiter on {0}")
+	@MethodSource("servers")
+	@DisplayName("Operation 2: after the key's master fails over to its replica (CLUSTER FAILOVER), the waiter's host subscribes on the new master and still hears the handoff")
+	void subscriptionFollowsTheSlotThroughAFailover(File binary, String waiter) throws Exception {
+		try (RedisTestCluster cluster = new RedisTestCluster(binary, true);
+				RedisLeaseHost holding = RedisLeaseHost.builder(cluster.lettuce()).keyPrefix(PREFIX).build();
+				RedisLeaseHost waiting = RedisLeaseHost.builder(cluster.lettuce()).keyPrefix(PREFIX).build()) {
+			Setup setup = new Setup(cluster, holding, waiting, "async".equals(waiter));
+			assertSubscribedWhereTheSlotIs(cluster, setup, setup.owner);
+			int promoted = cluster.replicaOf(setup.owner);
+			cluster.failOver(promoted, false);
+			assertThat(cluster.ownerOf(setup.slot)).isEqualTo(promoted);
+			assertSubscribedWhereTheSlotIs(cluster, setup, promoted, setup.owner);
+			setup.releaseAndAssertPromptHandoff();
+		}
+	}
+
 	@ParameterizedTest(name = "{0}")
 	@MethodSource("binaries")
 	@DisplayName("Operation 2: after the waiter's host's subscription is cut, it is made again where the slot is and still hears the handoff")
@@ -128,19 +146,22 @@ class RedisClusterShardedHandoffIntegrationTests {
 		}
 	}
 
-	// On Redis 7: a sharded subscription in the key's slot on its master, none on the
-	// plain channel anywhere; on 6.2 (which has no PUBSUB SHARDCHANNELS): the plain
-	// channel.
-	private static void assertSubscribedWhereTheSlotIs(RedisTestCluster cluster, Setup setup, int master) {
+	// On Redis 7: a sharded subscription in the key's slot on a node of its shard (its
+	// master, or after a failover also the replica the old master became, which serves
+	// the shard's messages), none on the plain channel anywhere; on 6.2 (which has no
+	// PUBSUB SHARDCHANNELS): the plain channel.
+	private static void assertSubscribedWhereTheSlotIs(RedisTestCluster cluster, Setup setup, int... shard) {
 		boolean sharded = !cluster.version().startsWith("6.");
 		String version = "Redis " + cluster.version();
 		if (sharded) {
 			await().atMost(Duration.ofSeconds(30))
-				.untilAsserted(() -> assertThat(shardChannels(master))
-					.as("sharded channels with subscribers on the slot's master %d (%s)", master, version)
+				.untilAsserted(() -> assertThat(
+						Arrays.stream(shard).boxed().flatMap((node) -> shardChannels(node).stream()).toList())
+					.as("sharded channels with subscribers on the slot's shard %s (%s)", Arrays.toString(shard),
+							version)
 					.anySatisfy((channel) -> assertThat(cluster.slotOf(channel)).isEqualTo(setup.slot)));
 		}
-		// each of the two hosts subscribes once, on any master, where the plain channel
+		// each of the two hosts subscribes once, on any node, where the plain channel
 		// serves
 		await().atMost(Duration.ofSeconds(30))
 			.untilAsserted(() -> assertThat(plainSubscribers(cluster))
@@ -149,7 +170,7 @@ class RedisClusterShardedHandoffIntegrationTests {
 	}
 
 	private static long plainSubscribers(RedisTestCluster cluster) {
-		return cluster.ports().stream().mapToLong((port) -> {
+		return cluster.nodes().stream().mapToLong((port) -> {
 			try (Jedis jedis = new Jedis("127.0.0.1", port)) {
 				return jedis.pubsubNumSub(PREFIX + "handoff").get(PREFIX + "handoff");
 			}

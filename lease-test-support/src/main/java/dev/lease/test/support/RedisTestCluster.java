@@ -25,7 +25,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.IntStream;
 
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
@@ -40,7 +42,9 @@ import static org.awaitility.Awaitility.await;
 /**
  * A three-master Redis Cluster started from the redis-server binary the embedded-redis
  * artifact ships: cluster mode on three free ports, slots assigned by the test, stopped
- * (processes and files) by {@link #close()}.
+ * (processes and files) by {@link #close()}. With replicas, each master has one, which a
+ * test may stop, or promote after killing its master: each node is its own process, ended
+ * by its PID.
  *
  * @author Lease contributors
  */
@@ -52,6 +56,13 @@ public final class RedisTestCluster implements AutoCloseable {
 
 	private final List<Process> processes = new ArrayList<>();
 
+	// Each node's process by its port, masters and replicas; a node killed or stopped is
+	// removed.
+	private final Map<Integer, Process> live = new LinkedHashMap<>();
+
+	// The replica started for each master, by the master's port.
+	private final Map<Integer, Integer> replicas = new LinkedHashMap<>();
+
 	private final List<Object> factories = new ArrayList<>();
 
 	private final Path directory;
@@ -62,18 +73,15 @@ public final class RedisTestCluster implements AutoCloseable {
 
 	// binary: a redis-server executable of a version to test on.
 	public RedisTestCluster(File binary) {
+		this(binary, false);
+	}
+
+	// withReplicas: whether each master gets a replica of its own.
+	public RedisTestCluster(File binary, boolean withReplicas) {
 		try {
 			this.directory = Files.createTempDirectory("lease-redis-cluster");
 			for (int i = 0; i < 3; i++) {
-				int port = RedisTestServer.freePort();
-				Path dir = Files.createDirectories(this.directory.resolve(Integer.toString(port)));
-				this.processes.add(new ProcessBuilder(binary.getAbsolutePath(), "--port", Integer.toString(port),
-						"--bind", "127.0.0.1", "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-						"--dir", dir.toString(), "--save", "", "--appendonly", "no")
-					.redirectErrorStream(true)
-					.redirectOutput(dir.resolve("redis.log").toFile())
-					.start());
-				this.ports.add(port);
+				this.ports.add(startNode(binary));
 			}
 			for (int i = 0; i < 3; i++) {
 				int port = this.ports.get(i);
@@ -94,14 +102,81 @@ public final class RedisTestCluster implements AutoCloseable {
 				}
 			}
 			for (int port : this.ports) {
-				await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> clusterOk(port));
+				await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> clusterOk(port, 3));
 			}
 			awaitAgreement();
+			if (withReplicas) {
+				addReplicas(binary);
+			}
 		}
-		catch (IOException ex) {
+		catch (IOException | RuntimeException ex) {
 			close();
-			throw new UncheckedIOException(ex);
+			throw (ex instanceof IOException io) ? new UncheckedIOException(io) : (RuntimeException) ex;
 		}
+	}
+
+	private int startNode(File binary) throws IOException {
+		int port = RedisTestServer.freePort();
+		Path dir = Files.createDirectories(this.directory.resolve(Integer.toString(port)));
+		Process process = new ProcessBuilder(binary.getAbsolutePath(), "--port", Integer.toString(port), "--bind",
+				"127.0.0.1", "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--dir", dir.toString(),
+				"--save", "", "--appendonly", "no")
+			.redirectErrorStream(true)
+			.redirectOutput(dir.resolve("redis.log").toFile())
+			.start();
+		this.processes.add(process);
+		this.live.put(port, process);
+		return port;
+	}
+
+	// One replica a master, online before the cluster is handed to the test.
+	private void addReplicas(File binary) throws IOException {
+		for (int master : this.ports) {
+			this.replicas.put(master, startNode(binary));
+		}
+		RedisClusterReplicas.join(this.replicas, this.live.keySet());
+		awaitAgreement();
+	}
+
+	// The port of the replica started for the master on the given port.
+	public int replicaOf(int master) {
+		Integer replica = this.replicas.get(master);
+		if (replica == null) {
+			throw new IllegalStateException("No replica was started for " + master);
+		}
+		return replica;
+	}
+
+	// Every replica stopped (SIGKILL to its PID), and each master has seen its replica
+	// go.
+	public void stopReplicas() {
+		this.replicas.keySet().forEach(this::stopReplicaOf);
+	}
+
+	// The master's replica stopped (SIGKILL to its PID), and the master has seen it go.
+	public void stopReplicaOf(int master) {
+		kill(replicaOf(master));
+		if (this.live.containsKey(master)) {
+			await().atMost(Duration.ofSeconds(30)).until(() -> RedisClusterReplicas.connected(master) == 0);
+		}
+	}
+
+	// kill -9 of the node's process: no shutdown, nothing saved.
+	public void kill(int port) {
+		Process process = this.live.remove(port);
+		if (process != null) {
+			process.destroyForcibly();
+			waitFor(process);
+		}
+	}
+
+	// The replica becomes its master's master, and the live nodes agree on it. takeOver:
+	// without the agreement of the others, as after its master died (CLUSTER FAILOVER
+	// TAKEOVER); else with its live master, which first lets it catch up and then turns
+	// replica (CLUSTER FAILOVER).
+	public void failOver(int replica, boolean takeOver) {
+		RedisClusterReplicas.failOver(replica, takeOver);
+		awaitAgreement();
 	}
 
 	/**
@@ -123,7 +198,7 @@ public final class RedisTestCluster implements AutoCloseable {
 	}
 
 	public String version() {
-		try (Jedis jedis = new Jedis("127.0.0.1", this.ports.get(0))) {
+		try (Jedis jedis = new Jedis("127.0.0.1", anyLive())) {
 			for (String line : jedis.info("server").split("\r?\n")) {
 				if (line.startsWith("redis_version:")) {
 					return line.substring("redis_version:".length());
@@ -133,21 +208,26 @@ public final class RedisTestCluster implements AutoCloseable {
 		}
 	}
 
-	private static boolean ping(int port) {
+	static boolean ping(int port) {
 		try (Jedis jedis = new Jedis("127.0.0.1", port)) {
 			return "PONG".equals(jedis.ping());
 		}
 	}
 
-	private static boolean clusterOk(int port) {
+	static boolean clusterOk(int port, int nodes) {
 		try (Jedis jedis = new Jedis("127.0.0.1", port)) {
 			String info = jedis.clusterInfo();
-			return info.contains("cluster_state:ok") && info.contains("cluster_known_nodes:3");
+			return info.contains("cluster_state:ok") && info.contains("cluster_known_nodes:" + nodes);
 		}
 	}
 
 	public List<Integer> ports() {
 		return this.ports;
+	}
+
+	// Every node still running: the masters started first, then any replicas.
+	public List<Integer> nodes() {
+		return List.copyOf(this.live.keySet());
 	}
 
 	public long keysOn(int port) {
@@ -157,14 +237,14 @@ public final class RedisTestCluster implements AutoCloseable {
 	}
 
 	public int slotOf(String redisKey) {
-		try (Jedis jedis = new Jedis("127.0.0.1", this.ports.get(0))) {
+		try (Jedis jedis = new Jedis("127.0.0.1", anyLive())) {
 			return (int) jedis.clusterKeySlot(redisKey);
 		}
 	}
 
-	// The port of the master serving the slot, as the first node sees it.
+	// The port of the master serving the slot, as the first live node sees it.
 	public int ownerOf(int slot) {
-		try (Jedis jedis = new Jedis("127.0.0.1", this.ports.get(0))) {
+		try (Jedis jedis = new Jedis("127.0.0.1", anyLive())) {
 			for (String line : jedis.clusterNodes().split("\n")) {
 				String[] fields = line.trim().split(" ");
 				for (int i = 8; i < fields.length; i++) {
@@ -189,7 +269,11 @@ public final class RedisTestCluster implements AutoCloseable {
 	private void awaitAgreement() {
 		await().atMost(Duration.ofSeconds(30))
 			.pollInterval(Duration.ofMillis(20))
-			.until(() -> this.ports.stream().map(RedisTestCluster::view).distinct().count() == 1);
+			.until(() -> this.live.keySet().stream().map(RedisTestCluster::view).distinct().count() == 1);
+	}
+
+	private int anyLive() {
+		return this.live.keySet().iterator().next();
 	}
 
 	// A node's view: each node's id, config epoch and slots (without the node's own
@@ -278,6 +362,15 @@ public final class RedisTestCluster implements AutoCloseable {
 		return factory;
 	}
 
+	private static void waitFor(Process process) {
+		try {
+			process.waitFor();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
 	@Override
 	public void close() {
 		for (Object factory : this.factories) {
@@ -290,13 +383,9 @@ public final class RedisTestCluster implements AutoCloseable {
 		}
 		for (Process process : this.processes) {
 			process.destroyForcibly();
-			try {
-				process.waitFor();
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
+			waitFor(process);
 		}
+		this.live.clear();
 		if (this.directory != null) {
 			try (var paths = Files.walk(this.directory)) {
 				paths.sorted(Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());

@@ -1,0 +1,97 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.lease.host.inmemory;
+
+import java.time.Instant;
+
+import dev.lease.Lease;
+import dev.lease.LeaseHolder;
+import dev.lease.TakeResult;
+import dev.lease.Taken;
+import dev.lease.host.KeyModel;
+import dev.lease.host.TakeAnswer;
+import dev.lease.host.TakeAnswer.Queued;
+import dev.lease.host.WaiterStore;
+
+/**
+ * A blocking take's questions for the host kit's {@link dev.lease.host.WaiterMachine},
+ * each one step of the key's model under its lock; its key's state stays stored while it
+ * is queued. A withdrawal is written at once, on the waiter's thread: memory never fails
+ * to answer.
+ *
+ * @author Lease contributors
+ */
+final class SleepingWaiter implements WaiterStore {
+
+	private final InMemoryLeaseHost host;
+
+	private final KeyState state;
+
+	private final LeaseHolder holder;
+
+	private final long waiterId;
+
+	SleepingWaiter(InMemoryLeaseHost host, KeyState state, LeaseHolder holder, long waiterId) {
+		this.host = host;
+		this.state = state;
+		this.holder = holder;
+		this.waiterId = waiterId;
+	}
+
+	@Override
+	public TakeAnswer ask(boolean atBound, long answerBy) {
+		return ask(false);
+	}
+
+	@Override
+	public void withdraw() {
+		ask(true);
+	}
+
+	private TakeAnswer ask(boolean givingUp) {
+		this.state.lock.lock();
+		try {
+			KeyModel model = this.state.model();
+			TakeAnswer answer = model.ask(this.waiterId, this.holder, this.state.handedTo(this.waiterId),
+					model.now(this.host.reading()), givingUp);
+			this.state.save(model);
+			if (!(answer instanceof Queued)) {
+				this.state.forget(this.waiterId);
+			}
+			return answer;
+		}
+		finally {
+			this.host.unlock(this.state);
+		}
+	}
+
+	// A grant a wake-up named is the waiter's: nothing is kept for it any more.
+	@Override
+	public TakeResult taken(Instant expiresAt, boolean handed) {
+		if (handed) {
+			this.state.lock.lock();
+			try {
+				this.state.forget(this.waiterId);
+			}
+			finally {
+				this.host.unlock(this.state);
+			}
+		}
+		return new Taken(new Lease(this.state.key, this.holder, expiresAt));
+	}
+
+}
