@@ -147,6 +147,24 @@ public interface LeaseHost {
 	Optional<Lease> grant(LeaseKey key);
 
 	/**
+	 * Answer how many takes wait for one key now, for operators: a snapshot read at one
+	 * reading of the host's clock, stale as soon as it is answered, and never a reason to
+	 * take or not. Derived as {@link #grant(LeaseKey)} derives the grant: a waiter that a
+	 * passed grant hands the key to is granted, not waiting. Writes nothing (Check 5.2).
+	 * This is a host read beside the atom, like {@link #grants(String, int)}; the atom
+	 * has no such question.
+	 * <p>
+	 * The default answers empty: this host cannot tell. It never throws for that reason.
+	 * @param key the key
+	 * @return how many wait, and since when if the host keeps arrival instants; empty
+	 * when the host cannot tell
+	 * @since 0.1.0
+	 */
+	default Optional<QueuedTakes> waiting(LeaseKey key) {
+		return Optional.empty();
+	}
+
+	/**
 	 * The same host, asked without holding the caller's thread: the five questions with
 	 * the same answers, each returning a future at once. A host that can wait without a
 	 * thread (on its store's asynchronous client and wake-ups) returns its own; this

@@ -35,6 +35,7 @@ import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
 import dev.lease.LeaseKey;
 import dev.lease.NotHeld;
+import dev.lease.QueuedTakes;
 import dev.lease.ReleaseResult;
 import dev.lease.TakeResult;
 import dev.lease.Taken;
@@ -185,6 +186,13 @@ public final class ObservedLeaseHost implements LeaseHost {
 	public Optional<Lease> grant(LeaseKey key) {
 		return uninterruptibly(LeaseObservationDocumentation.GRANT, () -> this.target.grant(key),
 				(result) -> result.isPresent() ? "held" : "free");
+	}
+
+	// Passed through, not observed: a read for operators, and an observation of it would
+	// be named lease.waiting, the gauge's name.
+	@Override
+	public Optional<QueuedTakes> waiting(LeaseKey key) {
+		return this.target.waiting(key);
 	}
 
 	/**

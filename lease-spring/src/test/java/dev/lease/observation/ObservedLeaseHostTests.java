@@ -47,6 +47,7 @@ import dev.lease.LeaseHost;
 import dev.lease.LeaseHostException;
 import dev.lease.LeaseKey;
 import dev.lease.NotHeld;
+import dev.lease.QueuedTakes;
 import dev.lease.ReleaseResult;
 import dev.lease.Released;
 import dev.lease.TakeResult;
@@ -149,6 +150,34 @@ class ObservedLeaseHostTests {
 		assertThatExceptionOfType(LeaseHostException.class)
 			.isThrownBy(() -> failing.tryTake(LeaseKey.of(fresh()), LeaseHolder.of(fresh()), Duration.ofSeconds(1)));
 		assertThat(this.observed).containsExactly("lease.try.take failing error LeaseHostException");
+	}
+
+	@Test
+	@DisplayName("Waiting 1: how many takes wait for a key is the host's answer, passed through and not observed")
+	void waitingIsTheHostsAnswerPassedThrough() throws Exception {
+		LeaseKey key = LeaseKey.of(fresh());
+		LeaseHolder holder = LeaseHolder.of(fresh());
+		LeaseHolder waiter = LeaseHolder.of(fresh());
+		this.host.tryTake(key, holder, Duration.ofSeconds(60));
+		assertThat(this.host.waiting(key)).contains(QueuedTakes.NONE);
+		Thread waiting = new Thread(() -> {
+			try {
+				this.host.take(key, waiter, Duration.ofSeconds(60));
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		});
+		waiting.start();
+		await().atMost(Duration.ofSeconds(30))
+			.untilAsserted(() -> assertThat(this.host.waiting(key)).contains(QueuedTakes.of(1)));
+		this.host.release(key, holder);
+		waiting.join(Duration.ofSeconds(30).toMillis());
+		assertThat(this.host.waiting(key)).contains(QueuedTakes.NONE);
+		this.host.release(key, waiter);
+		// the waiter's take and the release that handed it the key end in either order
+		assertThat(this.observed).containsExactlyInAnyOrder("lease.try.take memory taken",
+				"lease.release memory released", "lease.take memory taken", "lease.release memory released");
 	}
 
 	@Test

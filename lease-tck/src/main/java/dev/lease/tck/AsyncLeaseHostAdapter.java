@@ -30,6 +30,7 @@ import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
 import dev.lease.LeaseHostException;
 import dev.lease.LeaseKey;
+import dev.lease.QueuedTakes;
 import dev.lease.ReleaseResult;
 import dev.lease.TakeResult;
 import dev.lease.TryTakeResult;
@@ -125,6 +126,11 @@ public final class AsyncLeaseHostAdapter implements LeaseHost {
 	@Override
 	public Optional<Lease> grant(LeaseKey key) {
 		return this.host.grant(key);
+	}
+
+	@Override
+	public Optional<QueuedTakes> waiting(LeaseKey key) {
+		return this.host.waiting(key);
 	}
 
 	@Override

@@ -35,9 +35,9 @@ import dev.lease.LeaseKey;
 /**
  * The definition of a correct {@link LeaseHost}: every Check 1.1 to 6.2 of the lease
  * atom, Operations 1 to 14, arrival order, handoff to waiters, byte identity, bad input,
- * interruption, a concurrency stress test and an overlap race on a machine whose cores
- * are kept busy, each test named after the rule it proves. A host runs the kit by
- * extending it and supplying the host:
+ * interruption, the operators' reads, a concurrency stress test and an overlap race on a
+ * machine whose cores are kept busy, each test named after the rule it proves. A host
+ * runs the kit by extending it and supplying the host:
  *
  * <pre class="code">
  * class InMemoryLeaseHostConformanceTests extends LeaseHostConformanceKit {
@@ -129,6 +129,15 @@ public abstract class LeaseHostConformanceKit {
 		Arrivals.awaitQueued(host(), key, holder, tolerance());
 	}
 
+	/**
+	 * Return whether the host answers {@link LeaseHost#waiting(LeaseKey)}: a host that
+	 * cannot tell how many wait answers empty for every key, and says so here.
+	 * @return whether the host counts the takes waiting for a key
+	 */
+	protected boolean countsWaiting() {
+		return true;
+	}
+
 	// Once per host: a take that waits and is handed the key at a release, and one handed
 	// the key as the holder's term passes, neither timed.
 	final void warmUp() throws Exception {
@@ -215,6 +224,19 @@ public abstract class LeaseHostConformanceKit {
 	@ResourceLock(value = TIMING, mode = ResourceAccessMode.READ)
 	@DisplayName("Grants")
 	class GrantsGroup extends GrantsChecks {
+
+		@Override
+		LeaseHostConformanceKit kit() {
+			return LeaseHostConformanceKit.this;
+		}
+
+	}
+
+	@Nested
+	@Execution(ExecutionMode.CONCURRENT)
+	@ResourceLock(TIMING)
+	@DisplayName("Waiting")
+	class WaitingGroup extends WaitingChecks {
 
 		@Override
 		LeaseHostConformanceKit kit() {

@@ -105,11 +105,20 @@ class BrokenHostDetectionTests {
 	}
 
 	@Test
+	@ResourceLock(value = KITS, mode = ResourceAccessMode.READ)
+	@DisplayName("The kit catches a host that counts every take that ever waited, not those that wait now (Waiting 1)")
+	void catchesCountOfArrivals() {
+		assertThat(failuresOf(CountsArrivalsKit.class, LeaseHostConformanceKit.WaitingGroup.class))
+			.anyMatch((name) -> name.startsWith("Waiting 1"));
+	}
+
+	@Test
 	@ResourceLock(KITS)
 	@DisplayName("The kit passes the correct host it forwards to, so every failure above is the broken rule's")
 	void passesTheCorrectHost() {
 		assertThat(failuresOf(CorrectKit.class, LeaseHostConformanceKit.WaiterGroup.class)).isEmpty();
 		assertThat(failuresOf(CorrectKit.class, LeaseHostConformanceKit.InterruptGroup.class)).isEmpty();
+		assertThat(failuresOf(CorrectKit.class, LeaseHostConformanceKit.WaitingGroup.class)).isEmpty();
 	}
 
 	@Test
@@ -203,6 +212,14 @@ class BrokenHostDetectionTests {
 
 		GhostOnInterruptKit() {
 			super(BrokenHosts::ghostOnInterrupt);
+		}
+
+	}
+
+	static class CountsArrivalsKit extends BrokenKit {
+
+		CountsArrivalsKit() {
+			super(BrokenHosts::countsArrivals);
 		}
 
 	}

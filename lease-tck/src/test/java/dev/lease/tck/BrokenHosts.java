@@ -22,6 +22,7 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -33,6 +34,7 @@ import dev.lease.LeaseHolder;
 import dev.lease.LeaseHostException;
 import dev.lease.LeaseKey;
 import dev.lease.NotHeld;
+import dev.lease.QueuedTakes;
 import dev.lease.ReentrantTakeException;
 import dev.lease.ReleaseResult;
 import dev.lease.TakeResult;
@@ -283,6 +285,27 @@ final class BrokenHosts {
 			public ReleaseResult release(LeaseKey key, LeaseHolder holder) {
 				LeaseHolder current = holders.remove(key);
 				return (current != null) ? this.delegate.release(key, current) : new NotHeld();
+			}
+
+		};
+	}
+
+	// Counts every take that ever waited for a key, as a host that counts arrivals
+	// rather than its queue would: one handed the key or withdrawn is still counted.
+	static ForwardingLeaseHost countsArrivals() {
+		Map<LeaseKey, AtomicLong> arrivals = new ConcurrentHashMap<>();
+		return new ForwardingLeaseHost(new InMemoryLeaseHost()) {
+
+			@Override
+			public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
+				arrivals.computeIfAbsent(key, (k) -> new AtomicLong()).incrementAndGet();
+				return this.delegate.take(key, holder, duration);
+			}
+
+			@Override
+			public Optional<QueuedTakes> waiting(LeaseKey key) {
+				AtomicLong count = arrivals.get(key);
+				return Optional.of(QueuedTakes.of((count != null) ? (int) count.get() : 0));
 			}
 
 		};

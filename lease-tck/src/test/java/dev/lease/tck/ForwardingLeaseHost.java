@@ -27,6 +27,7 @@ import dev.lease.Lease;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
 import dev.lease.LeaseKey;
+import dev.lease.QueuedTakes;
 import dev.lease.ReleaseResult;
 import dev.lease.TakeResult;
 import dev.lease.TryTakeResult;
@@ -78,6 +79,11 @@ class ForwardingLeaseHost implements LeaseHost {
 	@Override
 	public Optional<Lease> grant(LeaseKey key) {
 		return this.delegate.grant(key);
+	}
+
+	@Override
+	public Optional<QueuedTakes> waiting(LeaseKey key) {
+		return this.delegate.waiting(key);
 	}
 
 }

@@ -23,6 +23,8 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 
+import dev.lease.QueuedTakes;
+
 /**
  * Description of one page of the grants that stand, as the {@link LeasesEndpoint} answers
  * them.
@@ -102,13 +104,16 @@ public final class LeasesDescriptor implements OperationResponseBody {
 
 		private final @Nullable Duration remaining;
 
+		private final @Nullable QueuedTakes queuedTakes;
+
 		LeaseDescriptor(String key, String holder, Instant expiresAt, @Nullable Instant grantedAt,
-				@Nullable Duration remaining) {
+				@Nullable Duration remaining, @Nullable QueuedTakes queuedTakes) {
 			this.key = key;
 			this.holder = holder;
 			this.expiresAt = expiresAt;
 			this.grantedAt = grantedAt;
 			this.remaining = remaining;
+			this.queuedTakes = queuedTakes;
 		}
 
 		public String getKey() {
@@ -147,6 +152,26 @@ public final class LeasesDescriptor implements OperationResponseBody {
 		 */
 		public @Nullable Long getRemainingMillis() {
 			return (this.remaining != null) ? this.remaining.toMillis() : null;
+		}
+
+		/**
+		 * Return how many takes wait for the key, as the host read them just after the
+		 * grant: a snapshot. Shown by the read of one key only, so that a page of the
+		 * listing costs no question per key.
+		 * @return how many wait, or {@code null} when the host cannot tell or the grant
+		 * was listed
+		 */
+		public @Nullable Integer getWaiting() {
+			return (this.queuedTakes != null) ? this.queuedTakes.count() : null;
+		}
+
+		/**
+		 * Return when the longest-waiting take for the key arrived, on the host's clock.
+		 * @return the instant, or {@code null} when nobody waits or the host does not
+		 * keep arrival instants (none of this project's hosts does)
+		 */
+		public @Nullable Instant getWaitingSince() {
+			return (this.queuedTakes != null) ? this.queuedTakes.since() : null;
 		}
 
 	}

@@ -40,6 +40,7 @@ import dev.lease.GrantsPage;
 import dev.lease.Lease;
 import dev.lease.LeaseHost;
 import dev.lease.LeaseKey;
+import dev.lease.QueuedTakes;
 import dev.lease.actuate.endpoint.LeasesDescriptor.LeaseDescriptor;
 import dev.lease.observation.ObservedLeaseHost;
 
@@ -130,13 +131,15 @@ public class LeasesEndpoint {
 		boolean showHolders = this.showValues.isShown(securityContext, this.roles);
 		List<LeaseDescriptor> leases = page.grants()
 			.stream()
-			.map((lease) -> describe(lease, showHolders, page.remaining(lease)))
+			.map((lease) -> describe(lease, showHolders, page.remaining(lease), null))
 			.toList();
 		return new LeasesDescriptor(leases, page.readAt(), page.next(), null);
 	}
 
 	/**
-	 * Describe the grant that stands on one key, read exactly, however many grants stand.
+	 * Describe the grant that stands on one key, read exactly, however many grants stand,
+	 * with how many takes wait for the key when the host can tell: a snapshot read just
+	 * after the grant.
 	 * @param securityContext the caller, who may or may not see holders
 	 * @param key the key as the listing prints it, in the path segments it spans when it
 	 * contains {@code /}
@@ -148,14 +151,16 @@ public class LeasesEndpoint {
 		LeaseKey wanted = parse(String.join("/", key));
 		boolean showHolders = this.showValues.isShown(securityContext, this.roles);
 		return this.host.grant(wanted)
-			.map((lease) -> describe(lease, showHolders, this.host.remaining(lease.key(), lease.holder()).orElse(null)))
+			.map((lease) -> describe(lease, showHolders, this.host.remaining(lease.key(), lease.holder()).orElse(null),
+					this.host.waiting(wanted).orElse(null)))
 			.orElse(null);
 	}
 
-	private LeaseDescriptor describe(Lease lease, boolean showHolder, @Nullable Duration remaining) {
+	private LeaseDescriptor describe(Lease lease, boolean showHolder, @Nullable Duration remaining,
+			@Nullable QueuedTakes queuedTakes) {
 		String holder = (showHolder) ? display(lease.holder().bytes()) : "******";
-		return new LeaseDescriptor(display(lease.key().bytes()), holder, lease.expiresAt(), grantedAt(lease),
-				remaining);
+		return new LeaseDescriptor(display(lease.key().bytes()), holder, lease.expiresAt(), grantedAt(lease), remaining,
+				queuedTakes);
 	}
 
 	// No host stores when a grant began; the observed host knows it of the grants taken

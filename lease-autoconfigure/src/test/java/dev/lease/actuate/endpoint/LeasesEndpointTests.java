@@ -41,6 +41,7 @@ import dev.lease.Lease;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
 import dev.lease.LeaseKey;
+import dev.lease.QueuedTakes;
 import dev.lease.ReleaseResult;
 import dev.lease.TakeResult;
 import dev.lease.TryTakeResult;
@@ -289,13 +290,16 @@ class LeasesEndpointTests {
 	}
 
 	/**
-	 * A host that counts the questions of remaining it is asked.
+	 * A host that counts the questions of remaining it is asked, and answers the takes
+	 * waiting it is given, or that it cannot tell.
 	 */
 	static final class RemainingCountingHost implements LeaseHost {
 
 		private final LeaseHost host;
 
 		final AtomicInteger remainingCalls = new AtomicInteger();
+
+		volatile @Nullable QueuedTakes queuedTakes;
 
 		RemainingCountingHost(LeaseHost host) {
 			this.host = host;
@@ -335,6 +339,11 @@ class LeasesEndpointTests {
 		@Override
 		public Optional<Lease> grant(LeaseKey key) {
 			return this.host.grant(key);
+		}
+
+		@Override
+		public Optional<QueuedTakes> waiting(LeaseKey key) {
+			return Optional.ofNullable(this.queuedTakes);
 		}
 
 	}

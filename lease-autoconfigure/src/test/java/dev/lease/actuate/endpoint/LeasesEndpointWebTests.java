@@ -52,6 +52,7 @@ import dev.lease.Taken;
 import dev.lease.autoconfigure.LeasedJobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link LeasesEndpoint}, the {@code lease} health contributor and the lease
@@ -248,6 +249,28 @@ class LeasesEndpointWebTests {
 		assertThat(one).contains("\"remaining\":\"PT");
 		assertThat(one).as("the host is observed: a grant taken through it shows when it began")
 			.contains("\"grantedAt\":\"");
+	}
+
+	@Test
+	@DisplayName("Waiting 1: GET /actuator/leases/{key} shows how many takes wait for the key")
+	void leaseShowsHowManyTakesWait() throws Exception {
+		String key = fresh();
+		take(key, fresh());
+		assertThat(get("/actuator/leases/" + key).body()).contains("\"waiting\":0").doesNotContain("waitingSince");
+		Thread waiter = new Thread(() -> {
+			try {
+				this.host.take(LeaseKey.of(key), LeaseHolder.of(fresh()), Duration.ofSeconds(30));
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		});
+		waiter.start();
+		await().atMost(Duration.ofSeconds(30))
+			.untilAsserted(() -> assertThat(get("/actuator/leases/" + key).body()).contains("\"waiting\":1"));
+		assertThat(get("/actuator/leases").body()).doesNotContain("\"waiting\"");
+		waiter.interrupt();
+		waiter.join(Duration.ofSeconds(30).toMillis());
 	}
 
 	@Test

@@ -35,6 +35,7 @@ import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
 import dev.lease.LeaseKey;
 import dev.lease.NotHeld;
+import dev.lease.QueuedTakes;
 import dev.lease.ReleaseResult;
 import dev.lease.Released;
 import dev.lease.TakeResult;
@@ -270,6 +271,11 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 		finally {
 			state.lock.unlock();
 		}
+	}
+
+	@Override
+	public Optional<QueuedTakes> waiting(LeaseKey key) {
+		return InMemoryWaiting.read(this, key);
 	}
 
 	/**

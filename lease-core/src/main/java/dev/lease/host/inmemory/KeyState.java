@@ -174,6 +174,22 @@ final class KeyState {
 		this.headMoved = false;
 	}
 
+	// For operators: the queued waiters after the first skipped whose bound has not
+	// passed at now; a waiter past its bound stays queued until it or a handoff takes it
+	// out, and is not counted. Reads only; the key's lock is held.
+	int waitingAfter(int skipped, long now) {
+		int count = 0;
+		int index = 0;
+		if (this.queue != null) {
+			for (QueuedWaiter waiter : this.queue) {
+				if (index++ >= skipped && waiter.bound() >= now) {
+					count++;
+				}
+			}
+		}
+		return count;
+	}
+
 	// Free at the later of the reading and the latest one saved.
 	boolean isFree(long reading) {
 		return (this.queue == null || this.queue.isEmpty())

@@ -28,15 +28,17 @@ import dev.lease.GrantsPage;
 import dev.lease.Lease;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
+import dev.lease.QueuedTakes;
 import dev.lease.host.KeyCursor;
 import dev.lease.host.Micros;
 
 /**
  * The JDBC host's reads for operators: a page of the standing grants in one statement,
- * keyset-paged by key with the database clock read in the same statement, and the exact
- * read of one key's standing grant. Both write nothing (Check 5.2): a row whose stored
- * grant passed while waiters queue is derived by the store's state model with the row
- * locked, and nothing is saved.
+ * keyset-paged by key with the database clock read in the same statement, the exact read
+ * of one key's standing grant, and how many takes wait for a key. All write nothing
+ * (Check 5.2): a row whose stored grant passed while waiters queue is derived, for the
+ * listing and the exact read, by the store's state model with the row locked, and nothing
+ * is saved.
  *
  * @author Lease contributors
  */
@@ -83,6 +85,21 @@ final class JdbcGrantReads {
 		KeyRow.Read read = this.store.calls.statement("read the standing grant", key,
 				(tx) -> tx.queryRow(this.statements.selectKeyAndNow, KeyRow.ROW_AND_NOW, keyBytes));
 		return (read != null) ? Optional.ofNullable(standing(keyBytes, read.row(), read.now())) : Optional.empty();
+	}
+
+	// One statement: the key's waiters that are neither handed the key nor past their
+	// bound. A stored grant that passed a moment ago and that no question has handed on
+	// yet still counts the waiter it goes to, until that waiter asks at the grant's
+	// instant and is handed it: deriving it would lock the key's row.
+	QueuedTakes waiting(LeaseKey key) {
+		Long count = this.store.calls.statement("read how many wait", key,
+				(tx) -> tx.queryRow(this.statements.selectWaiting, JdbcGrantReads::waitingRow, key.bytes()));
+		return (count != null) ? QueuedTakes.of(Math.toIntExact(count)) : QueuedTakes.NONE;
+	}
+
+	// The count, or 0 when the key has no row.
+	private static long waitingRow(ResultSet resultSet, int rowNumber) throws SQLException {
+		return (resultSet.getObject(4) != null) ? KeyRow.number(resultSet, 7) : 0;
 	}
 
 	// The grant standing at the later of the reading and the key's latest. Only a stored

@@ -38,6 +38,7 @@ import dev.lease.LeaseHost;
 import dev.lease.LeaseHostException;
 import dev.lease.LeaseKey;
 import dev.lease.NotHeld;
+import dev.lease.QueuedTakes;
 import dev.lease.ReleaseResult;
 import dev.lease.Released;
 import dev.lease.TakeResult;
@@ -261,6 +262,12 @@ public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, Au
 	public Optional<Lease> grant(LeaseKey key) {
 		HostArguments.requireKey(key);
 		return parts().grantReads.grant(key);
+	}
+
+	@Override
+	public Optional<QueuedTakes> waiting(LeaseKey key) {
+		HostArguments.requireKey(key);
+		return Optional.of(parts().grantReads.waiting(key));
 	}
 
 	/**

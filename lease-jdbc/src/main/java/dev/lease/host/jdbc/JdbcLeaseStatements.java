@@ -87,6 +87,8 @@ final class JdbcLeaseStatements {
 
 	final String selectHandedWaiters;
 
+	final String selectWaiting;
+
 	JdbcLeaseStatements(JdbcLeaseDialect dialect, String tablePrefix) {
 		// On PostgreSQL the key's lock comes first (KEY_LOCKED).
 		this.selectKeyForUpdate = sql("""
@@ -121,6 +123,14 @@ final class JdbcLeaseStatements {
 				ARRIVALS FROM %PREFIX%KEYS WHERE HOLDER IS NOT NULL AND LEASE_KEY > ?
 				AND (QUEUED > 0 OR EXPIRES_AT > %START%) ORDER BY LEASE_KEY LIMIT ?) K
 				ON 1 = 1 ORDER BY K.LEASE_KEY""", dialect, tablePrefix);
+		// How many wait for a key, for operators: its waiters not handed the key whose
+		// bound has not passed at the key's now, with the key's row and one reading of
+		// the clock; a row with no key when the key has none.
+		this.selectWaiting = sql("""
+				SELECT C.READING, K.HOLDER, K.EXPIRES_AT, K.LATEST, K.QUEUED, K.ARRIVALS,
+				(SELECT COUNT(*) FROM %PREFIX%WAITERS W WHERE W.LEASE_KEY = K.LEASE_KEY
+				AND W.GRANTED_EXPIRES_AT IS NULL AND W.BOUND >= GREATEST(K.LATEST, C.READING))
+				FROM (SELECT %NOW% AS READING) C LEFT JOIN %PREFIX%KEYS K ON K.LEASE_KEY = ?""", dialect, tablePrefix);
 		// Removing a passed grant with nobody queued changes no answer: it reads as free.
 		// On PostgreSQL a row goes only under its key's lock (KEY_LOCK), taken only for a
 		// row that qualifies (CASE fixes the order); a key whose lock is taken is left to

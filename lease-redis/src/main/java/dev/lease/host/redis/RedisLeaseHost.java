@@ -32,6 +32,7 @@ import dev.lease.LeaseHost;
 import dev.lease.LeaseHostException;
 import dev.lease.LeaseKey;
 import dev.lease.NotHeld;
+import dev.lease.QueuedTakes;
 import dev.lease.ReentrantTakeException;
 import dev.lease.ReleaseResult;
 import dev.lease.Released;
@@ -247,6 +248,13 @@ public final class RedisLeaseHost implements LeaseHost, ProtocolRecordingHost, A
 		HostArguments.requireKey(key);
 		start();
 		return this.store.grant(key);
+	}
+
+	@Override
+	public Optional<QueuedTakes> waiting(LeaseKey key) {
+		HostArguments.requireKey(key);
+		start();
+		return Optional.of(QueuedTakes.of(this.store.waiting(key)));
 	}
 
 	/**

@@ -327,6 +327,11 @@ final class RedisLeaseStore {
 				: Optional.empty();
 	}
 
+	// How many takes wait for the key, derived by the script without writing (Check 5.2).
+	int waiting(LeaseKey key) {
+		return RedisScriptAnswer.waiting(run("read how many wait", redisKey(key), ascii("waiting")));
+	}
+
 	// With replicas-to-ack, confirm the grant with WAIT on the connection that wrote it
 	// (for a handed grant: the settle that takes it up), and give it back when too few
 	// replicas acknowledge, so that a failover cannot hand the key to a second holder.

@@ -122,6 +122,12 @@ import dev.lease.host.Wakeups;
  * <td>none</td>
  * </tr>
  * <tr>
+ * <td>{@code waiting} (writes nothing)</td>
+ * <td>{@code 1 count}</td>
+ * <td>{@link #waiting}: how many tickets wait past those the derivation at now hands the
+ * key on through, a ticket past its bound included until it is withdrawn</td>
+ * </tr>
+ * <tr>
  * <td rowspan="2">any</td>
  * <td>{@code -2 kind}</td>
  * <td>{@link LeaseHostException}: the key holds a value that is not lease state
@@ -206,6 +212,13 @@ sealed interface RedisScriptAnswer {
 
 	// The answers every operation may give when the key holds no lease state it can read
 	// (the script touched nothing), as failures; read first, for every answer.
+	static int waiting(List<Object> answer) {
+		if (code(answer) != 1) {
+			throw unexpected(answer);
+		}
+		return Math.toIntExact(number(answer, 1));
+	}
+
 	static void requireLeaseState(byte[] key, List<Object> answer) {
 		if (!(answer.get(0) instanceof Long code) || code >= -1) {
 			return;

@@ -164,6 +164,8 @@ if plain then
 			return { 1, holder, expires }
 		end
 		return { 0 }
+	elseif op == 'waiting' then
+		return { 1, 0 }
 	else
 		return redis.error_reply('unknown lease operation ' .. tostring(op))
 	end
@@ -342,6 +344,14 @@ local function persist()
 end
 
 -- Questions that write nothing.
+if op == 'waiting' then
+	-- How many takes wait, as derived at now: the derivation hands the key on through the
+	-- first i tickets of the queue (or drops them), and the rest wait. A ticket past its
+	-- bound is counted until it is withdrawn, as its waiter asks at its bound: leaving it
+	-- out would read every entry. Scores are arrival numbers, not instants: no "since".
+	local _, _, i = standing_now()
+	return { 1, redis.call('ZCARD', QUEUE) - i }
+end
 if op == 'grant' or op == 'remaining' then
 	local h, e = standing_now()
 	if op == 'grant' then

@@ -52,8 +52,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The one state model, checked: random operations on a few keys and holders (try takes,
- * takes that queue, releases, remainings, a waiter's ask and settle, short terms that
- * pass between steps) run through lease.lua on the real Redis and through
+ * takes that queue, releases, remainings, a waiter's ask and settle, how many wait, short
+ * terms that pass between steps) run through lease.lua on the real Redis and through
  * {@link KeyModel} from the state the script stored before each step, at the instant the
  * script read. Every answer and every stored instant must agree. The script's instant is
  * exact when it wrote the key (the latest reading it stored); otherwise it lies between
@@ -71,7 +71,7 @@ class RedisKeyModelDifferentialIntegrationTests {
 
 	private static final String[] HOLDERS = { "h0", "h1", "h2" };
 
-	private static final String[] OPS = { "try", "take", "take", "release", "remaining", "ask", "settle" };
+	private static final String[] OPS = { "try", "take", "take", "release", "remaining", "ask", "settle", "waiting" };
 
 	private RedisTestServer server;
 
@@ -245,6 +245,7 @@ class RedisKeyModelDifferentialIntegrationTests {
 					.map((remaining) -> "remaining " + remaining.toNanos() / 1000)
 					.orElse("none");
 				case "release" -> model.release(asking, now) ? released(model.handed(), handedBefore) : "not-held";
+				case "waiting" -> "waiting " + model.queued();
 				default -> ask(model, before, ticket, now, op.equals("settle") && interrupted);
 			};
 		}
@@ -303,6 +304,7 @@ class RedisKeyModelDifferentialIntegrationTests {
 		}
 		return switch (op) {
 			case "remaining" -> (code == 1) ? "remaining " + answer.get(1) : "none";
+			case "waiting" -> "waiting " + answer.get(1);
 			case "release" -> (code == 0) ? "not-held" : (answer.size() > 1)
 					? "released to " + new String((byte[]) answer.get(1)) + " until " + answer.get(2) : "released";
 			default -> switch ((int) code) {

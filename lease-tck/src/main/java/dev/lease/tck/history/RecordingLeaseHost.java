@@ -30,6 +30,7 @@ import dev.lease.Lease;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
 import dev.lease.LeaseKey;
+import dev.lease.QueuedTakes;
 import dev.lease.ReleaseResult;
 import dev.lease.TakeResult;
 import dev.lease.TryTakeResult;
@@ -195,6 +196,11 @@ public final class RecordingLeaseHost implements LeaseHost {
 	@Override
 	public Optional<Lease> grant(LeaseKey key) {
 		return this.host.grant(key);
+	}
+
+	@Override
+	public Optional<QueuedTakes> waiting(LeaseKey key) {
+		return this.host.waiting(key);
 	}
 
 	private void record(Call call, LeaseKey key, LeaseHolder holder, @Nullable Duration duration, Instant invoked,
