@@ -69,21 +69,18 @@ import dev.lease.host.TakeAnswer.Granted;
  * with nobody queued is one statement that reads the clock with the row locked (two when
  * the key has no row yet), and a release with nobody queued is one; on MySQL and MariaDB
  * these and a remaining with nobody queued are one statement each. Waiters are rows of a
- * second table in arrival order, read from the head a page at a time. A waiter wakes only
- * when a wake-up names it (PostgreSQL {@code LISTEN/NOTIFY} over one connection per host,
- * or a release made through this host); of a key's waiters in one host only one re-asks,
- * and elsewhere than PostgreSQL it is the key's one poller. The {@code LISTEN} connection
- * is opened outside the application's pool ({@link Builder#listenDataSource(DataSource)},
- * else a Hikari pool's settings, else an unpooled data source; any other pool lends it,
- * with a warning) and re-opened after a failure with a bounded backoff. A released key
- * leaves no row behind; a passed one with nobody waiting is removed within
- * {@link Builder#cleanupInterval(Duration)}.
+ * second table in arrival order, read from the head a page at a time; they wait through
+ * the host kit's {@link dev.lease.host.WaiterMachine}, woken by PostgreSQL
+ * {@code LISTEN/NOTIFY} or a release made here, else polling. The {@code LISTEN}
+ * connection is opened outside the application's pool
+ * ({@link Builder#listenDataSource(DataSource)}, else a Hikari pool's settings, else an
+ * unpooled data source; any other pool lends it, with a warning) and re-opened after a
+ * failure with a bounded backoff. A released key leaves no row behind; a passed one with
+ * nobody waiting is removed within {@link Builder#cleanupInterval(Duration)}.
  * <p>
- * A database that does not answer at construction is asked again at each call, every call
- * throwing {@link LeaseHostException} until it answers (one warning is logged at
- * construction); the host then chooses its dialect and works as if built then. A call
- * that fails because the database cannot be reached says so, naming the database by its
- * JDBC URL without credentials and what to check.
+ * A database that does not answer at construction is asked again at each call (each
+ * throwing {@link LeaseHostException}, naming the database by its JDBC URL without
+ * credentials) until it answers; the host then works as if built then.
  * <p>
  * The host uses connections of its own from the {@link DataSource}, never the caller's
  * transaction: a grant does not roll back with the caller's work (Non-goal 6). The tables
@@ -274,9 +271,8 @@ public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, Au
 	 * {@inheritDoc}
 	 * <p>
 	 * Served on the host's executor ({@link Builder#executor(Executor)}): JDBC has no
-	 * non-blocking driver to wait on. A waiting take holds its thread, but no connection
-	 * and no row lock; the host's {@link DataSource} pool still bounds how many questions
-	 * reach the database at once.
+	 * non-blocking driver. A waiting take holds its thread, but no connection and no row
+	 * lock.
 	 */
 	@Override
 	public AsyncLeaseHost async() {

@@ -63,17 +63,12 @@ import dev.lease.host.redis.RedisScriptAnswer.TryTakeAnswer;
  * bound has not passed inside the release script and publishes the lease's Redis key on
  * one channel, {@code <prefix>handoff}, to which each host holds one subscription, or, on
  * a Redis 7 cluster through Lettuce, on a channel of the key's slot, to which a host
- * subscribes while it has waiters in the slot ({@link RedisHandoffChannels}). A waiter
- * also asks where it stands at the earlier of the standing grant's remaining term and
- * half its own duration, so a lost message costs latency only.
- * <p>
- * This class is the host's face; its store ({@link RedisLeaseStore}: the script calls,
- * the key codec, the durability gate and replica confirmation) and its waiting
- * ({@link RedisLeaseWaiting}: the waiting protocol, wake-ups, withdrawal and interrupts)
- * sit beside it.
- * <p>
- * Create one with {@link #builder(RedisConnectionFactory)}, and {@link #close()} it to
- * end its subscription.
+ * subscribes while it has waiters in the slot ({@link RedisHandoffChannels}); waiters
+ * wait through the host kit's {@link dev.lease.host.WaiterMachine}. This class is the
+ * host's face; its store ({@link RedisLeaseStore}: the script calls, the key codec, the
+ * durability gate and replica confirmation) and its waiting ({@link RedisLeaseWaiting})
+ * sit beside it. Create one with {@link #builder(RedisConnectionFactory)};
+ * {@link #close()} ends its subscription.
  *
  * @author Lease contributors
  * @since 0.1.0
