@@ -257,7 +257,7 @@ public final class Wakeups<K, W> {
 		/**
 		 * Be called at every wake-up, instead of sleeping in {@link #await(long)}: a
 		 * waiter that holds no thread re-reads its signal ({@link #handed()},
-		 * {@link #takeAskNow()}, {@link #delegate()}, {@link #standingExpiresAt()}) when
+		 * {@link #takeAskNow()}, {@link #delegate()}, {@link #standingEndsAt()}) when
 		 * called. The call runs on the thread that wakes the waiter (a subscription, an
 		 * I/O thread, a releasing caller), so it must not block; a wake-up before it is
 		 * set is kept in the signal, to be read at once.

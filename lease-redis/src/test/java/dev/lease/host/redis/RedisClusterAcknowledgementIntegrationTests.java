@@ -62,27 +62,6 @@ class RedisClusterAcknowledgementIntegrationTests {
 
 	@ParameterizedTest(name = "{0}")
 	@MethodSource("binaries")
-	@DisplayName("Invariant 2.2, Operation 11: with replicas-to-ack on a cluster, a grant (blocking or non-blocking take) is on its slot's replica before the take answers, and so is the end of a release")
-	void grantIsOnTheReplicaOfItsSlotBeforeTheTakeAnswers(File binary) throws Exception {
-		try (RedisTestCluster cluster = new RedisTestCluster(binary, true);
-				RedisLeaseHost host = RedisLeaseHost.builder(cluster.lettuce())
-					.keyPrefix(PREFIX)
-					.replicasToAck(1, REPLICA_TIMEOUT)
-					.build()) {
-			LeaseKey key = LeaseKey.of("blocking-" + UUID.randomUUID());
-			LeaseHolder holder = LeaseHolder.of("holder-" + UUID.randomUUID());
-			assertThat(host.take(key, holder, TERM)).isInstanceOf(Taken.class);
-			assertOnReplica(cluster, key, true);
-			LeaseKey asyncKey = LeaseKey.of("async-" + UUID.randomUUID());
-			assertThat(host.async().take(asyncKey, holder, TERM).get(2, TimeUnit.MINUTES)).isInstanceOf(Taken.class);
-			assertOnReplica(cluster, asyncKey, true);
-			assertThat(host.release(key, holder)).isInstanceOf(Released.class);
-			assertOnReplica(cluster, key, false);
-		}
-	}
-
-	@ParameterizedTest(name = "{0}")
-	@MethodSource("binaries")
 	@DisplayName("Invariant 2.2: with replicas-to-ack on a cluster, a grant outlives the failover of its slot's master: the promoted replica holds it and a second holder is refused")
 	void grantOutlivesAFailoverOfItsMaster(File binary) {
 		try (RedisTestCluster cluster = new RedisTestCluster(binary, true)) {
@@ -114,13 +93,22 @@ class RedisClusterAcknowledgementIntegrationTests {
 
 	@ParameterizedTest(name = "{0}")
 	@MethodSource("binaries")
-	@DisplayName("Invariant 2.2, Operation 11: with replicas-to-ack, a host that runs through a CLUSTER FAILOVER confirms its next grant in the slot on the new master, and the grant is on the old one, now its replica")
-	void hostThatRanThroughAFailoverConfirmsOnTheNewMaster(File binary) throws Exception {
+	@DisplayName("Invariant 2.2, Operation 11: with replicas-to-ack on a cluster, a grant (blocking or non-blocking take) is on its slot's replica before the take answers, and so is the end of a release; a host that runs through a CLUSTER FAILOVER confirms its next grant in the slot on the new master, and the grant is on the old one, now its replica")
+	void grantIsOnTheReplicaBeforeTheTakeAnswersAlsoThroughAFailover(File binary) throws Exception {
 		try (RedisTestCluster cluster = new RedisTestCluster(binary, true);
 				RedisLeaseHost host = RedisLeaseHost.builder(cluster.lettuce())
 					.keyPrefix(PREFIX)
 					.replicasToAck(1, REPLICA_TIMEOUT)
 					.build()) {
+			LeaseKey blockingKey = LeaseKey.of("blocking-" + UUID.randomUUID());
+			LeaseHolder taker = LeaseHolder.of("taker-" + UUID.randomUUID());
+			assertThat(host.take(blockingKey, taker, TERM)).isInstanceOf(Taken.class);
+			assertOnReplica(cluster, blockingKey, true);
+			LeaseKey asyncKey = LeaseKey.of("async-" + UUID.randomUUID());
+			assertThat(host.async().take(asyncKey, taker, TERM).get(2, TimeUnit.MINUTES)).isInstanceOf(Taken.class);
+			assertOnReplica(cluster, asyncKey, true);
+			assertThat(host.release(blockingKey, taker)).isInstanceOf(Released.class);
+			assertOnReplica(cluster, blockingKey, false);
 			LeaseKey key = LeaseKey.of("through-" + UUID.randomUUID());
 			LeaseHolder holder = LeaseHolder.of("holder-" + UUID.randomUUID());
 			assertThat(host.take(key, holder, TERM)).isInstanceOf(Taken.class);
