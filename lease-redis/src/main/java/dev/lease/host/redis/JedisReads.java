@@ -42,9 +42,11 @@ final class JedisReads {
 		return connection.getNativeConnection() instanceof Jedis;
 	}
 
-	// A pooled factory, whose pool waits for a connection as long as it is set to.
+	// A pooled factory, whose pool waits for a connection as long as it is set to; a
+	// Sentinel-aware one always pools.
 	static boolean pooled(RedisConnectionFactory connectionFactory) {
-		return connectionFactory instanceof JedisConnectionFactory jedis && jedis.getUsePool();
+		return connectionFactory instanceof JedisConnectionFactory jedis
+				&& (jedis.getClientConfiguration().isUsePooling() || jedis.isRedisSentinelAware());
 	}
 
 	// The call, its reads answered within the time given at the latest, or failed. A read
