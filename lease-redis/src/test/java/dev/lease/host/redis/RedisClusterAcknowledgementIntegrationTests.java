@@ -56,8 +56,12 @@ class RedisClusterAcknowledgementIntegrationTests {
 	// Generous: the replicas answer at once unless they are gone.
 	private static final Duration REPLICA_TIMEOUT = Duration.ofSeconds(10);
 
+	// The newest server only (the machine's own where it has one): clusters with replicas
+	// are the build's costliest to start, and WAIT and the calls around it are the same
+	// on every version.
 	static List<File> binaries() {
-		return RedisTestCluster.binaries();
+		List<File> binaries = RedisTestCluster.binaries();
+		return List.of(binaries.get(binaries.size() - 1));
 	}
 
 	@ParameterizedTest(name = "{0}")
