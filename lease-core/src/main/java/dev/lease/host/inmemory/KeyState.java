@@ -91,15 +91,6 @@ final class KeyState {
 				(this.queue != null && !this.queue.isEmpty()) ? WaiterQueue.of(this.queue) : NO_WAITERS);
 	}
 
-	// The instant the standing grant ends, or the latest reading when none stands.
-	long grantExpiresAt() {
-		return (this.holder != null) ? this.expiresAt : this.latest;
-	}
-
-	long latest() {
-		return this.latest;
-	}
-
 	long nextWaiterId() {
 		return ++this.lastWaiterId;
 	}
