@@ -21,6 +21,7 @@ import dev.lease.LeaseKey
 import dev.lease.LeaseUnavailableException
 import dev.lease.Taken
 import dev.lease.host.inmemory.InMemoryLeaseHost
+import dev.lease.tck.LeaseHostProbes
 import dev.lease.template.LeaseStack
 import dev.lease.template.LeaseTemplate
 import kotlinx.coroutines.CompletableDeferred
@@ -146,12 +147,13 @@ class LeaseTemplateExtensionsTests {
 				this@LeaseTemplateExtensionsTests.template.withLease(this@LeaseTemplateExtensionsTests.key,
 						Duration.ofSeconds(10)) { ran.incrementAndGet() }
 			}
-			delay(200)
+			LeaseHostProbes.awaitWaiting(this@LeaseTemplateExtensionsTests.host, key, 1, Duration.ofSeconds(30))
 			job.cancel()
 			job.join()
 		}
+		// the take left the queue, so the release below hands the key to nobody
+		LeaseHostProbes.awaitWaiting(this.host, key, 0, Duration.ofSeconds(30))
 		this.host.release(key, LeaseHolder.of("other"))
-		Thread.sleep(200)
 		assertThat(this.host.grant(key)).isEmpty
 		assertThat(ran.get()).isZero()
 	}
@@ -182,7 +184,7 @@ class LeaseTemplateExtensionsTests {
 		assertThat(this.host.tryTake(key, LeaseHolder.of("other"), Duration.ofMillis(500))).isInstanceOf(Taken::class.java)
 		val ahead = Thread { this.host.take(key, LeaseHolder.of("ahead"), Duration.ofSeconds(30)) }
 		ahead.start()
-		Thread.sleep(100)
+		LeaseHostProbes.awaitQueued(this.host, key, LeaseHolder.of("ahead"), Duration.ofSeconds(30))
 		val failure = runBlocking {
 			runCatching {
 				this@LeaseTemplateExtensionsTests.template.withLease(this@LeaseTemplateExtensionsTests.key,

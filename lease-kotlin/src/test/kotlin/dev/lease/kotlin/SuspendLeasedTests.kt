@@ -26,6 +26,7 @@ import dev.lease.annotation.Leased
 import dev.lease.aop.LeasedAdvisor
 import dev.lease.aop.LeasedMethodInterceptor
 import dev.lease.host.inmemory.InMemoryLeaseHost
+import dev.lease.tck.LeaseHostProbes
 import dev.lease.template.LeaseStack
 import dev.lease.template.OnOverrun
 import kotlinx.coroutines.CompletableDeferred
@@ -144,13 +145,13 @@ class SuspendLeasedTests {
 		assertThat(this.host.tryTake(key, other, Duration.ofSeconds(30))).isInstanceOf(Taken::class.java)
 		runBlocking(Dispatchers.Default) {
 			val job = launch { work.work() }
-			delay(200)
+			LeaseHostProbes.awaitWaiting(this@SuspendLeasedTests.host, key, 1, Duration.ofSeconds(30))
 			job.cancel()
 			job.join()
 		}
+		// the take left the queue, so the release below hands the key to nobody
+		LeaseHostProbes.awaitWaiting(this.host, key, 0, Duration.ofSeconds(30))
 		this.host.release(key, other)
-		// a withdrawn waiter is not handed the key
-		Thread.sleep(200)
 		assertThat(this.host.grant(key)).isEmpty
 		assertThat(probe.calls.get()).isZero()
 	}

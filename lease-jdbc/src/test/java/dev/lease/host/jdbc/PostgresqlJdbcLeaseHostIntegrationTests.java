@@ -189,9 +189,14 @@ class PostgresqlJdbcLeaseHostIntegrationTests extends JdbcLeaseHostChecks {
 						run(blocker, "DELETE FROM LEASE_KEYS WHERE LEASE_KEY = ?", key.bytes());
 					}
 				}
+				int blockerPid = backendPid(blocker);
 				CompletableFuture<TryTakeResult> taking = CompletableFuture
 					.supplyAsync(() -> this.host.tryTake(key, newHolder("taker"), LONG));
-				Thread.sleep(500);
+				// the take's statement waits for the blocker's transaction
+				await().atMost(Duration.ofSeconds(30))
+					.until(() -> this.jdbc.queryForObject(
+							"SELECT COUNT(*) FROM PG_STAT_ACTIVITY WHERE ? = ANY(PG_BLOCKING_PIDS(PID))", Integer.class,
+							blockerPid) > 0);
 				assertThat(taking).as("a take while another transaction %s", racer).isNotDone();
 				long reading;
 				try (PreparedStatement clock = blocker
@@ -207,6 +212,14 @@ class PostgresqlJdbcLeaseHostIntegrationTests extends JdbcLeaseHostChecks {
 				assertThat(dated).as("the grant's dating after another transaction %s", racer)
 					.isAfterOrEqualTo(Instant.EPOCH.plus(reading, ChronoUnit.MICROS));
 			}
+		}
+	}
+
+	private static int backendPid(Connection connection) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement("SELECT PG_BACKEND_PID()");
+				ResultSet resultSet = statement.executeQuery()) {
+			resultSet.next();
+			return resultSet.getInt(1);
 		}
 	}
 

@@ -43,6 +43,7 @@ import dev.lease.LeaseKey;
 import dev.lease.Released;
 import dev.lease.TakeResult;
 import dev.lease.Taken;
+import dev.lease.tck.LeaseHostProbes;
 import dev.lease.tck.Stalls;
 import dev.lease.test.support.JdbcTestServers;
 
@@ -150,8 +151,7 @@ class PostgresqlListenConnectionIntegrationTests {
 				throw new IllegalStateException(ex);
 			}
 		});
-		// the waiter is queued and asleep
-		Thread.sleep(1500);
+		LeaseHostProbes.awaitQueued(waitingHost, this.key, waiter, Duration.ofSeconds(30));
 		TakeResult answer;
 		try (Stalls stalls = new Stalls()) {
 			assertThat(this.otherHost.release(this.key, first)).isInstanceOf(Released.class);

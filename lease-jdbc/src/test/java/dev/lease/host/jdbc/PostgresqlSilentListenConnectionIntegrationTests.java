@@ -36,6 +36,7 @@ import dev.lease.LeaseKey;
 import dev.lease.Released;
 import dev.lease.TakeResult;
 import dev.lease.Taken;
+import dev.lease.tck.LeaseHostProbes;
 import dev.lease.tck.Stalls;
 import dev.lease.test.support.JdbcTestServers;
 import dev.lease.test.support.TcpProxy;
@@ -57,6 +58,9 @@ class PostgresqlSilentListenConnectionIntegrationTests {
 	// The waiters' term: their own re-ask comes at half of it, far later than any bound
 	// checked here.
 	private static final Duration TERM = Duration.ofSeconds(30);
+
+	// Generous: how long a take started on another thread may need to stand in the queue.
+	private static final Duration QUEUED_WITHIN = Duration.ofSeconds(30);
 
 	// How soon a silent listening connection is found out, as the host documents it,
 	// and what a handoff after that takes: a poll and a pick-up, under this machine's
@@ -131,13 +135,13 @@ class PostgresqlSilentListenConnectionIntegrationTests {
 		this.proxy.connectDelay(Duration.ofSeconds(4));
 		assertThat(this.otherHost.tryTake(this.key, first, Duration.ofSeconds(60))).isInstanceOf(Taken.class);
 		CompletableFuture<TakeResult> earlierTake = take(earlier);
-		Thread.sleep(300);
+		LeaseHostProbes.awaitQueued(this.host, this.key, earlier, QUEUED_WITHIN);
 		CompletableFuture<TakeResult> laterTake = take(later);
 		// both are queued, the listening connection still opening
-		Thread.sleep(1200);
+		LeaseHostProbes.awaitQueued(this.host, this.key, later, QUEUED_WITHIN);
 		assertThat(this.otherHost.release(this.key, first)).isInstanceOf(Released.class);
 		CompletableFuture.anyOf(earlierTake, laterTake).get(20, TimeUnit.SECONDS);
-		assertThat(laterTake).as("the caller that arrived 300 ms later").isNotDone();
+		assertThat(laterTake).as("the caller that arrived later").isNotDone();
 		assertThat(earlierTake.get()).as("the caller that arrived first").isInstanceOf(Taken.class);
 		assertThat(this.host.release(this.key, earlier)).isInstanceOf(Released.class);
 		assertThat(laterTake.get(20, TimeUnit.SECONDS)).isInstanceOf(Taken.class);
@@ -152,8 +156,7 @@ class PostgresqlSilentListenConnectionIntegrationTests {
 		LeaseHolder waiter = LeaseHolder.of("waiter-" + UUID.randomUUID());
 		assertThat(this.otherHost.tryTake(this.key, first, Duration.ofSeconds(60))).isInstanceOf(Taken.class);
 		CompletableFuture<TakeResult> waiting = take(waiter);
-		// the waiter is queued and asleep
-		Thread.sleep(1000);
+		LeaseHostProbes.awaitQueued(this.host, this.key, waiter, QUEUED_WITHIN);
 		try (Stalls stalls = new Stalls()) {
 			assertThat(this.otherHost.release(this.key, first)).isInstanceOf(Released.class);
 			long released = System.nanoTime();

@@ -35,6 +35,7 @@ import dev.lease.Released;
 import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.TryTakeResult;
+import dev.lease.tck.LeaseHostProbes;
 import dev.lease.test.support.RedisTestCluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -72,7 +73,7 @@ class RedisClusterAsyncReshardIntegrationTests {
 			assertThat(async.tryTake(key, holder, Duration.ofSeconds(20)).get(WITHIN_SECONDS, TimeUnit.SECONDS))
 				.isInstanceOf(Taken.class);
 			CompletableFuture<TakeResult> take = async.take(key, waiter, Duration.ofSeconds(20));
-			Thread.sleep(200);
+			LeaseHostProbes.awaitQueued(host, key, waiter, Duration.ofSeconds(WITHIN_SECONDS));
 			assertThat(take).isNotDone();
 
 			cluster.startMigration(slot, from, to);

@@ -35,6 +35,7 @@ import dev.lease.Released;
 import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.Unavailable;
+import dev.lease.tck.LeaseHostProbes;
 import dev.lease.tck.history.Event;
 import dev.lease.tck.history.Event.Call;
 import dev.lease.tck.history.HistoryAssertions;
@@ -54,7 +55,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 public final class KilledHolderWaiters {
 
-	// Apart enough that the host and the checker agree on the arrival order.
+	// Each waiter stands in the host's queue before the next is asked, and the asks are
+	// apart by more than the checker's skew, so that both agree on the arrival order.
 	private static final Duration STAGGER = Duration.ofMillis(300);
 
 	private static final Duration WAITER_TERM = Duration.ofSeconds(3);
@@ -97,6 +99,7 @@ public final class KilledHolderWaiters {
 				LeaseHolder holder = LeaseHolder.of("waiter-" + i + "-" + UUID.randomUUID());
 				holders.add(holder);
 				takes.add(threads.submit(() -> host.take(key, holder, WAITER_TERM)));
+				LeaseHostProbes.awaitWaiting(host, key, i + 1, WAITER_TERM);
 				Thread.sleep(STAGGER.toMillis());
 			}
 			assertThat(host.now()).as("the waiters queued before the killed holder's instant")
