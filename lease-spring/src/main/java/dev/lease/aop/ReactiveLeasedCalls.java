@@ -22,6 +22,7 @@ import java.util.function.Function;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
+import org.springframework.aop.ProxyMethodInvocation;
 import org.springframework.core.ReactiveAdapter;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -164,9 +165,16 @@ final class ReactiveLeasedCalls {
 		}
 	}
 
+	// Runs once per subscription, and a caller may subscribe again (retry, repeat): each
+	// run proceeds on a fresh copy of the invocation, never on the one the interceptor
+	// was
+	// given, which a second proceed() would take straight to the method, past every
+	// advice
+	// inside the lease (a reactive transaction among them).
 	static @Nullable Object proceed(MethodInvocation invocation) {
 		try {
-			return invocation.proceed();
+			return (invocation instanceof ProxyMethodInvocation proxied) ? proxied.invocableClone().proceed()
+					: invocation.proceed();
 		}
 		catch (RuntimeException | Error ex) {
 			throw ex;
