@@ -140,7 +140,9 @@ final class LeaseReleases implements AutoCloseable {
 		});
 	}
 
-	private static <T> CompletableFuture<T> ask(Supplier<CompletableFuture<T>> question) {
+	// A view that throws rather than failing its future is answered as if it had failed
+	// it, so that what depends on the answer still runs.
+	static <T> CompletableFuture<T> ask(Supplier<CompletableFuture<T>> question) {
 		try {
 			return question.get();
 		}

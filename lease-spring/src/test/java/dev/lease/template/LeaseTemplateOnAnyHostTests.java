@@ -20,16 +20,25 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import dev.lease.AsyncLeaseHost;
 import dev.lease.LeaseHost;
+import dev.lease.LeaseHostException;
+import dev.lease.LeaseKey;
+import dev.lease.annotation.LeaseMode;
+import dev.lease.aop.RecordingLeaseHost;
 import dev.lease.host.inmemory.InMemoryLeaseHost;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * A {@link LeaseTemplate} works on any {@link LeaseHost}, also a proxy or a mock whose
@@ -74,6 +83,36 @@ class LeaseTemplateOnAnyHostTests {
 					(lease) -> CompletableFuture.completedFuture(lease.key().toString()));
 			assertThat(answer.get(30, TimeUnit.SECONDS)).isEqualTo("non-blocking");
 		}
+	}
+
+	@Test
+	@DisplayName("Invariant 5: a non-blocking view that throws instead of failing its future fails the take's "
+			+ "future, and the grant it may have made is given back")
+	void takeAsyncOnAViewThatThrowsFailsTheFutureAndGivesTheGrantBack() {
+		AsyncLeaseHost view = this.target.async();
+		AsyncLeaseHost throwing = (AsyncLeaseHost) Proxy.newProxyInstance(getClass().getClassLoader(),
+				new Class<?>[] { AsyncLeaseHost.class }, (instance, method, arguments) -> {
+					Object answer = method.invoke(view, arguments);
+					if (method.getName().equals("take")) {
+						((CompletableFuture<?>) answer).join();
+						throw new LeaseHostException("the connection closed before the answer arrived");
+					}
+					return answer;
+				});
+		LeaseHost host = new RecordingLeaseHost(this.target) {
+
+			@Override
+			public AsyncLeaseHost async() {
+				return throwing;
+			}
+
+		};
+		try (LeaseTemplate template = new LeaseTemplate(host)) {
+			CompletableFuture<?> taking = template.takeAsync(LeaseRequest.of("thrown", TERM), LeaseMode.TAKE);
+			assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> taking.get(30, TimeUnit.SECONDS))
+				.withCauseInstanceOf(LeaseHostException.class);
+		}
+		assertThat(this.target.grants(100)).noneMatch((lease) -> lease.key().equals(LeaseKey.of("thrown")));
 	}
 
 }
