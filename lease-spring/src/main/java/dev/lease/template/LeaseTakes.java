@@ -83,7 +83,8 @@ final class LeaseTakes {
 			return answer.join();
 		}
 		catch (CompletionException ex) {
-			throw rethrown(ex.getCause(), key);
+			Throwable cause = ex.getCause();
+			throw rethrown((cause != null) ? cause : ex, key);
 		}
 	}
 
@@ -152,28 +153,17 @@ final class LeaseTakes {
 		return standing;
 	}
 
-	private static RuntimeException rethrown(Throwable failure, LeaseKey key) {
+	// What the host threw is thrown as it was, an error or a checked exception of a host
+	// written in another language too; an interrupted wait as the template's refusal.
+	@SuppressWarnings("unchecked")
+	private static <E extends Throwable> RuntimeException rethrown(Throwable failure, LeaseKey key) throws E {
 		if (failure instanceof InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			LeaseUnavailableException interrupted = new LeaseUnavailableException(key, "interrupted while waiting");
 			interrupted.initCause(ex);
 			return interrupted;
 		}
-		if (failure instanceof RuntimeException ex) {
-			return ex;
-		}
-		throw LeaseTakes.<RuntimeException>unchecked(failure);
-	}
-
-	// An error, or a checked exception a host written in another language threw, passes
-	// as it was thrown.
-	@SuppressWarnings("unchecked")
-	private static <E extends Throwable> E unchecked(Throwable failure) throws E {
 		throw (E) failure;
-	}
-
-	private static Throwable unwrapped(Throwable failure) {
-		return (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause() : failure;
 	}
 
 	// A fresh holder needs to be unique, not secret: a random UUID without SecureRandom,
@@ -205,8 +195,7 @@ final class LeaseTakes {
 
 		private final LeaseReleases releases;
 
-		Asking(AsyncLeaseHost host, LeaseRequest request, LeaseHolder holder, LeaseMode mode,
-				LeaseReleases releases) {
+		Asking(AsyncLeaseHost host, LeaseRequest request, LeaseHolder holder, LeaseMode mode, LeaseReleases releases) {
 			this.host = host;
 			this.request = request;
 			this.holder = holder;
@@ -274,8 +263,9 @@ final class LeaseTakes {
 						fail(failure);
 					}
 					else {
-						deliver(remaining.isEmpty() ? LeaseOutcome.notTaken(lease.key(),
-								"it was handed over after its instant " + lease.expiresAt() + " had passed")
+						deliver(remaining.isEmpty()
+								? LeaseOutcome.notTaken(lease.key(),
+										"it was handed over after its instant " + lease.expiresAt() + " had passed")
 								: held(this.request, lease));
 					}
 				});
@@ -292,7 +282,8 @@ final class LeaseTakes {
 		// The request may have reached the host and only its answer been lost: give the
 		// grant back rather than leave it standing until its instant unused.
 		private void fail(Throwable failure) {
-			Throwable cause = unwrapped(failure);
+			Throwable cause = (failure instanceof CompletionException && failure.getCause() != null)
+					? failure.getCause() : failure;
 			if (cause instanceof CancellationException) {
 				this.answer.cancel(false);
 				return;

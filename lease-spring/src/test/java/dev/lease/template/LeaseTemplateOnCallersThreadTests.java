@@ -145,8 +145,8 @@ class LeaseTemplateOnCallersThreadTests {
 					.isThrownBy(() -> failingTemplate.take(LeaseRequest.of(key, TERM), LeaseMode.TRY_TAKE))
 					.isSameAs(failure);
 			}
-			assertThat(failing.calls()).containsExactlyElementsOf((failure == lost)
-					? List.of("tryTake " + key, "release " + key) : List.of("tryTake " + key));
+			assertThat(failing.calls()).containsExactlyElementsOf(
+					(failure == lost) ? List.of("tryTake " + key, "release " + key) : List.of("tryTake " + key));
 		}
 	}
 
