@@ -19,11 +19,7 @@ package dev.lease.observation;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.function.Function;
-import java.util.function.Supplier;
 
-import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 
 import dev.lease.AsyncLeaseHost;
@@ -32,7 +28,6 @@ import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
 import dev.lease.ReleaseResult;
 import dev.lease.TakeResult;
-import dev.lease.Taken;
 import dev.lease.TryTakeResult;
 
 /**
@@ -56,7 +51,7 @@ final class ObservedAsyncLeaseHost implements AsyncLeaseHost {
 	@Override
 	public CompletableFuture<TakeResult> take(LeaseKey key, LeaseHolder holder, Duration duration) {
 		WaitingTakes.Waiting waiting = this.observed.beginWaiting();
-		CompletableFuture<TakeResult> answer = observe(LeaseObservationDocumentation.TAKE, key, holder,
+		CompletableFuture<TakeResult> answer = this.observed.observe(LeaseObservationDocumentation.TAKE, key, holder,
 				() -> this.target.take(key, holder, duration),
 				(result) -> this.observed.taken(result, key, holder, duration, "unavailable"));
 		// answered, failed or cancelled by the asker: it waits no more
@@ -66,68 +61,27 @@ final class ObservedAsyncLeaseHost implements AsyncLeaseHost {
 
 	@Override
 	public CompletableFuture<TryTakeResult> tryTake(LeaseKey key, LeaseHolder holder, Duration duration) {
-		return observe(LeaseObservationDocumentation.TRY_TAKE, key, holder,
+		return this.observed.observe(LeaseObservationDocumentation.TRY_TAKE, key, holder,
 				() -> this.target.tryTake(key, holder, duration),
 				(result) -> this.observed.taken(result, key, holder, duration, "held"));
 	}
 
 	@Override
 	public CompletableFuture<Optional<Duration>> remaining(LeaseKey key, LeaseHolder holder) {
-		return observe(LeaseObservationDocumentation.REMAINING, key, holder, () -> this.target.remaining(key, holder),
-				(result) -> result.isPresent() ? "held" : "not-held");
+		return this.observed.observe(LeaseObservationDocumentation.REMAINING, key, holder,
+				() -> this.target.remaining(key, holder), (result) -> result.isPresent() ? "held" : "not-held");
 	}
 
 	@Override
 	public CompletableFuture<ReleaseResult> release(LeaseKey key, LeaseHolder holder) {
-		return observe(LeaseObservationDocumentation.RELEASE, key, holder, () -> this.target.release(key, holder),
-				(result) -> this.observed.released(result, key, holder));
+		return this.observed.observe(LeaseObservationDocumentation.RELEASE, key, holder,
+				() -> this.target.release(key, holder), (result) -> this.observed.released(result, key, holder));
 	}
 
 	@Override
 	public CompletableFuture<GrantsPage> grants(@Nullable String cursor, int limit) {
-		return observe(LeaseObservationDocumentation.GRANTS, null, null, () -> this.target.grants(cursor, limit),
-				(result) -> "listed");
-	}
-
-	private <T> CompletableFuture<T> observe(LeaseObservationDocumentation operation, @Nullable LeaseKey key,
-			@Nullable LeaseHolder holder, Supplier<CompletableFuture<T>> question, Function<T, String> outcome) {
-		LeaseObservationContext context = new LeaseObservationContext(operation, this.observed.hostName());
-		Observation observation = this.observed.start(operation, context);
-		CompletableFuture<T> asked;
-		try (Observation.Scope scope = observation.openScope()) {
-			asked = question.get();
-		}
-		catch (RuntimeException ex) {
-			context.setOutcome(LeaseObservationContext.ERROR);
-			observation.error(ex);
-			observation.stop();
-			return CompletableFuture.failedFuture(ex);
-		}
-		CompletableFuture<T> answer = new CompletableFuture<>();
-		answer.whenComplete((result, failure) -> {
-			if (answer.isCancelled()) {
-				asked.cancel(false);
-			}
-		});
-		asked.whenComplete((result, failure) -> {
-			if (failure != null) {
-				Throwable cause = (failure instanceof CompletionException && failure.getCause() != null)
-						? failure.getCause() : failure;
-				context.setOutcome(LeaseObservationContext.ERROR);
-				observation.error(cause);
-				observation.stop();
-				answer.completeExceptionally(cause);
-				return;
-			}
-			context.setResult(result);
-			context.setOutcome(outcome.apply(result));
-			observation.stop();
-			if (!answer.complete(result) && result instanceof Taken && key != null && holder != null) {
-				// the asker went away as the grant was made: give it back, observed
-				release(key, holder);
-			}
-		});
-		return answer;
+		return this.observed.observe(LeaseObservationDocumentation.GRANTS, null, null,
+				() -> this.target.grants(cursor, limit), (result) -> "listed");
 	}
 
 }

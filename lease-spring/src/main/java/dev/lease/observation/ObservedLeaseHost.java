@@ -21,6 +21,9 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -147,44 +150,44 @@ public final class ObservedLeaseHost implements LeaseHost {
 	@Override
 	public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
 		try (WaitingTakes.Waiting waiting = beginWaiting()) {
-			return observe(LeaseObservationDocumentation.TAKE, () -> this.target.take(key, holder, duration),
+			return onCallersThread(LeaseObservationDocumentation.TAKE, () -> this.target.take(key, holder, duration),
 					(result) -> taken(result, key, holder, duration, "unavailable"));
 		}
 	}
 
 	@Override
 	public TryTakeResult tryTake(LeaseKey key, LeaseHolder holder, Duration duration) {
-		return uninterruptibly(LeaseObservationDocumentation.TRY_TAKE, () -> this.target.tryTake(key, holder, duration),
+		return onCallersThread(LeaseObservationDocumentation.TRY_TAKE, () -> this.target.tryTake(key, holder, duration),
 				(result) -> taken(result, key, holder, duration, "held"));
 	}
 
 	@Override
 	public Optional<Duration> remaining(LeaseKey key, LeaseHolder holder) {
-		return uninterruptibly(LeaseObservationDocumentation.REMAINING, () -> this.target.remaining(key, holder),
+		return onCallersThread(LeaseObservationDocumentation.REMAINING, () -> this.target.remaining(key, holder),
 				(result) -> result.isPresent() ? "held" : "not-held");
 	}
 
 	@Override
 	public ReleaseResult release(LeaseKey key, LeaseHolder holder) {
-		return uninterruptibly(LeaseObservationDocumentation.RELEASE, () -> this.target.release(key, holder),
+		return onCallersThread(LeaseObservationDocumentation.RELEASE, () -> this.target.release(key, holder),
 				(result) -> released(result, key, holder));
 	}
 
 	@Override
 	public List<Lease> grants(int limit) {
-		return uninterruptibly(LeaseObservationDocumentation.GRANTS, () -> this.target.grants(limit),
+		return onCallersThread(LeaseObservationDocumentation.GRANTS, () -> this.target.grants(limit),
 				(result) -> "listed");
 	}
 
 	@Override
 	public GrantsPage grants(@Nullable String cursor, int limit) {
-		return uninterruptibly(LeaseObservationDocumentation.GRANTS, () -> this.target.grants(cursor, limit),
+		return onCallersThread(LeaseObservationDocumentation.GRANTS, () -> this.target.grants(cursor, limit),
 				(result) -> "listed");
 	}
 
 	@Override
 	public Optional<Lease> grant(LeaseKey key) {
-		return uninterruptibly(LeaseObservationDocumentation.GRANT, () -> this.target.grant(key),
+		return onCallersThread(LeaseObservationDocumentation.GRANT, () -> this.target.grant(key),
 				(result) -> result.isPresent() ? "held" : "free");
 	}
 
@@ -242,57 +245,73 @@ public final class ObservedLeaseHost implements LeaseHost {
 		return this.waitingTakes.begin();
 	}
 
-	private <T> T uninterruptibly(LeaseObservationDocumentation operation, Call<T> call, Function<T, String> outcome) {
+	// The observation is made before this returns, and what the host threw is thrown as
+	// it was: an interrupted take's InterruptedException, the others' unchecked failures.
+	@SuppressWarnings("unchecked")
+	private <T, E extends Throwable> T onCallersThread(LeaseObservationDocumentation operation, Callable<T> call,
+			Function<T, String> outcome) throws E {
 		try {
-			return observe(operation, call, outcome);
+			return observe(operation, null, null, () -> CompletableFuture.completedFuture(call.call()), outcome).join();
 		}
-		catch (InterruptedException ex) {
-			// only take waits; the other operations declare no interrupt
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
+		catch (CompletionException ex) {
+			Throwable cause = ex.getCause();
+			throw (E) ((cause != null) ? cause : ex);
 		}
 	}
 
-	private <T> T observe(LeaseObservationDocumentation operation, Call<T> call, Function<T, String> outcome)
-			throws InterruptedException {
+	/**
+	 * Observe one question, blocking or not, from its asking to its answer: what it threw
+	 * or failed with is its error. A grant made as its asker cancelled the answer is
+	 * given back, through the observed view.
+	 */
+	<T> CompletableFuture<T> observe(LeaseObservationDocumentation operation, @Nullable LeaseKey key,
+			@Nullable LeaseHolder holder, Callable<CompletableFuture<T>> question, Function<T, String> outcome) {
 		LeaseObservationContext context = new LeaseObservationContext(operation, this.hostName);
-		Observation observation = start(operation, context);
-		try (Observation.Scope scope = observation.openScope()) {
-			T result = call.call();
-			context.setResult(result);
-			context.setOutcome(outcome.apply(result));
-			return result;
-		}
-		catch (InterruptedException | RuntimeException ex) {
-			context.setOutcome(LeaseObservationContext.ERROR);
-			observation.error(ex);
-			throw ex;
-		}
-		finally {
-			observation.stop();
-		}
-	}
-
-	// Created by the operation's name, so that a predicate on names (Boot's
-	// management.observations.enable.*) sees it: a convention's getName() cannot know
-	// the operation.
-	Observation start(LeaseObservationDocumentation operation, LeaseObservationContext context) {
-		return Observation.createNotStarted(operation.getName(), () -> context, this.observations)
+		// Created by the operation's name, so that a predicate on names (Boot's
+		// management.observations.enable.*) sees it: a convention's getName() cannot know
+		// the operation.
+		Observation observation = Observation.createNotStarted(operation.getName(), () -> context, this.observations)
 			.contextualName(operation.getContextualName())
 			.observationConvention(
 					(this.convention != null) ? this.convention : DefaultLeaseObservationConvention.INSTANCE)
 			.start();
+		CompletableFuture<T> asked;
+		try (Observation.Scope scope = observation.openScope()) {
+			asked = question.call();
+		}
+		catch (Throwable ex) {
+			failed(context, observation, ex);
+			return CompletableFuture.failedFuture(ex);
+		}
+		CompletableFuture<T> answer = new CompletableFuture<>();
+		answer.whenComplete((result, failure) -> {
+			if (answer.isCancelled()) {
+				asked.cancel(false);
+			}
+		});
+		asked.whenComplete((result, failure) -> {
+			if (failure != null) {
+				Throwable cause = (failure instanceof CompletionException && failure.getCause() != null)
+						? failure.getCause() : failure;
+				failed(context, observation, cause);
+				answer.completeExceptionally(cause);
+				return;
+			}
+			context.setResult(result);
+			context.setOutcome(outcome.apply(result));
+			observation.stop();
+			if (!answer.complete(result) && result instanceof Taken && key != null && holder != null) {
+				// the asker went away as the grant was made: give it back, observed
+				async().release(key, holder);
+			}
+		});
+		return answer;
 	}
 
-	String hostName() {
-		return this.hostName;
-	}
-
-	@FunctionalInterface
-	private interface Call<T> {
-
-		T call() throws InterruptedException;
-
+	private static void failed(LeaseObservationContext context, Observation observation, Throwable failure) {
+		context.setOutcome(LeaseObservationContext.ERROR);
+		observation.error(failure);
+		observation.stop();
 	}
 
 }

@@ -16,6 +16,7 @@
 
 package dev.lease.observation;
 
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.function.Function;
 
 import io.micrometer.common.KeyValue;
@@ -150,6 +152,38 @@ class ObservedLeaseHostTests {
 		assertThatExceptionOfType(LeaseHostException.class)
 			.isThrownBy(() -> failing.tryTake(LeaseKey.of(fresh()), LeaseHolder.of(fresh()), Duration.ofSeconds(1)));
 		assertThat(this.observed).containsExactly("lease.try.take failing error LeaseHostException");
+	}
+
+	@Test
+	@DisplayName("Operation 7, 14: an error thrown by the host, or by its view instead of failing the future, is "
+			+ "observed with outcome error and the error")
+	void anErrorIsObservedWithOutcomeErrorAndTheError() {
+		AsyncLeaseHost throwing = (AsyncLeaseHost) Proxy.newProxyInstance(getClass().getClassLoader(),
+				new Class<?>[] { AsyncLeaseHost.class }, (instance, method, arguments) -> {
+					throw new AssertionError("broken view");
+				});
+		ObservedLeaseHost failing = new ObservedLeaseHost(new FailingLeaseHost() {
+
+			@Override
+			public TryTakeResult tryTake(LeaseKey key, LeaseHolder holder, Duration duration) {
+				throw new AssertionError("broken");
+			}
+
+			@Override
+			public AsyncLeaseHost async() {
+				return throwing;
+			}
+
+		}, "failing", this.meters, observations());
+		assertThatExceptionOfType(AssertionError.class)
+			.isThrownBy(() -> failing.tryTake(LeaseKey.of(fresh()), LeaseHolder.of(fresh()), Duration.ofSeconds(1)))
+			.withMessage("broken");
+		assertThat(failing.async().release(LeaseKey.of(fresh()), LeaseHolder.of(fresh())))
+			.failsWithin(Duration.ofSeconds(1))
+			.withThrowableOfType(ExecutionException.class)
+			.withCauseInstanceOf(AssertionError.class);
+		assertThat(this.observed).containsExactly("lease.try.take failing error AssertionError",
+				"lease.release failing error AssertionError");
 	}
 
 	@Test
@@ -319,7 +353,7 @@ class ObservedLeaseHostTests {
 
 	}
 
-	static final class FailingLeaseHost implements LeaseHost {
+	static class FailingLeaseHost implements LeaseHost {
 
 		@Override
 		public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) {
