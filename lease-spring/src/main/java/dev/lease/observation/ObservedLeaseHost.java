@@ -259,11 +259,10 @@ public final class ObservedLeaseHost implements LeaseHost {
 		}
 	}
 
-	/**
-	 * Observe one question, blocking or not, from its asking to its answer: what it threw
-	 * or failed with is its error. A grant made as its asker cancelled the answer is
-	 * given back, through the observed view.
-	 */
+	// Observes one question, blocking or not, from its asking to its answer: what it
+	// threw
+	// or failed with is its error. A grant made as its asker cancelled the answer is
+	// given back, through the observed view.
 	<T> CompletableFuture<T> observe(LeaseObservationDocumentation operation, @Nullable LeaseKey key,
 			@Nullable LeaseHolder holder, Callable<CompletableFuture<T>> question, Function<T, String> outcome) {
 		LeaseObservationContext context = new LeaseObservationContext(operation, this.hostName);
