@@ -39,6 +39,7 @@ import dev.lease.LeaseHostException;
 import dev.lease.NotHeld;
 import dev.lease.TakeResult;
 import dev.lease.Taken;
+import dev.lease.tck.LeaseHostProbes;
 import dev.lease.tck.faults.ConnectionFaultScenarios;
 import dev.lease.tck.history.HistoryAssertions;
 import dev.lease.tck.history.RecordingLeaseHost;
@@ -114,7 +115,8 @@ class PostgresqlConnectionFaultIntegrationTests extends ConnectionFaultScenarios
 				throw new IllegalStateException(ex);
 			}
 		});
-		Thread.sleep(500);
+		// queued, counted without entering the checked history
+		LeaseHostProbes.awaitWaiting(this.proxiedHost, this.key, 1, Duration.ofSeconds(30));
 		String application = this.proxiedPool.getDataSourceProperties().getProperty("ApplicationName");
 		int terminated = new JdbcTemplate(directPool).queryForObject(
 				"select count(pg_terminate_backend(pid)) from pg_stat_activity where application_name = ?",

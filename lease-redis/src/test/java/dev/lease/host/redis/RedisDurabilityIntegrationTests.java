@@ -40,6 +40,7 @@ import dev.lease.LeaseKey;
 import dev.lease.Released;
 import dev.lease.TakeResult;
 import dev.lease.Taken;
+import dev.lease.tck.LeaseHostProbes;
 import dev.lease.tck.history.HistoryAssertions;
 import dev.lease.tck.history.RecordingLeaseHost;
 import dev.lease.test.support.RedisTestServer;
@@ -215,7 +216,8 @@ class RedisDurabilityIntegrationTests {
 					throw new IllegalStateException(ex);
 				}
 			});
-			Thread.sleep(300);
+			// queued, counted without entering the checked history
+			LeaseHostProbes.awaitWaiting(redis, key, 1, Duration.ofSeconds(30));
 			server.stopServer();
 			restarted = RedisTestServer.startEmbedded(port, settings);
 			assertThat(host.grants(100)).as("the grant survived the restart").contains(taken.lease());
