@@ -93,12 +93,12 @@ import dev.lease.host.TakeAnswer.Granted;
 public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, AutoCloseable {
 
 	/**
-	 * Location of the schema scripts, with Spring Boot's {@code @@platform@@}
-	 * placeholder: {@code postgresql}, {@code mysql} (MySQL and MariaDB) or {@code h2}.
-	 * The scripts create the tables with the {@link #DEFAULT_TABLE_PREFIX default
-	 * prefix}.
+	 * Location of the schema scripts, the versioned migrations, with Spring Boot's
+	 * {@code @@platform@@} placeholder: {@code postgresql}, {@code mysql} (MySQL and
+	 * MariaDB) or {@code h2}. Run in version order ({@link JdbcLeaseSchema}) they create
+	 * the tables with the {@link #DEFAULT_TABLE_PREFIX default prefix}.
 	 */
-	public static final String SCHEMA_LOCATION = "classpath:dev/lease/host/jdbc/schema-@@platform@@.sql";
+	public static final String SCHEMA_LOCATION = "classpath:dev/lease/host/jdbc/migration/@@platform@@/V*__*.sql";
 
 	/** Location of the scripts that drop the tables, with the same placeholder. */
 	public static final String DROP_SCHEMA_LOCATION = "classpath:dev/lease/host/jdbc/schema-drop-@@platform@@.sql";
