@@ -80,8 +80,7 @@ final class JdbcLeaseParts implements AutoCloseable {
 		return new LazyStart<>(() -> {
 			JdbcLeaseDialect.Detected database = JdbcLeaseDialect.detect(dataSource);
 			// a protocol this one cannot work beside leaves the host unstarted: every
-			// call
-			// fails the same way
+			// call fails the same way
 			protocol.meet(dataSource);
 			return of(dataSource, database, tablePrefix, notifications, listenDataSource, cleanupInterval, threads,
 					() -> protocol.read(dataSource));
