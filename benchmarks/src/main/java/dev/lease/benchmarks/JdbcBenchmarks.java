@@ -26,13 +26,14 @@ import java.util.function.IntFunction;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import org.springframework.core.io.ClassPathResource;
+import org.springframework.core.io.Resource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
 import dev.lease.host.jdbc.JdbcLeaseHost;
+import dev.lease.host.jdbc.JdbcLeaseSchema;
 
 /**
  * The JDBC host on PostgreSQL ({@code LEASE_TEST_POSTGRES_URL}, else the local server),
@@ -78,8 +79,7 @@ final class JdbcBenchmarks {
 				HikariDataSource otherPool = pool(url);
 				JdbcLeaseHost host = new JdbcLeaseHost(pool);
 				JdbcLeaseHost other = new JdbcLeaseHost(otherPool)) {
-			new ResourceDatabasePopulator(new ClassPathResource("dev/lease/host/jdbc/schema-postgresql.sql"))
-				.execute(pool);
+			new ResourceDatabasePopulator(JdbcLeaseSchema.scripts("postgresql").toArray(Resource[]::new)).execute(pool);
 			// Start from tables without the dead rows earlier runs and tests left: on a
 			// server with autovacuum off they pile up and slow every lookup.
 			JdbcTemplate jdbc = new JdbcTemplate(pool);
@@ -106,7 +106,7 @@ final class JdbcBenchmarks {
 	// MySQL or MariaDB, the same pairs and peers beside their own floor, and the handoff.
 	private static void mariadb(BenchmarkTable table, String url) {
 		try (HikariDataSource pool = pool(url); JdbcLeaseHost host = new JdbcLeaseHost(pool)) {
-			new ResourceDatabasePopulator(new ClassPathResource("dev/lease/host/jdbc/schema-mysql.sql")).execute(pool);
+			new ResourceDatabasePopulator(JdbcLeaseSchema.scripts("mysql").toArray(Resource[]::new)).execute(pool);
 			pairs(table, "MariaDB", MYSQL_FLOOR_UPSERT, pool, host, (threads) -> PeerBenchmarks.mariadb(pool, threads));
 			JdbcCost.run(table.cost(), "MariaDB", url, MYSQL_FLOOR_UPSERT);
 			JdbcHandoff.mariadbRows(table, url);

@@ -24,6 +24,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import org.springframework.core.io.ByteArrayResource;
 import org.springframework.core.io.ClassPathResource;
+import org.springframework.core.io.Resource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
@@ -31,6 +32,7 @@ import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 import dev.lease.LeaseHost;
 import dev.lease.LeaseKey;
 import dev.lease.host.jdbc.JdbcLeaseHost;
+import dev.lease.host.jdbc.JdbcLeaseSchema;
 
 /**
  * The JDBC host on PostgreSQL or MariaDB, on tables of its own ({@code SCALE_BENCH_KEYS},
@@ -68,20 +70,19 @@ final class JdbcScaleStore implements ScaleStore {
 		try (JdbcLeaseHost probe = JdbcLeaseHost.builder(this.pool).notifications(false).build()) {
 			this.platform = probe.platform();
 		}
-		run("schema-drop-" + this.platform + ".sql");
-		run("schema-" + this.platform + ".sql");
+		run(new ClassPathResource("dev/lease/host/jdbc/schema-drop-" + this.platform + ".sql"));
+		JdbcLeaseSchema.scripts(this.platform).forEach(this::run);
 		this.host = JdbcLeaseHost.builder(this.counting.dataSource())
 			.tablePrefix(TABLE_PREFIX)
 			.listenDataSource(new DriverManagerDataSource(url))
 			.build();
 	}
 
-	// The shipped schema with this suite's table prefix; the LEASE_KEY column keeps its
+	// A shipped script with this suite's table prefix; the LEASE_KEY column keeps its
 	// name.
-	private void run(String script) {
+	private void run(Resource script) {
 		try {
-			String text = new ClassPathResource("dev/lease/host/jdbc/" + script)
-				.getContentAsString(StandardCharsets.UTF_8)
+			String text = script.getContentAsString(StandardCharsets.UTF_8)
 				.replaceAll("\\bLEASE_(?!KEY\\b)", TABLE_PREFIX);
 			new ResourceDatabasePopulator(new ByteArrayResource(text.getBytes(StandardCharsets.UTF_8)))
 				.execute(this.pool);

@@ -16,6 +16,7 @@
 
 package dev.lease.aot;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -38,10 +39,15 @@ class LeaseHostRuntimeHintsTests {
 	void registersTheRedisScriptAndEverySchemaScript() {
 		RuntimeHints hints = new RuntimeHints();
 		new LeaseHostRuntimeHints().registerHints(hints, getClass().getClassLoader());
-		List<String> resources = List.of("dev/lease/host/redis/lease.lua", "dev/lease/host/jdbc/schema-h2.sql",
-				"dev/lease/host/jdbc/schema-mysql.sql", "dev/lease/host/jdbc/schema-postgresql.sql",
-				"dev/lease/host/jdbc/schema-drop-h2.sql", "dev/lease/host/jdbc/schema-drop-mysql.sql",
-				"dev/lease/host/jdbc/schema-drop-postgresql.sql");
+		List<String> resources = new ArrayList<>(
+				List.of("dev/lease/host/redis/lease.lua", "dev/lease/host/jdbc/schema-drop-h2.sql",
+						"dev/lease/host/jdbc/schema-drop-mysql.sql", "dev/lease/host/jdbc/schema-drop-postgresql.sql"));
+		for (String platform : List.of("h2", "mysql", "postgresql")) {
+			for (String script : List.of("V1__lease_tables.sql", "V2__lease_waiters_indexes.sql",
+					"V3__lease_protocol.sql")) {
+				resources.add("dev/lease/host/jdbc/migration/" + platform + "/" + script);
+			}
+		}
 		for (String resource : resources) {
 			assertThat(getClass().getClassLoader().getResource(resource)).as(resource).isNotNull();
 			assertThat(RuntimeHintsPredicates.resource().forResource(resource)).as(resource).accepts(hints);

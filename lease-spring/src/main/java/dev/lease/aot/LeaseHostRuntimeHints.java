@@ -34,7 +34,8 @@ public class LeaseHostRuntimeHints implements RuntimeHintsRegistrar {
 	public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
 		hints.resources()
 			.registerPattern("dev/lease/host/redis/*.lua")
-			.registerPattern("dev/lease/host/jdbc/schema-*.sql");
+			.registerPattern("dev/lease/host/jdbc/schema-drop-*.sql")
+			.registerPattern("dev/lease/host/jdbc/migration/*/V*__*.sql");
 	}
 
 }

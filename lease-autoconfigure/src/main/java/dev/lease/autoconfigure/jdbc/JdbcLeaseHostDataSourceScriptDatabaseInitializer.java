@@ -42,10 +42,13 @@ import org.springframework.core.io.Resource;
 import org.springframework.util.StreamUtils;
 
 import dev.lease.host.jdbc.JdbcLeaseHost;
+import dev.lease.host.jdbc.JdbcLeaseSchema;
 
 /**
- * {@link DataSourceScriptDatabaseInitializer} for the JDBC lease host's tables. MariaDB
- * uses the {@code mysql} scripts. With a table prefix other than
+ * {@link DataSourceScriptDatabaseInitializer} for the JDBC lease host's tables: it runs
+ * the platform's versioned migrations ({@link JdbcLeaseSchema}) in version order, each
+ * safe to run again, so that tables an earlier release created are brought up to date.
+ * MariaDB uses the {@code mysql} scripts. With a table prefix other than
  * {@value JdbcLeaseHost#DEFAULT_TABLE_PREFIX}, the table, key and index names of the
  * scripts are given that prefix. May be registered as a bean to override
  * auto-configuration. When the database does not answer as the initializer is built, it
@@ -90,29 +93,29 @@ public class JdbcLeaseHostDataSourceScriptDatabaseInitializer
 			logger.warn("The JDBC lease host's tables were not initialized (lease.jdbc.initialize-schema="
 					+ properties.getInitializeSchema().name().toLowerCase(Locale.ROOT)
 					+ "): the database did not answer at start-up, and they are not created later. Restart the"
-					+ " application once the database answers, or run the schema script yourself: " + ex);
+					+ " application once the database answers, or run the schema scripts yourself: " + ex);
 			JdbcLeaseHostProperties none = new JdbcLeaseHostProperties();
 			none.setTablePrefix(properties.getTablePrefix());
-			// no script is run; Boot still resolves one
-			none.setSchema("optional:" + JdbcLeaseHost.SCHEMA_LOCATION);
+			// no script is run; Boot still resolves a location, and fails a pattern
+			// over a folder that is missing
+			none.setSchema("optional:classpath:dev/lease/host/jdbc/none.sql");
 			none.setPlatform("none");
 			none.setInitializeSchema(DatabaseInitializationMode.NEVER);
 			return none;
 		}
 	}
 
+	// Boot orders the scripts of a pattern by name, which would run V10 before V2.
 	@Override
 	protected void runScripts(Scripts scripts) {
-		if (JdbcLeaseHost.DEFAULT_TABLE_PREFIX.equals(this.tablePrefix)) {
-			super.runScripts(scripts);
-			return;
-		}
 		Charset encoding = (scripts.getEncoding() != null) ? scripts.getEncoding() : StandardCharsets.UTF_8;
-		List<Resource> prefixed = new ArrayList<>();
-		for (Resource script : scripts) {
-			prefixed.add(prefixed(script, encoding));
+		List<Resource> ordered = new ArrayList<>();
+		scripts.forEach(ordered::add);
+		ordered.sort(JdbcLeaseSchema.VERSION_ORDER);
+		if (!JdbcLeaseHost.DEFAULT_TABLE_PREFIX.equals(this.tablePrefix)) {
+			ordered.replaceAll((script) -> prefixed(script, encoding));
 		}
-		super.runScripts(new Scripts(prefixed).continueOnError(scripts.isContinueOnError())
+		super.runScripts(new Scripts(ordered).continueOnError(scripts.isContinueOnError())
 			.separator(scripts.getSeparator())
 			.encoding(scripts.getEncoding()));
 	}

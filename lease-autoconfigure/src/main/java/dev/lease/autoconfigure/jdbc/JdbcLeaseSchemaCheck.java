@@ -22,8 +22,6 @@ import java.nio.charset.StandardCharsets;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -38,7 +36,6 @@ import javax.sql.DataSource;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.springframework.core.io.DefaultResourceLoader;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 import org.springframework.dao.DataAccessResourceFailureException;
@@ -50,13 +47,14 @@ import org.springframework.util.StreamUtils;
 import dev.lease.LeaseHostException;
 import dev.lease.autoconfigure.LeaseConfigurationException;
 import dev.lease.host.jdbc.JdbcLeaseHost;
+import dev.lease.host.jdbc.JdbcLeaseSchema;
 
 /**
  * Checks at start-up that the JDBC lease host's tables exist with every column and index
- * its schema script declares, so that a missing table fails start-up with the fix instead
+ * its schema scripts declare, so that a missing table fails start-up with the fix instead
  * of failing every leased call later, and a missing index (tables an older release
  * created) names the migration script that adds it. The expected columns and indexes are
- * read from the script the jar ships for the platform, so the check follows the schema
+ * read from the scripts the jar ships for the platform, so the check follows the schema
  * without a second copy of it.
  * <p>
  * A database that cannot be reached is not judged here: the application starts, and the
@@ -79,8 +77,6 @@ final class JdbcLeaseSchemaCheck {
 			Pattern.CASE_INSENSITIVE | Pattern.MULTILINE);
 
 	private static final Pattern COMMENT = Pattern.compile("--[^\\n]*");
-
-	private static final String MIGRATIONS = "classpath*:dev/lease/host/jdbc/migration/@@platform@@/V*__*.sql";
 
 	private static final Set<String> NOT_COLUMNS = Set.of("CONSTRAINT", "PRIMARY", "UNIQUE", "KEY", "INDEX", "FOREIGN",
 			"CHECK");
@@ -113,21 +109,19 @@ final class JdbcLeaseSchemaCheck {
 		if (!problems.isEmpty()) {
 			throw new LeaseConfigurationException(
 					"The JDBC lease host's tables do not match its schema: " + String.join("; ", problems),
-					"Set lease.jdbc.initialize-schema=always to create them at start-up, or run the script " + location
-							+ " (with the table prefix '" + host.tablePrefix() + "') against the database yourself;"
-							+ " for tables an older release created, run the migration script named with each"
-							+ " missing table or index (with the same prefix), or add the scripts under "
-							+ MIGRATIONS.replace("@@platform@@", platform)
-								.replace("classpath*:", "classpath:")
-								.replace("V*__*.sql", "")
+					"Set lease.jdbc.initialize-schema=always to create them, or bring tables an older release"
+							+ " created up to date, at start-up; or run the scripts " + location
+							+ " in version order (with the table prefix '" + host.tablePrefix() + "') against the"
+							+ " database yourself, each safe to run again; or add the scripts under "
+							+ location.substring(0, location.lastIndexOf('/') + 1)
 							+ " to your Flyway or Liquibase migrations");
 		}
 	}
 
 	// Table name (with the prefix) to its column names, upper case, from the schema
-	// script.
+	// scripts.
 	static Map<String, Set<String>> expected(String location, String tablePrefix) {
-		String sql = read(new DefaultResourceLoader().getResource(location), location);
+		String sql = read(location);
 		Map<String, Set<String>> tables = new LinkedHashMap<>();
 		Matcher table = CREATE_TABLE.matcher(sql);
 		while (table.find()) {
@@ -145,9 +139,9 @@ final class JdbcLeaseSchemaCheck {
 	}
 
 	// Table name (with the prefix) to the names (with the prefix) of the indexes the
-	// schema script creates on it, upper case.
+	// schema scripts create on it, upper case.
 	static Map<String, Set<String>> expectedIndexes(String location, String tablePrefix) {
-		String sql = read(new DefaultResourceLoader().getResource(location), location);
+		String sql = read(location);
 		Map<String, Set<String>> indexes = new LinkedHashMap<>();
 		Matcher index = CREATE_INDEX.matcher(sql);
 		while (index.find()) {
@@ -171,26 +165,29 @@ final class JdbcLeaseSchemaCheck {
 		Pattern creates = Pattern.compile(
 				"(?:\\b(?:INDEX|TABLE)\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?)" + Pattern.quote(indexOrTable) + "\\b",
 				Pattern.CASE_INSENSITIVE);
-		try {
-			Resource[] scripts = new PathMatchingResourcePatternResolver()
-				.getResources(MIGRATIONS.replace("@@platform@@", platform));
-			Arrays.sort(scripts, Comparator.comparingInt(JdbcLeaseSchemaCheck::version));
-			for (Resource script : scripts) {
-				if (creates.matcher(read(script, script.getDescription())).find()) {
-					return "classpath:dev/lease/host/jdbc/migration/" + platform + "/" + script.getFilename();
-				}
+		for (Resource script : JdbcLeaseSchema.scripts(platform)) {
+			if (creates.matcher(read(script, script.getDescription())).find()) {
+				return "classpath:dev/lease/host/jdbc/migration/" + platform + "/" + script.getFilename();
 			}
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Could not list the migration scripts of " + platform, ex);
 		}
 		return JdbcLeaseHost.SCHEMA_LOCATION.replace("@@platform@@", platform);
 	}
 
-	private static int version(Resource script) {
-		String name = (script.getFilename() != null) ? script.getFilename() : "";
-		Matcher version = Pattern.compile("^V(\\d+)__").matcher(name);
-		return version.find() ? Integer.parseInt(version.group(1)) : Integer.MAX_VALUE;
+	// The scripts at the location, in version order, as one.
+	private static String read(String location) {
+		StringBuilder sql = new StringBuilder();
+		try {
+			List<Resource> scripts = new ArrayList<>(
+					List.of(new PathMatchingResourcePatternResolver().getResources(location)));
+			scripts.sort(JdbcLeaseSchema.VERSION_ORDER);
+			for (Resource script : scripts) {
+				sql.append(read(script, script.getDescription())).append('\n');
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not read " + location, ex);
+		}
+		return sql.toString();
 	}
 
 	// A script without its comments, which may hold commas and words the parsing reads.

@@ -107,7 +107,7 @@ class JdbcLeaseHostAutoConfigurationIntegrationTests {
 			assertThat(context.getStartupFailure()).rootCause()
 				.hasMessageContaining("table " + this.tablePrefix + "KEYS is missing")
 				.hasMessageContaining("lease.jdbc.initialize-schema=always")
-				.hasMessageContaining("classpath:dev/lease/host/jdbc/schema-postgresql.sql");
+				.hasMessageContaining("classpath:dev/lease/host/jdbc/migration/postgresql/V*__*.sql");
 			assertThat(tableCount(new JdbcTemplate(dataSource), this.tablePrefix + "KEYS")).isZero();
 		});
 	}

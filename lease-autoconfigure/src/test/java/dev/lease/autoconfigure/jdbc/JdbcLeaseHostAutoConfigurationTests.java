@@ -37,10 +37,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
-import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
-import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
@@ -56,6 +54,7 @@ import dev.lease.autoconfigure.NoLeaseHostException;
 import dev.lease.autoconfigure.inmemory.InMemoryLeaseHostAutoConfiguration;
 import dev.lease.host.inmemory.InMemoryLeaseHost;
 import dev.lease.host.jdbc.JdbcLeaseHost;
+import dev.lease.test.support.JdbcTestServers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -188,7 +187,7 @@ class JdbcLeaseHostAutoConfigurationTests {
 	void startBesideAProtocolItCannotWorkBesideFailsWithTheAnalyzedExplanation() {
 		String url = "jdbc:h2:mem:protocol-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
 		DriverManagerDataSource stamped = new DriverManagerDataSource(url);
-		new ResourceDatabasePopulator(new ClassPathResource("dev/lease/host/jdbc/schema-h2.sql")).execute(stamped);
+		JdbcTestServers.withSchema(stamped, "h2");
 		new JdbcTemplate(stamped)
 			.update("INSERT INTO LEASE_PROTOCOL (RECORD_ID, PROTOCOL_VERSION, WORKS_BESIDE_SINCE) VALUES (1, 3, 3)");
 		this.runner.withBean(DataSource.class, () -> stamped).withPropertyValues("lease.host=jdbc").run((context) -> {

@@ -62,7 +62,7 @@ class JdbcLeaseSchemaCheckTests {
 			assertThat(failure.getDescription()).contains("table LEASE_KEYS is missing")
 				.contains("table LEASE_WAITERS is missing");
 			assertThat(failure.getAction()).contains("lease.jdbc.initialize-schema=always")
-				.contains("classpath:dev/lease/host/jdbc/schema-h2.sql");
+				.contains("classpath:dev/lease/host/jdbc/migration/h2/V*__*.sql");
 			assertThat(analyzed(context.getStartupFailure()).getAction())
 				.contains("lease.jdbc.initialize-schema=always");
 		});

@@ -24,6 +24,7 @@ import java.util.UUID;
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.core.io.ByteArrayResource;
 import org.springframework.core.io.DefaultResourceLoader;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -43,7 +44,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * {@code dev/lease/host/jdbc/migration/<platform>/} and for {@link JdbcLeaseSchemaCheck}
  * on tables they leave: tables created by the first script only (as an older release's
  * schema script left them) fail the check naming each missing index or table and the
- * script that adds it, and pass once that script has run. Each test uses a table prefix
+ * script that adds it, and pass once that script has run; the schema initializer runs
+ * them all, on a fresh database, again, and on such tables. Each test uses a table prefix
  * of its own. PostgreSQL is the server of {@code LEASE_TEST_POSTGRES_URL}, else an
  * embedded one; MariaDB is the server of {@code LEASE_TEST_MARIADB_URL}, and its test is
  * skipped without it.
@@ -85,6 +87,49 @@ class JdbcLeaseSchemaMigrationIntegrationTests {
 			}
 		}
 		finally {
+			drop(dataSource);
+		}
+	}
+
+	@Test
+	void theInitializerCreatesTheTablesAgainAndBringsOlderOnesUpToDateOnH2() {
+		theInitializerCreatesTheTablesAgainAndBringsOlderOnesUpToDate(
+				new DriverManagerDataSource("jdbc:h2:mem:migration-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1"));
+	}
+
+	@Test
+	void theInitializerCreatesTheTablesAgainAndBringsOlderOnesUpToDateOnPostgreSql() {
+		theInitializerCreatesTheTablesAgainAndBringsOlderOnesUpToDate(postgres());
+	}
+
+	@Test
+	void theInitializerCreatesTheTablesAgainAndBringsOlderOnesUpToDateOnMariaDb() throws Exception {
+		theInitializerCreatesTheTablesAgainAndBringsOlderOnesUpToDate(
+				new DriverManagerDataSource(JdbcTestServers.mariadbUrl()));
+	}
+
+	// lease.jdbc.initialize-schema=always on a fresh database, at a second start, and on
+	// tables the first script alone created: each time the check finds the whole schema.
+	private void theInitializerCreatesTheTablesAgainAndBringsOlderOnesUpToDate(DataSource dataSource) {
+		JdbcLeaseHostProperties properties = new JdbcLeaseHostProperties();
+		properties.setTablePrefix(this.tablePrefix);
+		properties.setInitializeSchema(DatabaseInitializationMode.ALWAYS);
+		JdbcLeaseHost host = JdbcLeaseHost.builder(dataSource).tablePrefix(this.tablePrefix).build();
+		try {
+			for (int start = 0; start < 2; start++) {
+				assertThat(new JdbcLeaseHostDataSourceScriptDatabaseInitializer(dataSource, properties)
+					.initializeDatabase()).isTrue();
+				JdbcLeaseSchemaCheck.check(dataSource, host);
+			}
+			drop(dataSource);
+			run(dataSource, MIGRATION + host.platform() + "/V1__lease_tables.sql");
+			assertThatExceptionOfType(LeaseConfigurationException.class)
+				.isThrownBy(() -> JdbcLeaseSchemaCheck.check(dataSource, host));
+			new JdbcLeaseHostDataSourceScriptDatabaseInitializer(dataSource, properties).initializeDatabase();
+			JdbcLeaseSchemaCheck.check(dataSource, host);
+		}
+		finally {
+			host.close();
 			drop(dataSource);
 		}
 	}

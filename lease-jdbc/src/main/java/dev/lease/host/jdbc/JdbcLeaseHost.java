@@ -46,6 +46,7 @@ import dev.lease.TryTakeResult;
 import dev.lease.host.HostArguments;
 import dev.lease.host.HostBuilder;
 import dev.lease.host.HostThreads;
+import dev.lease.host.LazyStart;
 import dev.lease.host.Micros;
 import dev.lease.host.ProtocolRecordingHost;
 import dev.lease.host.StoreProtocolReading;
@@ -92,12 +93,12 @@ import dev.lease.host.TakeAnswer.Granted;
 public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, AutoCloseable {
 
 	/**
-	 * Location of the schema scripts, with Spring Boot's {@code @@platform@@}
-	 * placeholder: {@code postgresql}, {@code mysql} (MySQL and MariaDB) or {@code h2}.
-	 * The scripts create the tables with the {@link #DEFAULT_TABLE_PREFIX default
-	 * prefix}.
+	 * Location of the schema scripts, the versioned migrations, with Spring Boot's
+	 * {@code @@platform@@} placeholder: {@code postgresql}, {@code mysql} (MySQL and
+	 * MariaDB) or {@code h2}. Run in version order ({@link JdbcLeaseSchema}) they create
+	 * the tables with the {@link #DEFAULT_TABLE_PREFIX default prefix}.
 	 */
-	public static final String SCHEMA_LOCATION = "classpath:dev/lease/host/jdbc/schema-@@platform@@.sql";
+	public static final String SCHEMA_LOCATION = "classpath:dev/lease/host/jdbc/migration/@@platform@@/V*__*.sql";
 
 	/** Location of the scripts that drop the tables, with the same placeholder. */
 	public static final String DROP_SCHEMA_LOCATION = "classpath:dev/lease/host/jdbc/schema-drop-@@platform@@.sql";
@@ -117,7 +118,9 @@ public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, Au
 
 	private final String tablePrefix;
 
-	private final LazyJdbcLeaseParts parts;
+	private final HostThreads threads;
+
+	private final LazyStart<JdbcLeaseParts> parts;
 
 	private final AsyncLeaseHost async;
 
@@ -143,23 +146,23 @@ public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, Au
 
 	private JdbcLeaseHost(Builder builder) {
 		this.tablePrefix = builder.tablePrefix;
-		HostThreads threads = builder.threads("jdbc");
-		this.async = AsyncLeaseHost.onThreads(this, threads.executor());
-		this.parts = new LazyJdbcLeaseParts(builder.dataSource, builder.tablePrefix, builder.notifications,
-				builder.listenDataSource, builder.cleanupInterval, threads);
+		this.threads = builder.threads("jdbc");
+		this.async = AsyncLeaseHost.onThreads(this, this.threads.executor());
+		this.parts = JdbcLeaseParts.lazy(builder.dataSource, builder.tablePrefix, builder.notifications,
+				builder.listenDataSource, builder.cleanupInterval, this.threads);
 		try {
-			parts();
+			this.parts.get();
 		}
 		catch (LeaseHostException ex) {
 			if (!(ex.getCause() instanceof SQLException)) {
-				this.parts.close();
+				close();
 				throw ex;
 			}
 			logger.warn("The JDBC lease host has not chosen its dialect; every call throws LeaseHostException until"
 					+ " the database answers: " + ex.getMessage());
 		}
 		catch (RuntimeException ex) { // a start that fails leaves no thread behind
-			this.parts.close();
+			close();
 			throw ex;
 		}
 	}
@@ -180,7 +183,7 @@ public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, Au
 	 * @throws LeaseHostException if the database has not answered yet and does not answer
 	 */
 	public String platform() {
-		return parts().dialect.platform();
+		return this.parts.get().dialect.platform();
 	}
 
 	/**
@@ -212,7 +215,7 @@ public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, Au
 	@Override
 	public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
 		long durationMicros = Micros.of(ARGUMENTS.requireTake(key, holder, duration));
-		JdbcLeaseParts parts = parts();
+		JdbcLeaseParts parts = this.parts.get();
 		// Not after an interrupt, which returns at once, nor after a failure.
 		TakeResult answer = parts.waiting.take(key, holder, durationMicros);
 		parts.sweeper.sweepNowAndThen();
@@ -222,7 +225,7 @@ public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, Au
 	@Override
 	public TryTakeResult tryTake(LeaseKey key, LeaseHolder holder, Duration duration) {
 		long durationMicros = Micros.of(ARGUMENTS.requireTake(key, holder, duration));
-		JdbcLeaseParts parts = parts();
+		JdbcLeaseParts parts = this.parts.get();
 		try {
 			TakeAnswer entered = parts.store.enter(key, holder, durationMicros, false);
 			return (entered instanceof Granted granted) ? JdbcLeaseWaiting.taken(key, holder, granted) : new Held();
@@ -235,13 +238,13 @@ public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, Au
 	@Override
 	public Optional<Duration> remaining(LeaseKey key, LeaseHolder holder) {
 		HostArguments.requireKeyAndHolder(key, holder);
-		return parts().store.remaining(key, holder);
+		return this.parts.get().store.remaining(key, holder);
 	}
 
 	@Override
 	public ReleaseResult release(LeaseKey key, LeaseHolder holder) {
 		HostArguments.requireKeyAndHolder(key, holder);
-		return parts().store.release(key, holder) ? new Released() : new NotHeld();
+		return this.parts.get().store.release(key, holder) ? new Released() : new NotHeld();
 	}
 
 	/**
@@ -252,19 +255,19 @@ public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, Au
 	 */
 	@Override
 	public GrantsPage grants(@Nullable String cursor, int limit) {
-		return parts().grantReads.page(cursor, HostArguments.requireLimit(limit));
+		return this.parts.get().grantReads.page(cursor, HostArguments.requireLimit(limit));
 	}
 
 	@Override
 	public Optional<Lease> grant(LeaseKey key) {
 		HostArguments.requireKey(key);
-		return parts().grantReads.grant(key);
+		return this.parts.get().grantReads.grant(key);
 	}
 
 	@Override
 	public Optional<QueuedTakes> waiting(LeaseKey key) {
 		HostArguments.requireKey(key);
-		return Optional.of(parts().grantReads.waiting(key));
+		return Optional.of(this.parts.get().grantReads.waiting(key));
 	}
 
 	/**
@@ -286,6 +289,7 @@ public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, Au
 	@Override
 	public void close() {
 		this.parts.close();
+		this.threads.close();
 	}
 
 	/**
@@ -297,11 +301,7 @@ public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, Au
 	 */
 	@Override
 	public StoreProtocolReading protocol() {
-		return this.parts.protocol();
-	}
-
-	private JdbcLeaseParts parts() {
-		return this.parts.get();
+		return this.parts.get().protocol.get();
 	}
 
 	/**

@@ -18,6 +18,7 @@ package dev.lease.host.jdbc;
 
 import java.time.Duration;
 import java.util.Locale;
+import java.util.function.Supplier;
 
 import javax.sql.DataSource;
 
@@ -25,15 +26,19 @@ import org.jspecify.annotations.Nullable;
 
 import dev.lease.LeaseKey;
 import dev.lease.host.HostThreads;
+import dev.lease.host.LazyStart;
+import dev.lease.host.StoreProtocolReading;
 import dev.lease.host.Wakeups;
 
 /**
  * The parts of a {@link JdbcLeaseHost} that depend on its database's dialect, built once
- * the database has answered which it is.
+ * the database has said which it is and the store's protocol record was met
+ * ({@link JdbcProtocolRecord}). Built through the host kit's {@link LazyStart}, so that a
+ * host built while the database is down starts at the first call that reaches it.
  *
  * @author Lease contributors
  */
-final class JdbcLeaseParts {
+final class JdbcLeaseParts implements AutoCloseable {
 
 	final JdbcLeaseDialect dialect;
 
@@ -51,9 +56,13 @@ final class JdbcLeaseParts {
 
 	final @Nullable WithdrawalConnection withdrawals;
 
+	// The store's protocol record as it stands.
+	final Supplier<StoreProtocolReading> protocol;
+
 	private JdbcLeaseParts(JdbcLeaseDialect dialect, JdbcLeaseStore store, JdbcGrantReads grantReads,
 			JdbcLeaseWaiting waiting, @Nullable PostgresqlNotificationListener listener, PickedUpWaiters pickedUp,
-			@Nullable WithdrawalConnection withdrawals, Duration cleanupInterval) {
+			@Nullable WithdrawalConnection withdrawals, Duration cleanupInterval,
+			Supplier<StoreProtocolReading> protocol) {
 		this.dialect = dialect;
 		this.store = store;
 		this.grantReads = grantReads;
@@ -62,11 +71,25 @@ final class JdbcLeaseParts {
 		this.listener = listener;
 		this.pickedUp = pickedUp;
 		this.withdrawals = withdrawals;
+		this.protocol = protocol;
 	}
 
-	static JdbcLeaseParts of(DataSource dataSource, JdbcLeaseDialect.Detected database, String tablePrefix,
-			boolean notifications, @Nullable DataSource listenDataSource, Duration cleanupInterval,
-			HostThreads threads) {
+	static LazyStart<JdbcLeaseParts> lazy(DataSource dataSource, String tablePrefix, boolean notifications,
+			@Nullable DataSource listenDataSource, Duration cleanupInterval, HostThreads threads) {
+		JdbcProtocolRecord protocol = new JdbcProtocolRecord(tablePrefix);
+		return new LazyStart<>(() -> {
+			JdbcLeaseDialect.Detected database = JdbcLeaseDialect.detect(dataSource);
+			// a protocol this one cannot work beside leaves the host unstarted: every
+			// call fails the same way
+			protocol.meet(dataSource);
+			return of(dataSource, database, tablePrefix, notifications, listenDataSource, cleanupInterval, threads,
+					() -> protocol.read(dataSource));
+		}, "The JDBC lease host is closed");
+	}
+
+	private static JdbcLeaseParts of(DataSource dataSource, JdbcLeaseDialect.Detected database, String tablePrefix,
+			boolean notifications, @Nullable DataSource listenDataSource, Duration cleanupInterval, HostThreads threads,
+			Supplier<StoreProtocolReading> protocol) {
 		JdbcLeaseDialect dialect = database.dialect();
 		JdbcLeaseStatements statements = new JdbcLeaseStatements(dialect, tablePrefix);
 		StoreInterrupts interrupts = StoreInterrupts.of(dataSource, dialect);
@@ -88,14 +111,15 @@ final class JdbcLeaseParts {
 		JdbcLeaseStore store = JdbcLeaseStore.of(calls, statements, dialect, pickedUp, channel, listener != null);
 		JdbcLeaseWaiting waiting = new JdbcLeaseWaiting(store, wakeups, interrupts, pickedUp, listener);
 		JdbcGrantReads grantReads = new JdbcGrantReads(statements, store);
-		return new JdbcLeaseParts(dialect, store, grantReads, waiting, listener, pickedUp, withdrawals,
-				cleanupInterval);
+		return new JdbcLeaseParts(dialect, store, grantReads, waiting, listener, pickedUp, withdrawals, cleanupInterval,
+				protocol);
 	}
 
 	// Stop the clean-up's schedule and the listening connection, if any; waiters still
 	// waiting fall back to polling, and withdraw on a connection opened for each. The
 	// host's threads stop after this.
-	void close() {
+	@Override
+	public void close() {
 		this.sweeper.close();
 		if (this.withdrawals != null) {
 			this.withdrawals.close();

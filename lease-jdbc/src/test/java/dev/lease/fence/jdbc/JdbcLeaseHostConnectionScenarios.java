@@ -30,11 +30,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.DataSourceUtils;
-import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.lease.LeaseHolder;
@@ -44,6 +42,7 @@ import dev.lease.Taken;
 import dev.lease.host.Micros;
 import dev.lease.host.jdbc.DatabaseClock;
 import dev.lease.host.jdbc.JdbcLeaseHost;
+import dev.lease.test.support.JdbcTestServers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -70,9 +69,7 @@ abstract class JdbcLeaseHostConnectionScenarios {
 	@BeforeEach
 	void createHost() {
 		JdbcLeaseHost created = JdbcLeaseHost.builder(dataSource()).notifications(false).build();
-		new ResourceDatabasePopulator(
-				new ClassPathResource("dev/lease/host/jdbc/schema-" + created.platform() + ".sql"))
-			.execute(dataSource());
+		JdbcTestServers.withSchema(dataSource(), created.platform());
 		this.host = created;
 	}
 

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.core.io.DefaultResourceLoader;
+import org.springframework.core.io.Resource;
 
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHostException;
@@ -90,11 +91,11 @@ class JdbcLeaseHostTests {
 
 	@ParameterizedTest(name = "platform {0}")
 	@ValueSource(strings = { "postgresql", "mysql", "h2" })
-	@DisplayName("The jar ships a schema and a drop script per platform at the documented location")
+	@DisplayName("The jar ships the schema scripts, in version order, and a drop script per platform at the documented locations")
 	void schemaScriptsAreShippedPerPlatform(String platform) {
 		DefaultResourceLoader resources = new DefaultResourceLoader();
-		assertThat(resources.getResource(JdbcLeaseHost.SCHEMA_LOCATION.replace("@@platform@@", platform)).exists())
-			.isTrue();
+		assertThat(JdbcLeaseSchema.scripts(platform)).extracting(Resource::getFilename)
+			.containsExactly("V1__lease_tables.sql", "V2__lease_waiters_indexes.sql", "V3__lease_protocol.sql");
 		assertThat(resources.getResource(JdbcLeaseHost.DROP_SCHEMA_LOCATION.replace("@@platform@@", platform)).exists())
 			.isTrue();
 	}

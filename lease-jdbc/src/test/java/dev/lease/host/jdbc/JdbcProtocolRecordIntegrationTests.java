@@ -16,9 +16,6 @@
 
 package dev.lease.host.jdbc;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -28,7 +25,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.springframework.core.io.ByteArrayResource;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
@@ -79,7 +75,7 @@ class JdbcProtocolRecordIntegrationTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "h2", "postgresql", "mysql" })
 	void startRecordsTheProtocolItSpeaks(String platform) {
-		tables(platform, "schema-" + platform + ".sql");
+		tables(platform);
 		this.host = build();
 		assertThat(row()).containsExactly(2, 2);
 		assertThat(this.host.protocol().recorded()).isEqualTo(new StoreProtocol(2, 2));
@@ -88,7 +84,7 @@ class JdbcProtocolRecordIntegrationTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "h2", "postgresql", "mysql" })
 	void startBesideAnOlderProtocolItCannotWorkBesideFails(String platform) {
-		tables(platform, "schema-" + platform + ".sql");
+		tables(platform);
 		stamp(1, 1);
 		assertThatExceptionOfType(IncompatibleStoreProtocolException.class).isThrownBy(this::build)
 			.withMessageContaining("table " + this.prefix + "PROTOCOL records protocol 1 (works beside 1 and later)")
@@ -100,7 +96,7 @@ class JdbcProtocolRecordIntegrationTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "h2", "postgresql", "mysql" })
 	void startBesideANewerProtocolThatWorksBesideItWorksAndKeepsTheRecord(String platform) {
-		tables(platform, "schema-" + platform + ".sql");
+		tables(platform);
 		stamp(3, 2);
 		this.host = build();
 		assertThat(this.host.tryTake(LeaseKey.of("k"), LeaseHolder.of("h"), Duration.ofSeconds(5)))
@@ -112,7 +108,7 @@ class JdbcProtocolRecordIntegrationTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "h2", "postgresql", "mysql" })
 	void startBesideANewerProtocolThatDoesNotWorkBesideItFails(String platform) {
-		tables(platform, "schema-" + platform + ".sql");
+		tables(platform);
 		stamp(3, 3);
 		assertThatExceptionOfType(IncompatibleStoreProtocolException.class).isThrownBy(this::build)
 			.withMessageContaining("records protocol 3 (works beside 3 and later)")
@@ -123,7 +119,7 @@ class JdbcProtocolRecordIntegrationTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "h2", "postgresql", "mysql" })
 	void aProtocolRecordedAfterTheStartIsReadAgain(String platform) {
-		tables(platform, "schema-" + platform + ".sql");
+		tables(platform);
 		this.host = build();
 		this.jdbc.update("UPDATE " + this.prefix + "PROTOCOL SET PROTOCOL_VERSION = 4, WORKS_BESIDE_SINCE = 4");
 		assertThat(this.host.protocol().recorded()).isEqualTo(new StoreProtocol(4, 4));
@@ -149,9 +145,9 @@ class JdbcProtocolRecordIntegrationTests {
 		return JdbcLeaseHost.builder(this.dataSource).tablePrefix(this.prefix).notifications(false).build();
 	}
 
-	// Runs a shipped script under this test's table prefix, as the schema initializer
-	// does.
-	private void tables(String platform, String script) {
+	// Runs the given shipped scripts, else all of them, under this test's table prefix,
+	// as the schema initializer does.
+	private void tables(String platform, String... scripts) {
 		if (this.dataSource == null) {
 			String url = switch (platform) {
 				case "h2" -> JdbcTestServers.h2Url();
@@ -161,15 +157,13 @@ class JdbcProtocolRecordIntegrationTests {
 			this.dataSource = JdbcTestServers.pool(url, platform);
 			this.jdbc = new JdbcTemplate(this.dataSource);
 		}
-		try {
-			String sql = new String(new ClassPathResource("dev/lease/host/jdbc/" + script).getContentAsByteArray(),
-					StandardCharsets.UTF_8);
-			String prefixed = sql.replaceAll("\\bLEASE_(KEYS|WAITERS|PROTOCOL)", this.prefix + "$1");
-			new ResourceDatabasePopulator(new ByteArrayResource(prefixed.getBytes(StandardCharsets.UTF_8)))
-				.execute(this.dataSource);
+		if (scripts.length == 0) {
+			JdbcTestServers.withSchema(this.dataSource, platform, this.prefix);
 		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
+		for (String script : scripts) {
+			new ResourceDatabasePopulator(
+					JdbcTestServers.prefixed(new ClassPathResource("dev/lease/host/jdbc/" + script), this.prefix))
+				.execute(this.dataSource);
 		}
 	}
 

@@ -111,6 +111,21 @@ class JdbcUnreachableTests {
 	}
 
 	@Test
+	@DisplayName("Host: failures: a host closed before its database answered never starts; each call says it is closed")
+	void hostClosedBeforeItStartedNeverStarts() throws IOException {
+		int port = closedPort();
+		SimpleDriverDataSource dataSource = new SimpleDriverDataSource(new org.postgresql.Driver(),
+				"jdbc:postgresql://127.0.0.1:" + port + "/test");
+		JdbcLeaseHost host = JdbcLeaseHost.builder(dataSource).build();
+		host.close();
+		for (ThrowingCallable call : new ThrowingCallable[] {
+				() -> host.tryTake(this.key, this.holder, Duration.ofSeconds(5)), host::platform, host::protocol }) {
+			assertThatExceptionOfType(LeaseHostException.class).isThrownBy(call)
+				.withMessage("The JDBC lease host is closed");
+		}
+	}
+
+	@Test
 	@DisplayName("Host: failures: a database that answered at start and then stops is named as its metadata named it")
 	void callToADatabaseThatStoppedAfterTheStartNamesItAsItsMetadataDid() throws IOException, SQLException {
 		int port = closedPort();

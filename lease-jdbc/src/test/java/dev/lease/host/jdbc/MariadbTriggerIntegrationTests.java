@@ -16,7 +16,6 @@
 
 package dev.lease.host.jdbc;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,7 +38,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
-import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.lease.Held;
@@ -87,18 +85,12 @@ class MariadbTriggerIntegrationTests {
 	private JdbcLeaseHost host;
 
 	@BeforeEach
-	void createTablesWithTriggers() throws IOException {
+	void createTablesWithTriggers() {
 		this.dataSource = JdbcTestServers.pool(JdbcTestServers.mariadbUrl(), "mysql");
 		this.dataSource.setMaximumPoolSize(RACERS + 8);
 		this.jdbc = new JdbcTemplate(this.dataSource);
-		// The shipped script, under this test's own prefix.
-		String script = new ClassPathResource("dev/lease/host/jdbc/schema-mysql.sql")
-			.getContentAsString(StandardCharsets.UTF_8);
-		for (String statement : script.replaceAll("(?m)^--.*$", "").split(";")) {
-			if (!statement.isBlank()) {
-				this.jdbc.execute(statement.replaceAll("\\bLEASE_(KEYS|WAITERS)\\b", this.prefix + "$1"));
-			}
-		}
+		// The shipped scripts, under this test's own prefix.
+		JdbcTestServers.withSchema(this.dataSource, "mysql", this.prefix);
 		this.jdbc.execute("CREATE TABLE " + this.prefix + "SHADOW (ID BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,"
 				+ " SOURCE VARCHAR(32) NOT NULL, LEASE_KEY VARBINARY(1024), HOLDER VARBINARY(1024),"
 				+ " EXPIRES_AT BIGINT) ENGINE=InnoDB");
@@ -123,7 +115,7 @@ class MariadbTriggerIntegrationTests {
 			this.host.close();
 		}
 		if (this.jdbc != null) {
-			for (String table : List.of("SHADOW", "WAITERS", "KEYS")) {
+			for (String table : List.of("SHADOW", "WAITERS", "KEYS", "PROTOCOL")) {
 				this.jdbc.execute("DROP TABLE IF EXISTS " + this.prefix + table);
 			}
 		}

@@ -16,7 +16,6 @@
 
 package dev.lease.host.jdbc;
 
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
@@ -30,10 +29,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.springframework.core.io.ByteArrayResource;
-import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHostException;
@@ -75,16 +71,10 @@ class PostgresqlKeyLockIntegrationTests {
 	void startHost() throws Exception {
 		this.pool = JdbcTestServers.postgres();
 		this.application = JdbcTestServers.pool(JdbcTestServers.postgresUrl(), "postgresql");
-		String script = new String(
-				new ClassPathResource("dev/lease/host/jdbc/schema-postgresql.sql").getContentAsByteArray(),
-				StandardCharsets.UTF_8);
-		// The second prefix's tables, made afresh from the shipped script.
-		new JdbcTemplate(this.pool)
-			.execute("DROP TABLE IF EXISTS " + OTHER_PREFIX + "KEYS, " + OTHER_PREFIX + "WAITERS");
-		String renamed = script.replace("LEASE_KEYS", OTHER_PREFIX + "KEYS")
-			.replace("LEASE_WAITERS", OTHER_PREFIX + "WAITERS");
-		new ResourceDatabasePopulator(new ByteArrayResource(renamed.getBytes(StandardCharsets.UTF_8)))
-			.execute(this.pool);
+		// The second prefix's tables, made afresh from the shipped scripts.
+		new JdbcTemplate(this.pool).execute("DROP TABLE IF EXISTS " + OTHER_PREFIX + "KEYS, " + OTHER_PREFIX
+				+ "WAITERS, " + OTHER_PREFIX + "PROTOCOL");
+		JdbcTestServers.withSchema(this.pool, "postgresql", OTHER_PREFIX);
 		this.host = new JdbcLeaseHost(this.pool);
 		this.applicationConnection = this.application.getConnection();
 	}

@@ -41,6 +41,7 @@ import dev.lease.Taken;
 import dev.lease.TryTakeResult;
 import dev.lease.host.HostArguments;
 import dev.lease.host.HostBuilder;
+import dev.lease.host.LazyStart;
 import dev.lease.host.ProtocolRecordingHost;
 import dev.lease.host.StoreProtocolReading;
 import dev.lease.host.Wakeups;
@@ -90,7 +91,7 @@ public final class RedisLeaseHost implements LeaseHost, ProtocolRecordingHost, A
 	// This JVM's waiters, by Redis key and ticket.
 	private final Wakeups<String, String> wakeups = new Wakeups<>();
 
-	private final RedisHostStart hostStart;
+	private final LazyStart<RedisLeaseParts> parts;
 
 	private final AsyncLeaseHost async;
 
@@ -101,7 +102,7 @@ public final class RedisLeaseHost implements LeaseHost, ProtocolRecordingHost, A
 		this.store = new RedisLeaseStore(builder.connectionFactory, this.keyPrefix, builder.replicasToAck,
 				builder.replicaTimeout, this.durability,
 				(redisKey, handed) -> this.wakeups.wake(redisKey, List.of(handed)));
-		this.hostStart = new RedisHostStart(builder.connectionFactory, this.store, this.durability, this.wakeups);
+		this.parts = RedisLeaseParts.lazy(builder.connectionFactory, this.store, this.durability, this.wakeups);
 		this.async = LettuceAsyncLeaseHost.orOnThreads(this, builder.replicasToAck, this.store, this.wakeups,
 				this.durability.threads());
 		try {
@@ -120,8 +121,8 @@ public final class RedisLeaseHost implements LeaseHost, ProtocolRecordingHost, A
 		this.durability.watch();
 	}
 
-	private RedisHostStart.Started start() {
-		return this.hostStart.start();
+	private RedisLeaseParts start() {
+		return this.parts.get();
 	}
 
 	/**
@@ -168,9 +169,9 @@ public final class RedisLeaseHost implements LeaseHost, ProtocolRecordingHost, A
 	}
 
 	// What a take checks before it asks anything, blocking or not.
-	RedisHostStart.Started beforeTake(LeaseKey key, LeaseHolder holder, Duration duration) {
+	RedisLeaseParts beforeTake(LeaseKey key, LeaseHolder holder, Duration duration) {
 		ARGUMENTS.requireTake(key, holder, duration);
-		RedisHostStart.Started started = start();
+		RedisLeaseParts started = start();
 		this.durability.requireDurable();
 		return started;
 	}
@@ -178,7 +179,7 @@ public final class RedisLeaseHost implements LeaseHost, ProtocolRecordingHost, A
 	// Whether a non-blocking question can be sent at once: the host has started and, for
 	// a take, no durability check is due first. Else the question goes to a thread.
 	boolean readyWithoutBlocking(boolean take) {
-		return this.hostStart.isStarted() && !(take && this.durability.checkDue());
+		return this.parts.isStarted() && !(take && this.durability.checkDue());
 	}
 
 	static void requireTakeArguments(LeaseKey key, LeaseHolder holder, Duration duration) {
@@ -260,11 +261,10 @@ public final class RedisLeaseHost implements LeaseHost, ProtocolRecordingHost, A
 	@Override
 	public void close() {
 		this.durability.close();
-		this.hostStart.close(() -> {
-			if (this.async instanceof LettuceAsyncLeaseHost lettuce) {
-				lettuce.close();
-			}
-		});
+		if (this.async instanceof LettuceAsyncLeaseHost lettuce) {
+			lettuce.close();
+		}
+		this.parts.close();
 		this.durability.threads().close();
 	}
 

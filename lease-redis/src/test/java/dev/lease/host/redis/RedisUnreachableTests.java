@@ -74,6 +74,35 @@ class RedisUnreachableTests {
 	}
 
 	@Test
+	@DisplayName("Host: failures: a host closed before Redis answered never starts; each call says it is closed")
+	void hostClosedBeforeItStartedNeverStarts() throws IOException {
+		int port;
+		try (ServerSocket socket = new ServerSocket(0)) {
+			port = socket.getLocalPort();
+		}
+		LettuceConnectionFactory connections = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration("127.0.0.1", port),
+				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(2)).build());
+		connections.afterPropertiesSet();
+		connections.start();
+		try {
+			RedisLeaseHost host = RedisLeaseHost.builder(connections)
+				.keyPrefix("lease-unreachable-" + UUID.randomUUID() + ":")
+				.build();
+			host.close();
+			assertThatExceptionOfType(LeaseHostException.class)
+				.isThrownBy(() -> host.tryTake(LeaseKey.of("unreachable"), LeaseHolder.of("h"), Duration.ofSeconds(1)))
+				.withMessage("The Redis lease host is closed");
+			assertThatExceptionOfType(LeaseHostException.class)
+				.isThrownBy(() -> host.release(LeaseKey.of("unreachable"), LeaseHolder.of("h")))
+				.withMessage("The Redis lease host is closed");
+		}
+		finally {
+			connections.destroy();
+		}
+	}
+
+	@Test
 	void theServerIsNamedAsTheFactoryIsConfigured() {
 		assertThat(
 				RedisCalls.where(new LettuceConnectionFactory(new RedisStandaloneConfiguration("redis.example", 6380))))

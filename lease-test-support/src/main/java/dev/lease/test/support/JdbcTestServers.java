@@ -17,11 +17,16 @@
 package dev.lease.test.support;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
+import java.util.regex.Matcher;
 
 import javax.sql.DataSource;
 
@@ -30,7 +35,9 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Assumptions;
-import org.springframework.core.io.ClassPathResource;
+import org.springframework.core.io.ByteArrayResource;
+import org.springframework.core.io.Resource;
+import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 
@@ -41,8 +48,8 @@ import dev.lease.LeaseKey;
  * {@code LEASE_TEST_POSTGRES_URL} and {@code LEASE_TEST_MARIADB_URL}, else an embedded
  * PostgreSQL started here on a free port (stopped when the JVM exits), and H2 in memory.
  * MariaDB has no embedded form: without its variable its tests are skipped, naming the
- * variable. Every database gets its tables from the shipped
- * {@code schema-<platform>.sql}.
+ * variable. Every database gets its tables from the shipped schema scripts, the versioned
+ * migrations of its platform run in version order.
  *
  * @author Lease contributors
  */
@@ -166,12 +173,52 @@ public final class JdbcTestServers {
 		return rows;
 	}
 
-	// Create the tables with the shipped script, never test-only DDL.
+	// Create the tables with the shipped scripts, never test-only DDL.
 	public static <T extends DataSource> T withSchema(T dataSource, String platform) {
-		ResourceDatabasePopulator populator = new ResourceDatabasePopulator(
-				new ClassPathResource("dev/lease/host/jdbc/schema-" + platform.toLowerCase(Locale.ROOT) + ".sql"));
+		return withSchema(dataSource, platform, "LEASE_");
+	}
+
+	// Create the tables under the given prefix with the shipped scripts, in version
+	// order,
+	// their table names prefixed as the schema initializer does.
+	public static <T extends DataSource> T withSchema(T dataSource, String platform, String tablePrefix) {
+		ResourceDatabasePopulator populator = new ResourceDatabasePopulator();
+		for (Resource script : schemaScripts(platform.toLowerCase(Locale.ROOT))) {
+			populator.addScript(prefixed(script, tablePrefix));
+		}
 		populator.execute(dataSource);
 		return dataSource;
+	}
+
+	// The shipped schema scripts of the platform, in version order (lease-jdbc's
+	// JdbcLeaseSchema, which this module cannot depend on: lease-jdbc's tests use it).
+	public static List<Resource> schemaScripts(String platform) {
+		try {
+			Resource[] scripts = new PathMatchingResourcePatternResolver()
+				.getResources("classpath*:dev/lease/host/jdbc/migration/" + platform + "/V*__*.sql");
+			List<Resource> ordered = new ArrayList<>(List.of(scripts));
+			ordered.sort(Comparator.comparingInt((script) -> Integer
+				.parseInt(Objects.requireNonNull(script.getFilename()).replaceAll("^V(\\d+)__.*", "$1"))));
+			if (ordered.isEmpty()) {
+				throw new IllegalStateException("No schema scripts for " + platform + " on the class path");
+			}
+			return ordered;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	// A shipped script with its table names under the given prefix.
+	public static Resource prefixed(Resource script, String tablePrefix) {
+		try {
+			String sql = script.getContentAsString(StandardCharsets.UTF_8)
+				.replaceAll("\\bLEASE_(KEYS|WAITERS|PROTOCOL)", Matcher.quoteReplacement(tablePrefix) + "$1");
+			return new ByteArrayResource(sql.getBytes(StandardCharsets.UTF_8), script.getDescription());
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
 	}
 
 }

@@ -1,7 +1,15 @@
 -- Lease host tables for MySQL and MariaDB, version 2: two indexes on LEASE_WAITERS. A take asks after the
--- holder's own waiters, and a key's poller after its handed ones, without reading the queue. MySQL has no
--- CREATE INDEX IF NOT EXISTS, so this script runs once, as a migration tool runs it; an index that already
--- exists (tables created by a schema-mysql.sql that has them) fails it with a duplicate key name: mark it
--- applied (Flyway: baseline at version 2) instead.
-CREATE INDEX LEASE_WAITERS_IX3 ON LEASE_WAITERS (LEASE_KEY, HOLDER);
-CREATE INDEX LEASE_WAITERS_IX4 ON LEASE_WAITERS (LEASE_KEY, GRANTED_EXPIRES_AT);
+-- holder's own waiters, and a key's poller after its handed ones, without reading the queue. Idempotent: MySQL
+-- has no CREATE INDEX IF NOT EXISTS, so each index is created only where the table does not have it yet.
+SET @LEASE_DDL = (SELECT IF(COUNT(*) = 0, 'CREATE INDEX LEASE_WAITERS_IX3 ON LEASE_WAITERS (LEASE_KEY, HOLDER)', 'DO 0')
+	FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE()
+	AND UPPER(TABLE_NAME) = UPPER('LEASE_WAITERS') AND UPPER(INDEX_NAME) = UPPER('LEASE_WAITERS_IX3'));
+PREPARE LEASE_STATEMENT FROM @LEASE_DDL;
+EXECUTE LEASE_STATEMENT;
+DEALLOCATE PREPARE LEASE_STATEMENT;
+SET @LEASE_DDL = (SELECT IF(COUNT(*) = 0, 'CREATE INDEX LEASE_WAITERS_IX4 ON LEASE_WAITERS (LEASE_KEY, GRANTED_EXPIRES_AT)', 'DO 0')
+	FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE()
+	AND UPPER(TABLE_NAME) = UPPER('LEASE_WAITERS') AND UPPER(INDEX_NAME) = UPPER('LEASE_WAITERS_IX4'));
+PREPARE LEASE_STATEMENT FROM @LEASE_DDL;
+EXECUTE LEASE_STATEMENT;
+DEALLOCATE PREPARE LEASE_STATEMENT;
