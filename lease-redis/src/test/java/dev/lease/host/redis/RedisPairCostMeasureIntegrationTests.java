@@ -68,7 +68,9 @@ class RedisPairCostMeasureIntegrationTests {
 		try (RedisTestServer server = RedisTestServer.start()) {
 			for (String client : new String[] { "lettuce", "jedis" }) {
 				RedisConnectionFactory factory = client.equals("lettuce") ? server.lettuce() : server.jedis();
-				try (RedisLeaseHost host = RedisLeaseHost.builder(factory).keyPrefix("measure:" + client + ":").build()) {
+				try (RedisLeaseHost host = RedisLeaseHost.builder(factory)
+					.keyPrefix("measure:" + client + ":")
+					.build()) {
 					byte[] holder = HOLDER.bytes();
 					long[] round = { 0 };
 					for (boolean fresh : new boolean[] { true, false }) {
@@ -117,8 +119,8 @@ class RedisPairCostMeasureIntegrationTests {
 		StringBuilder commands = new StringBuilder();
 		commandStats(factory).forEach((command, stat) -> {
 			if (!command.equals("info") && !command.equals("config|resetstat")) {
-				commands.append(String.format(Locale.ROOT, " %s %.2f/pair %.2f µs/call;", command.toUpperCase(Locale.ROOT),
-						stat[0] / (double) pairs, stat[1] / (double) stat[0]));
+				commands.append(String.format(Locale.ROOT, " %s %.2f/pair %.2f µs/call;",
+						command.toUpperCase(Locale.ROOT), stat[0] / (double) pairs, stat[1] / (double) stat[0]));
 			}
 		});
 		System.out.println(String.format(Locale.ROOT,
