@@ -45,9 +45,6 @@ if redis.replicate_commands then
 end
 
 local key = KEYS[1]
-if #KEYS ~= 4 or KEYS[2] ~= key .. ':q' or KEYS[3] ~= key .. ':w' or KEYS[4] ~= key .. ':h' then
-	return redis.error_reply('lease.lua takes the key and its :q, :w and :h as KEYS[1..4]')
-end
 local op = ARGV[1]
 local time = redis.call('TIME')
 local clock = tonumber(time[1]) * 1000000 + tonumber(time[2])
@@ -61,6 +58,32 @@ local LONGEST = 3153600000000000
 -- waiter's bound, for the waiter to ask, in microseconds: KeyModel.HANDED_KEPT_MICROS,
 -- written in by RedisLeaseScript when it loads this text.
 local KEPT = ${HANDED_KEPT_MICROS}
+
+-- Redis expires a key on TIME, not on the key's clock, which stands still at the
+-- latest reading while TIME is behind it (a clock that stepped back): a TTL counted
+-- from the key's clock would end the key, its grants and its latest reading early. So
+-- every TTL is counted from TIME, to the instant on the key's clock past which nothing
+-- stored can stand, plus a second.
+local function ttl_to(instant)
+	return math.floor((instant - clock) / 1000) + 1000
+end
+
+local function write_grant(now, expires_at, holder_bytes)
+	redis.call('SET', key, TAG_GRANT .. struct.pack('>i8i8', now, expires_at) .. holder_bytes, 'PX',
+		ttl_to(expires_at))
+end
+
+-- A take of a key that holds nothing is granted at once as of the clock, in the plain
+-- form, as below: SET NX writes it where the key is absent and leaves any value there
+-- as it is (of any type), to be read below. The common take is then one write and no
+-- read.
+if op == 'try' or op == 'take' then
+	local granted = clock + tonumber(ARGV[3])
+	if redis.call('SET', key, TAG_GRANT .. struct.pack('>i8i8', clock, granted) .. ARGV[2], 'NX', 'PX',
+			ttl_to(granted)) then
+		return { 1, granted }
+	end
+end
 
 -- GET on a hash, a list or any other type is an error: answer what it is, touch nothing.
 local raw = redis.pcall('GET', key)
@@ -107,20 +130,6 @@ if raw then
 	else
 		return { -2, 'string' }
 	end
-end
-
--- Redis expires a key on TIME, not on the key's clock, which stands still at the
--- latest reading while TIME is behind it (a clock that stepped back): a TTL counted
--- from the key's clock would end the key, its grants and its latest reading early. So
--- every TTL is counted from TIME, to the instant on the key's clock past which nothing
--- stored can stand, plus a second.
-local function ttl_to(instant)
-	return math.floor((instant - clock) / 1000) + 1000
-end
-
-local function write_grant(now, expires_at, holder_bytes)
-	redis.call('SET', key, TAG_GRANT .. struct.pack('>i8i8', now, expires_at) .. holder_bytes, 'PX',
-		ttl_to(expires_at))
 end
 
 local now = (latest > clock) and latest or clock
@@ -171,6 +180,11 @@ if plain then
 	end
 end
 
+-- The waiters' structures are named by the caller, and must be the key's own: the plain
+-- form above touches the key alone, so they are checked only here.
+if #KEYS ~= 4 or KEYS[2] ~= key .. ':q' or KEYS[3] ~= key .. ':w' or KEYS[4] ~= key .. ':h' then
+	return redis.error_reply('lease.lua takes the key and its :q, :w and :h as KEYS[1..4]')
+end
 local QUEUE = KEYS[2]
 local ENTRIES = KEYS[3]
 local HANDED = KEYS[4]

@@ -148,6 +148,23 @@ class RedisKeyModelDifferentialIntegrationTests {
 			.isEmpty();
 	}
 
+	@Test
+	@DisplayName("Host semantics, Operation 6: a try take and a take of an absent key are answered and stored as KeyModel answers, the TTL counted from TIME")
+	void absentKeyIsGrantedInThePlainForm() {
+		int[] counts = new int[2];
+		for (String op : new String[] { "try", "take" }) {
+			String key = "lease:differential:" + UUID.randomUUID() + ":{absent}";
+			this.keys.add(key);
+			assertThat(step(key, op, "h0", 30_000_000, 1, false, counts)).as(op + " of an absent key").isNull();
+			RedisLeaseState stored = RedisLeaseState.read(this.jedis, key);
+			assertThat(stored).as("the plain form stored").isNotNull();
+			assertThat(stored.waiters()).as("nobody queued").isEmpty();
+			assertThat(stored.expiresAt() - stored.latest()).as("granted for its term").isEqualTo(30_000_000);
+			assertThat(this.jedis.pttl(key)).as("TTL: the term and a second").isBetween(29_000L, 31_000L);
+		}
+		assertThat(counts[0]).as("steps compared").isEqualTo(2);
+	}
+
 	private List<String> run(long seed, int[] counts) {
 		Random random = new Random(seed);
 		String prefix = "lease:differential:" + UUID.randomUUID() + ":";
