@@ -36,8 +36,6 @@ final class ScaleBenchmarks {
 
 	private static final String POSTGRES_URL = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
 
-	private static final int POOL_SIZE = 10;
-
 	// One unrecorded row first, so that no row measures a cold JVM and client.
 	private static final int WARM_UP_WAITERS = 100;
 
@@ -108,10 +106,10 @@ final class ScaleBenchmarks {
 			case "memory" -> new MemoryScaleStore();
 			case "redis" -> new RedisScaleStore(this.settings.redisServer());
 			case "postgresql" ->
-				new JdbcScaleStore("postgresql", env("LEASE_TEST_POSTGRES_URL", POSTGRES_URL), POOL_SIZE);
+				new JdbcScaleStore("postgresql", env("LEASE_TEST_POSTGRES_URL", POSTGRES_URL), this.settings.pool());
 			case "mariadb" -> {
 				String url = env("LEASE_TEST_MARIADB_URL", "");
-				yield url.isEmpty() ? null : new JdbcScaleStore("mariadb", url, POOL_SIZE);
+				yield url.isEmpty() ? null : new JdbcScaleStore("mariadb", url, this.settings.pool());
 			}
 			default -> throw new IllegalArgumentException("Unknown scale host '" + name + "'");
 		};

@@ -26,7 +26,8 @@ import java.util.List;
  * {@code scale.max-handoffs} and {@code scale.max-seconds} (the cap of one row),
  * {@code scale.setup-seconds} (the most time spent queueing waiters),
  * {@code scale.hold-micros} (how long each waiter holds the key), {@code scale.runs},
- * {@code scale.redis-server} (the executable started for Redis).
+ * {@code scale.pool} (the SQL hosts' pool size), {@code scale.redis-server} (the
+ * executable started for Redis).
  *
  * @param waiters the N of each row
  * @param grants standing grants
@@ -36,11 +37,12 @@ import java.util.List;
  * @param maxSetup the most time spent queueing one row's waiters
  * @param hold how long each granted waiter holds the key before releasing it
  * @param runs how many times to run every row
+ * @param pool the most connections in the SQL hosts' pool
  * @param redisServer the {@code redis-server} executable
  * @author Lease contributors
  */
 record ScaleSettings(List<Integer> waiters, int grants, List<String> hosts, int maxHandoffs, Duration maxRow,
-		Duration maxSetup, Duration hold, int runs, String redisServer) {
+		Duration maxSetup, Duration hold, int runs, int pool, String redisServer) {
 
 	static ScaleSettings fromSystemProperties() {
 		return new ScaleSettings(
@@ -56,7 +58,8 @@ record ScaleSettings(List<Integer> waiters, int grants, List<String> hosts, int 
 				Duration.ofSeconds(Long.parseLong(property("scale.max-seconds", "60"))),
 				Duration.ofSeconds(Long.parseLong(property("scale.setup-seconds", "300"))),
 				Duration.ofNanos(Long.parseLong(property("scale.hold-micros", "0")) * 1000),
-				Integer.parseInt(property("scale.runs", "1")), property("scale.redis-server", "redis-server"));
+				Integer.parseInt(property("scale.runs", "1")), Integer.parseInt(property("scale.pool", "10")),
+				property("scale.redis-server", "redis-server"));
 	}
 
 	private static String property(String name, String fallback) {
