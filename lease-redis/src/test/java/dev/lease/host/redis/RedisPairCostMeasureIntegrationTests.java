@@ -33,8 +33,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.RedisStringCommands.SetOption;
-import org.springframework.data.redis.core.types.Expiration;
 
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
@@ -83,8 +81,10 @@ class RedisPairCostMeasureIntegrationTests {
 						row(client + ", SET NX PX + DEL, " + keys, factory, pairs, (i) -> {
 							byte[] key = ascii(fresh ? "measure:floor:" + round[0] + ":" + i : "measure:floor:one");
 							try (RedisConnection connection = factory.getConnection()) {
-								connection.stringCommands()
-									.set(key, holder, Expiration.milliseconds(TERM.toMillis()), SetOption.ifAbsent());
+								// as a command: SetOption is deprecated from Spring Data
+								// Redis 4.1
+								connection.execute("SET", key, holder, ascii("NX"), ascii("PX"),
+										ascii(Long.toString(TERM.toMillis())));
 							}
 							try (RedisConnection connection = factory.getConnection()) {
 								connection.keyCommands().del(key);
