@@ -30,7 +30,8 @@ import org.jspecify.annotations.Nullable;
  * whose bound passed a moment ago may be counted until it is withdrawn, on a host that
  * cannot leave it out cheaply (its documentation says so)
  * @param since when the longest-waiting of them arrived, on the host's clock, or
- * {@code null} when the host does not keep arrival instants (or nobody waits)
+ * {@code null} when nobody waits, when the host does not keep arrival instants, or when
+ * the longest-waiting take was queued by a release that kept none
  * @author Lease contributors
  * @since 0.1.0
  */

@@ -170,8 +170,8 @@ public final class KeyModel {
 		if (!waits) {
 			return new Refused();
 		}
-		QueuedWaiter waiter = new QueuedWaiter(waiterIds.getAsLong(), holder, duration, this.expiresAt,
-				++this.arrivals);
+		QueuedWaiter waiter = new QueuedWaiter(waiterIds.getAsLong(), holder, duration, this.expiresAt, ++this.arrivals,
+				now);
 		queue().add(waiter);
 		return new Queued(waiter.id(), waiter.bound(), now, this.expiresAt, queue().size() == 1);
 	}

@@ -29,11 +29,13 @@ import dev.lease.LeaseHolder;
  * @param duration the term it asked for
  * @param bound the instant after which it is never granted the key (Non-goal 4)
  * @param arrival its place in arrival order, counted per key
+ * @param arrivedAt the key's now when it was queued, or 0 where the store does not know
+ * (a waiter an older release queued)
  * @author Lease contributors
  * @since 0.1.0
  * @see KeyModel
  */
-public record QueuedWaiter(long id, LeaseHolder holder, long duration, long bound, long arrival) {
+public record QueuedWaiter(long id, LeaseHolder holder, long duration, long bound, long arrival, long arrivedAt) {
 
 	/**
 	 * Create a waiter.
@@ -42,6 +44,7 @@ public record QueuedWaiter(long id, LeaseHolder holder, long duration, long boun
 	 * @param duration the term it asked for
 	 * @param bound the instant after which it is never granted the key
 	 * @param arrival its place in arrival order
+	 * @param arrivedAt the key's now when it was queued, or 0 where it is not known
 	 */
 	public QueuedWaiter {
 		if (holder == null) {

@@ -311,7 +311,7 @@ class KeyModelTests {
 	}
 
 	private static QueuedWaiter waiter(long id, LeaseHolder holder, long duration, long bound) {
-		return new QueuedWaiter(id, holder, duration, bound, id);
+		return new QueuedWaiter(id, holder, duration, bound, id, 0);
 	}
 
 }

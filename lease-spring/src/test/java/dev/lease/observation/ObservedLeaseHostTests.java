@@ -204,7 +204,8 @@ class ObservedLeaseHostTests {
 		});
 		waiting.start();
 		await().atMost(Duration.ofSeconds(30))
-			.untilAsserted(() -> assertThat(this.host.waiting(key)).contains(QueuedTakes.of(1)));
+			.untilAsserted(() -> assertThat(this.host.waiting(key))
+				.hasValueSatisfying((queued) -> assertThat(queued.count()).isEqualTo(1)));
 		this.host.release(key, holder);
 		waiting.join(Duration.ofSeconds(30).toMillis());
 		assertThat(this.host.waiting(key)).contains(QueuedTakes.NONE);

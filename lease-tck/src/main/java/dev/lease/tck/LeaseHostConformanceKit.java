@@ -138,6 +138,16 @@ public abstract class LeaseHostConformanceKit {
 		return true;
 	}
 
+	/**
+	 * Return whether the host keeps when each waiting take arrived, and answers it as
+	 * {@link dev.lease.QueuedTakes#since()}. A host that does not answers no
+	 * {@code since}; an answer it gives is checked either way.
+	 * @return whether the host answers when the longest-waiting take arrived
+	 */
+	protected boolean keepsArrivals() {
+		return false;
+	}
+
 	// Once per host: a take that waits and is handed the key at a release, and one handed
 	// the key as the holder's term passes, neither timed.
 	final void warmUp() throws Exception {

@@ -17,6 +17,7 @@
 package dev.lease.tck;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
 import dev.lease.Held;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
+import dev.lease.QueuedTakes;
 import dev.lease.Released;
 import dev.lease.Taken;
 import dev.lease.Unavailable;
@@ -39,10 +41,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <li>Waiting 1: a key with N takes queued answers N, and one fewer as each is handed the
  * key;</li>
  * <li>Waiting 2: a free key, or a held one nobody waits for, answers none;</li>
- * <li>Waiting 3: a take withdrawn at its bound is not counted.</li>
+ * <li>Waiting 3: a take withdrawn at its bound is not counted;</li>
+ * <li>Waiting 4: the answer's {@code since} is when the longest-waiting take arrived,
+ * within that take's call, on the host's clock.</li>
  * </ol>
  * A host that cannot tell ({@link LeaseHostConformanceKit#countsWaiting()}) answers empty
- * for every key instead.
+ * for every key instead, and one that keeps no arrival instants
+ * ({@link LeaseHostConformanceKit#keepsArrivals()}) answers no {@code since}; an answer
+ * it does give is checked all the same.
  *
  * @author Lease contributors
  */
@@ -109,6 +115,49 @@ abstract class WaitingChecks extends KitGroup {
 		assertWaiting(key, 0);
 		assertThat(host().release(key, handed)).isInstanceOf(Released.class);
 		assertWaiting(key, 0);
+	}
+
+	@Test
+	@DisplayName("Waiting 4: 'since' is when the longest-waiting take arrived, within its call on the host's clock, and the next one's once the first is handed the key")
+	void sinceIsTheLongestWaitingTakesArrival() throws Exception {
+		LeaseKey key = newKey();
+		LeaseHolder first = newHolder("holder");
+		taken(key, first, LONG);
+		List<LeaseHolder> holders = new ArrayList<>();
+		List<TimedTake> takes = new ArrayList<>();
+		List<Instant> called = new ArrayList<>();
+		List<Instant> queued = new ArrayList<>();
+		for (int i = 0; i < 2; i++) {
+			LeaseHolder waiter = newHolder("waiter" + i);
+			called.add(Instant.now());
+			takes.add(takeInBackground(key, waiter, LONG));
+			arrived(key, waiter);
+			queued.add(Instant.now());
+			holders.add(waiter);
+		}
+		assertSince(key, called.get(0), queued.get(0));
+		assertThat(host().release(key, first)).isInstanceOf(Released.class);
+		assertThat(takes.get(0).answer(tolerance())).isInstanceOf(Taken.class);
+		assertSince(key, called.get(1), queued.get(1));
+		assertThat(host().release(key, holders.get(0))).isInstanceOf(Released.class);
+		assertThat(takes.get(1).answer(tolerance())).isInstanceOf(Taken.class);
+		assertWaiting(key, 0);
+		assertThat(host().release(key, holders.get(1))).isInstanceOf(Released.class);
+	}
+
+	// The oldest waiter arrived after its call began and before it was seen queued, on a
+	// clock that may differ from this JVM's by the kit's skew.
+	private void assertSince(LeaseKey key, Instant called, Instant queued) {
+		if (!kit().countsWaiting()) {
+			return;
+		}
+		QueuedTakes waiting = host().waiting(key).orElseThrow();
+		if (waiting.since() == null) {
+			assertThat(kit().keepsArrivals()).as("a host that keeps arrival instants answers 'since'").isFalse();
+			return;
+		}
+		assertThat(waiting.since()).as("when the longest-waiting take arrived")
+			.isBetween(called.minus(kit().clockSkew()), queued.plus(kit().clockSkew()));
 	}
 
 	private void assertWaiting(LeaseKey key, int count) {

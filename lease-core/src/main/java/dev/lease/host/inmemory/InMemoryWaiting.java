@@ -26,8 +26,8 @@ import dev.lease.host.KeyModel;
 /**
  * The in-memory host's answer to how many takes wait for a key: the key's queue, read
  * under the key's lock as the state model derives it at the host's now, and nothing saved
- * but the clock reading, as for the standing grant (Check 5.2). The queue keeps no
- * arrival instants, so the answer has none.
+ * but the clock reading, as for the standing grant (Check 5.2), with the instant the
+ * longest-waiting take was queued at.
  *
  * @author Lease contributors
  */
@@ -50,7 +50,7 @@ final class InMemoryWaiting {
 			// key to, and those dropped on the way, are the first stored - queued.
 			model.resolve(now);
 			state.saveClock(model);
-			return Optional.of(QueuedTakes.of(state.waitingAfter(stored - model.queued(), now)));
+			return Optional.of(state.waitingAfter(stored - model.queued(), now));
 		}
 		finally {
 			state.lock.unlock();

@@ -29,6 +29,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
+import dev.lease.QueuedTakes;
 import dev.lease.host.KeyModel;
 import dev.lease.host.Micros;
 import dev.lease.host.QueuedWaiter;
@@ -166,19 +167,22 @@ final class KeyState {
 	}
 
 	// For operators: the queued waiters after the first skipped whose bound has not
-	// passed at now; a waiter past its bound stays queued until it or a handoff takes it
-	// out, and is not counted. Reads only; the key's lock is held.
-	int waitingAfter(int skipped, long now) {
+	// passed at now, and when the first of them arrived; a waiter past its bound stays
+	// queued until it or a handoff takes it out, and is not counted. Reads only; the
+	// key's
+	// lock is held.
+	QueuedTakes waitingAfter(int skipped, long now) {
 		int count = 0;
+		long since = 0;
 		int index = 0;
 		if (this.queue != null) {
 			for (QueuedWaiter waiter : this.queue) {
 				if (index++ >= skipped && waiter.bound() >= now) {
-					count++;
+					since = (count++ == 0) ? waiter.arrivedAt() : since;
 				}
 			}
 		}
-		return count;
+		return (count != 0) ? new QueuedTakes(count, Micros.toInstant(since)) : QueuedTakes.NONE;
 	}
 
 	// Free at the later of the reading and the latest one saved.

@@ -39,6 +39,11 @@ class InMemoryAsyncLeaseHostConformanceTests extends LeaseHostConformanceKit {
 	}
 
 	@Override
+	protected boolean keepsArrivals() {
+		return true;
+	}
+
+	@Override
 	protected Duration resolution() {
 		return Duration.ofNanos(1000);
 	}

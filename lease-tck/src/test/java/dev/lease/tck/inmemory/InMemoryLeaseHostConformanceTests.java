@@ -37,6 +37,11 @@ class InMemoryLeaseHostConformanceTests extends LeaseHostConformanceKit {
 	}
 
 	@Override
+	protected boolean keepsArrivals() {
+		return true;
+	}
+
+	@Override
 	protected Duration resolution() {
 		return Duration.ofNanos(1000);
 	}
