@@ -250,7 +250,7 @@ public final class RedisLeaseHost implements LeaseHost, ProtocolRecordingHost, A
 	public Optional<QueuedTakes> waiting(LeaseKey key) {
 		HostArguments.requireKey(key);
 		start();
-		return Optional.of(QueuedTakes.of(this.store.waiting(key)));
+		return Optional.of(this.store.waiting(key));
 	}
 
 	/**

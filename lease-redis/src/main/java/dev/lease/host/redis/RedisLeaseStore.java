@@ -40,6 +40,7 @@ import dev.lease.Lease;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHostException;
 import dev.lease.LeaseKey;
+import dev.lease.QueuedTakes;
 import dev.lease.host.StoreProtocolReading;
 import dev.lease.host.Wakeups;
 import dev.lease.host.redis.RedisScriptAnswer.Ended;
@@ -328,7 +329,7 @@ final class RedisLeaseStore {
 	}
 
 	// How many takes wait for the key, derived by the script without writing (Check 5.2).
-	int waiting(LeaseKey key) {
+	QueuedTakes waiting(LeaseKey key) {
 		return RedisScriptAnswer.waiting(run("read how many wait", redisKey(key), ascii("waiting")));
 	}
 

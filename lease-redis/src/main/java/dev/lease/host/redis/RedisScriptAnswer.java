@@ -24,6 +24,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 import dev.lease.LeaseHostException;
+import dev.lease.QueuedTakes;
 import dev.lease.host.Wakeups;
 
 /**
@@ -123,9 +124,10 @@ import dev.lease.host.Wakeups;
  * </tr>
  * <tr>
  * <td>{@code waiting} (writes nothing)</td>
- * <td>{@code 1 count}</td>
+ * <td>{@code 1 count arrived}, or {@code 1 0} when none waits</td>
  * <td>{@link #waiting}: how many tickets wait past those the derivation at now hands the
- * key on through, a ticket past its bound included until it is withdrawn</td>
+ * key on through, a ticket past its bound included until it is withdrawn, and the instant
+ * the first of them was queued at (0 when none waits or none was kept)</td>
  * </tr>
  * <tr>
  * <td rowspan="2">any</td>
@@ -210,15 +212,20 @@ sealed interface RedisScriptAnswer {
 		};
 	}
 
-	// The answers every operation may give when the key holds no lease state it can read
-	// (the script touched nothing), as failures; read first, for every answer.
-	static int waiting(List<Object> answer) {
+	static QueuedTakes waiting(List<Object> answer) {
 		if (code(answer) != 1) {
 			throw unexpected(answer);
 		}
-		return Math.toIntExact(number(answer, 1));
+		int count = Math.toIntExact(number(answer, 1));
+		if (count == 0) {
+			return QueuedTakes.NONE;
+		}
+		long arrived = number(answer, 2);
+		return new QueuedTakes(count, (arrived > 0) ? instant(arrived) : null);
 	}
 
+	// The answers every operation may give when the key holds no lease state it can read
+	// (the script touched nothing), as failures; read first, for every answer.
 	static void requireLeaseState(byte[] key, List<Object> answer) {
 		if (!(answer.get(0) instanceof Long code) || code >= -1) {
 			return;

@@ -246,11 +246,14 @@ local function head()
 	return redis.call('ZRANGE', QUEUE, 0, 0)[1]
 end
 
--- Take a waiter out of the queue (and out of the holder index, if it is its entry there).
+-- Take a waiter out of the queue, with its arrival instant (and out of the holder index,
+-- if it is its entry there).
 local function dequeue(e)
 	redis.call('ZREM', QUEUE, e.ticket)
 	if redis.call('HGET', ENTRIES, 'h' .. e.holder) == e.ticket then
-		redis.call('HDEL', ENTRIES, 'h' .. e.holder)
+		redis.call('HDEL', ENTRIES, 'h' .. e.holder, 'a' .. e.ticket)
+	else
+		redis.call('HDEL', ENTRIES, 'a' .. e.ticket)
 	end
 end
 
@@ -281,6 +284,7 @@ local function hand_on(freed_at)
 			dequeue(e)
 		else
 			redis.call('ZREM', QUEUE, ticket)
+			redis.call('HDEL', ENTRIES, 'a' .. ticket)
 		end
 		if e and e.bound >= freed_at then
 			e.granted = freed_at + e.duration
@@ -362,9 +366,13 @@ if op == 'waiting' then
 	-- How many takes wait, as derived at now: the derivation hands the key on through the
 	-- first i tickets of the queue (or drops them), and the rest wait. A ticket past its
 	-- bound is counted until it is withdrawn, as its waiter asks at its bound: leaving it
-	-- out would read every entry. Scores are arrival numbers, not instants: no "since".
+	-- out would read every entry. Then when the first of them arrived, 0 where no instant
+	-- was kept (a ticket an earlier release queued).
 	local _, _, i = standing_now()
-	return { 1, redis.call('ZCARD', QUEUE) - i }
+	local count = redis.call('ZCARD', QUEUE) - i
+	local first = (count > 0) and redis.call('ZRANGE', QUEUE, i, i)[1]
+	local arrived = first and redis.call('HGET', ENTRIES, 'a' .. first)
+	return { 1, count, arrived and struct.unpack('>i8', arrived) or 0 }
 end
 if op == 'grant' or op == 'remaining' then
 	local h, e = standing_now()
@@ -483,7 +491,7 @@ if op == 'try' or op == 'take' then
 		holder = caller }
 	redis.call('ZADD', QUEUE, arrivals, e.ticket)
 	write_entry(e)
-	redis.call('HSET', ENTRIES, 'h' .. caller, e.ticket)
+	redis.call('HSET', ENTRIES, 'h' .. caller, e.ticket, 'a' .. e.ticket, struct.pack('>i8', now))
 	-- granted at the latest at its bound, for its duration, and kept after that
 	raise_gc(kept_until(e.bound + duration, e.bound, duration))
 	persist()

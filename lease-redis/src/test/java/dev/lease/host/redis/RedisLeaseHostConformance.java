@@ -29,6 +29,11 @@ import dev.lease.tck.LeaseHostConformanceKit;
 abstract class RedisLeaseHostConformance extends LeaseHostConformanceKit {
 
 	@Override
+	protected boolean keepsArrivals() {
+		return true;
+	}
+
+	@Override
 	protected Duration resolution() {
 		return Duration.ofNanos(1000);
 	}

@@ -82,9 +82,10 @@ record RedisLeaseState(long latest, @Nullable String holder, long expiresAt, lon
 			byte[] entry = jedis.hget(bytes(redisKey + ":w"), bytes("t" + ticket.getElement()));
 			if (entry != null) {
 				ByteBuffer values = ByteBuffer.wrap(entry);
+				byte[] arrived = jedis.hget(bytes(redisKey + ":w"), bytes("a" + ticket.getElement()));
 				waiters.add(new QueuedWaiter(Long.parseLong(ticket.getElement()),
 						LeaseHolder.of(text(entry, 32, entry.length)), values.getLong(8), values.getLong(16),
-						values.getLong(0)));
+						values.getLong(0), (arrived != null) ? ByteBuffer.wrap(arrived).getLong() : 0));
 			}
 		}
 		List<Handed> handed = new ArrayList<>();
