@@ -27,6 +27,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -72,6 +73,10 @@ final class JdbcLeaseSchemaCheck {
 
 	private static final Pattern CREATE_INDEX = Pattern
 		.compile("CREATE\\s+INDEX\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?(\\w+)\\s+ON\\s+(\\w+)", Pattern.CASE_INSENSITIVE);
+
+	private static final Pattern ADD_COLUMN = Pattern.compile(
+			"ALTER\\s+TABLE\\s+(\\w+)\\s+ADD\\s+COLUMN\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?(\\w+)",
+			Pattern.CASE_INSENSITIVE);
 
 	private static final Pattern INLINE_INDEX = Pattern.compile("^\\s*(?:INDEX|KEY)\\s+(\\w+)\\s*\\(",
 			Pattern.CASE_INSENSITIVE | Pattern.MULTILINE);
@@ -135,6 +140,11 @@ final class JdbcLeaseSchemaCheck {
 			}
 			tables.put(name, columns);
 		}
+		Matcher added = ADD_COLUMN.matcher(sql);
+		while (added.find()) {
+			tables.computeIfAbsent(prefixed(added.group(1), tablePrefix), (name) -> new TreeSet<>())
+				.add(added.group(2).toUpperCase(Locale.ROOT));
+		}
 		return tables;
 	}
 
@@ -162,15 +172,22 @@ final class JdbcLeaseSchemaCheck {
 	// The migration script that creates the index or table (named without the prefix), so
 	// that a report names the one script that adds it.
 	static String migrationCreating(String platform, String indexOrTable) {
-		Pattern creates = Pattern.compile(
-				"(?:\\b(?:INDEX|TABLE)\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?)" + Pattern.quote(indexOrTable) + "\\b",
+		return migrationAdding(platform, indexOrTable)
+			.orElse(JdbcLeaseHost.SCHEMA_LOCATION.replace("@@platform@@", platform));
+	}
+
+	// The migration script that creates the index or table, or adds the column to a table
+	// created without it; none for a column the table was created with.
+	private static Optional<String> migrationAdding(String platform, String name) {
+		Pattern adds = Pattern.compile(
+				"(?:\\b(?:INDEX|TABLE|ADD\\s+COLUMN)\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?)" + Pattern.quote(name) + "\\b",
 				Pattern.CASE_INSENSITIVE);
 		for (Resource script : JdbcLeaseSchema.scripts(platform)) {
-			if (creates.matcher(read(script, script.getDescription())).find()) {
-				return "classpath:dev/lease/host/jdbc/migration/" + platform + "/" + script.getFilename();
+			if (adds.matcher(read(script, script.getDescription())).find()) {
+				return Optional.of("classpath:dev/lease/host/jdbc/migration/" + platform + "/" + script.getFilename());
 			}
 		}
-		return JdbcLeaseHost.SCHEMA_LOCATION.replace("@@platform@@", platform);
+		return Optional.empty();
 	}
 
 	// The scripts at the location, in version order, as one.
@@ -223,8 +240,10 @@ final class JdbcLeaseSchemaCheck {
 				});
 				Set<String> missing = new TreeSet<>(columns);
 				missing.removeAll(found);
-				if (!missing.isEmpty()) {
-					problems.add("table " + table + " has no column " + String.join(", ", missing));
+				for (String column : missing) {
+					problems.add("table " + table + " has no column " + column
+							+ migrationAdding(platform, column).map((script) -> " (added by " + script + ")")
+								.orElse(""));
 				}
 				Set<String> indexes = new TreeSet<>(expectedIndexes.getOrDefault(table, Set.of()));
 				indexes.removeAll(indexes(jdbc, table));

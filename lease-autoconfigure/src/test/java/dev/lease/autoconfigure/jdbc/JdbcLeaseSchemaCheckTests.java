@@ -82,7 +82,7 @@ class JdbcLeaseSchemaCheckTests {
 	}
 
 	@Test
-	void tablesWithoutAnIndexOfTheSchemaFailStartUpNamingTheIndexAndTheMigrationThatAddsIt() {
+	void tablesOfAnEarlierVersionFailStartUpNamingEachMissingIndexAndColumnAndTheMigrationThatAddsIt() {
 		this.runner.withUserConfiguration(VersionOneTablesConfiguration.class)
 			.withPropertyValues("lease.jdbc.initialize-schema=never")
 			.run((context) -> {
@@ -91,7 +91,9 @@ class JdbcLeaseSchemaCheckTests {
 					.contains("table LEASE_WAITERS has no index LEASE_WAITERS_IX3 (added by"
 							+ " classpath:dev/lease/host/jdbc/migration/h2/V2__lease_waiters_indexes.sql)")
 					.contains("LEASE_WAITERS_IX4")
-					.doesNotContain("has no column");
+					.contains("table LEASE_WAITERS has no column ARRIVED_AT (added by"
+							+ " classpath:dev/lease/host/jdbc/migration/h2/V4__lease_waiters_arrived_at.sql)")
+					.containsOnlyOnce("has no column");
 				assertThat(analyzed(context.getStartupFailure()).getAction())
 					.contains("classpath:dev/lease/host/jdbc/migration/h2/");
 			});

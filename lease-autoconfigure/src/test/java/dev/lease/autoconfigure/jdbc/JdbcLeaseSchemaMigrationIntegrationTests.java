@@ -84,6 +84,7 @@ class JdbcLeaseSchemaMigrationIntegrationTests {
 				run(dataSource, MIGRATION + "postgresql/V1__lease_tables.sql");
 				run(dataSource, MIGRATION + "postgresql/V2__lease_waiters_indexes.sql");
 				run(dataSource, MIGRATION + "postgresql/V3__lease_protocol.sql");
+				run(dataSource, MIGRATION + "postgresql/V4__lease_waiters_arrived_at.sql");
 			}
 		}
 		finally {
@@ -156,6 +157,15 @@ class JdbcLeaseSchemaMigrationIntegrationTests {
 					.contains("(added by " + MIGRATION + platform + "/V3__lease_protocol.sql)")
 					.doesNotContain("_IX"));
 			run(dataSource, MIGRATION + platform + "/V3__lease_protocol.sql");
+			assertThatExceptionOfType(LeaseConfigurationException.class)
+				.isThrownBy(() -> JdbcLeaseSchemaCheck.check(dataSource, host))
+				.satisfies((ex) -> assertThat(ex.getDescription())
+					.contains("table " + waiters + " has no column ARRIVED_AT (added by " + MIGRATION + platform
+							+ "/V4__lease_waiters_arrived_at.sql)")
+					.doesNotContain(protocol));
+			// twice, as a migration tool may run it again
+			run(dataSource, MIGRATION + platform + "/V4__lease_waiters_arrived_at.sql");
+			run(dataSource, MIGRATION + platform + "/V4__lease_waiters_arrived_at.sql");
 			JdbcLeaseSchemaCheck.check(dataSource, host);
 		}
 		finally {

@@ -88,18 +88,26 @@ final class JdbcGrantReads {
 	}
 
 	// One statement: the key's waiters that are neither handed the key nor past their
-	// bound. A stored grant that passed a moment ago and that no question has handed on
-	// yet still counts the waiter it goes to, until that waiter asks at the grant's
-	// instant and is handed it: deriving it would lock the key's row.
+	// bound, and when the first of them arrived. A stored grant that passed a moment ago
+	// and that no question has handed on yet still counts the waiter it goes to, until
+	// that waiter asks at the grant's instant and is handed it: deriving it would lock
+	// the
+	// key's row. Arrival instants rise with arrival order, so the least is the first's; 0
+	// is a waiter queued before the column existed, whose arrival is not known.
 	QueuedTakes waiting(LeaseKey key) {
-		Long count = this.store.calls.statement("read how many wait", key,
+		QueuedTakes waiting = this.store.calls.statement("read how many wait", key,
 				(tx) -> tx.queryRow(this.statements.selectWaiting, JdbcGrantReads::waitingRow, key.bytes()));
-		return (count != null) ? QueuedTakes.of(Math.toIntExact(count)) : QueuedTakes.NONE;
+		return (waiting != null) ? waiting : QueuedTakes.NONE;
 	}
 
-	// The count, or 0 when the key has no row.
-	private static long waitingRow(ResultSet resultSet, int rowNumber) throws SQLException {
-		return (resultSet.getObject(4) != null) ? KeyRow.number(resultSet, 7) : 0;
+	// None when the key has no row.
+	private static QueuedTakes waitingRow(ResultSet resultSet, int rowNumber) throws SQLException {
+		if (resultSet.getObject(4) == null) {
+			return QueuedTakes.NONE;
+		}
+		int count = Math.toIntExact(KeyRow.number(resultSet, 7));
+		long since = resultSet.getLong(8);
+		return (count == 0) ? QueuedTakes.NONE : new QueuedTakes(count, (since > 0) ? Micros.toInstant(since) : null);
 	}
 
 	// The grant standing at the later of the reading and the key's latest. Only a stored

@@ -106,8 +106,8 @@ final class JdbcLeaseStatements {
 				WHERE LEASE_KEY = ?""", dialect, tablePrefix);
 		this.deleteKey = sql("DELETE FROM %PREFIX%KEYS WHERE LEASE_KEY = ?", dialect, tablePrefix);
 		this.insertWaiter = sql("""
-				INSERT INTO %PREFIX%WAITERS (WAITER_ID, LEASE_KEY, HOLDER, DURATION_MICROS, BOUND, ARRIVAL)
-				VALUES (?, ?, ?, ?, ?, ?)""", dialect, tablePrefix);
+				INSERT INTO %PREFIX%WAITERS (WAITER_ID, LEASE_KEY, HOLDER, DURATION_MICROS, BOUND, ARRIVAL, ARRIVED_AT)
+				VALUES (?, ?, ?, ?, ?, ?, ?)""", dialect, tablePrefix);
 		this.handWaiter = sql("UPDATE %PREFIX%WAITERS SET GRANTED_EXPIRES_AT = ? WHERE WAITER_ID = ?", dialect,
 				tablePrefix);
 		this.deleteWaiter = sql("DELETE FROM %PREFIX%WAITERS WHERE WAITER_ID = ?", dialect, tablePrefix);
@@ -129,6 +129,8 @@ final class JdbcLeaseStatements {
 		this.selectWaiting = sql("""
 				SELECT C.READING, K.HOLDER, K.EXPIRES_AT, K.LATEST, K.QUEUED, K.ARRIVALS,
 				(SELECT COUNT(*) FROM %PREFIX%WAITERS W WHERE W.LEASE_KEY = K.LEASE_KEY
+				AND W.GRANTED_EXPIRES_AT IS NULL AND W.BOUND >= GREATEST(K.LATEST, C.READING)),
+				(SELECT MIN(W.ARRIVED_AT) FROM %PREFIX%WAITERS W WHERE W.LEASE_KEY = K.LEASE_KEY
 				AND W.GRANTED_EXPIRES_AT IS NULL AND W.BOUND >= GREATEST(K.LATEST, C.READING))
 				FROM (SELECT %NOW% AS READING) C LEFT JOIN %PREFIX%KEYS K ON K.LEASE_KEY = ?""", dialect, tablePrefix);
 		// Removing a passed grant with nobody queued changes no answer: it reads as free.
@@ -194,10 +196,10 @@ final class JdbcLeaseStatements {
 		this.selectQueuePageAndNow = sql("SELECT C.READING, W.* FROM (SELECT %NOW% AS READING) C LEFT JOIN ("
 				+ QUEUE_PAGE + ") W ON TRUE ORDER BY W.ARRIVAL", dialect, tablePrefix);
 		this.selectQueuedWaiter = sql("""
-				SELECT WAITER_ID, HOLDER, DURATION_MICROS, BOUND, ARRIVAL FROM %PREFIX%WAITERS
+				SELECT WAITER_ID, HOLDER, DURATION_MICROS, BOUND, ARRIVAL, ARRIVED_AT FROM %PREFIX%WAITERS
 				WHERE WAITER_ID = ? AND LEASE_KEY = ? AND GRANTED_EXPIRES_AT IS NULL""", dialect, tablePrefix);
 		this.selectWaitersOfHolder = sql("""
-				SELECT WAITER_ID, HOLDER, DURATION_MICROS, BOUND, ARRIVAL FROM %PREFIX%WAITERS
+				SELECT WAITER_ID, HOLDER, DURATION_MICROS, BOUND, ARRIVAL, ARRIVED_AT FROM %PREFIX%WAITERS
 				WHERE LEASE_KEY = ? AND HOLDER = ? AND GRANTED_EXPIRES_AT IS NULL ORDER BY ARRIVAL""", dialect,
 				tablePrefix);
 		// The grants handed to a key's waiters and not yet taken up, and the waiter at
@@ -269,7 +271,7 @@ final class JdbcLeaseStatements {
 	// The queue is read from its head a page at a time, never whole (issue 16): the
 	// waiters after the given arrival, the page's size the last parameter.
 	private static final String QUEUE_PAGE = """
-			SELECT WAITER_ID, HOLDER, DURATION_MICROS, BOUND, ARRIVAL FROM %PREFIX%WAITERS
+			SELECT WAITER_ID, HOLDER, DURATION_MICROS, BOUND, ARRIVAL, ARRIVED_AT FROM %PREFIX%WAITERS
 			WHERE LEASE_KEY = ? AND GRANTED_EXPIRES_AT IS NULL AND ARRIVAL > ? ORDER BY ARRIVAL LIMIT ?""";
 
 	// PostgreSQL: the key's lock (KEY_LOCK), a transaction-scoped advisory lock taken

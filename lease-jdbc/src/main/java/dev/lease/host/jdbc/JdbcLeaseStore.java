@@ -356,7 +356,7 @@ class JdbcLeaseStore {
 		List<@Nullable Object[]> added = new ArrayList<>(state.added().size());
 		for (QueuedWaiter waiter : state.added()) {
 			added.add(new Object[] { waiter.id(), keyBytes, waiter.holder().bytes(), waiter.duration(), waiter.bound(),
-					waiter.arrival() });
+					waiter.arrival(), waiter.arrivedAt() });
 		}
 		if (!added.isEmpty()) {
 			tx.updateEach(this.statements.insertWaiter, added);

@@ -116,11 +116,12 @@ record KeyRow(byte @Nullable [] holder, long expiresAt, long latest, int queued,
 		return (value == 0 && resultSet.wasNull()) ? OptionalLong.empty() : OptionalLong.of(value);
 	}
 
-	// A waiter's columns WAITER_ID, HOLDER, DURATION_MICROS, BOUND, ARRIVAL from the
-	// given column on.
+	// A waiter's columns WAITER_ID, HOLDER, DURATION_MICROS, BOUND, ARRIVAL, ARRIVED_AT
+	// from the given column on.
 	static QueuedWaiter waiter(ResultSet resultSet, int first) throws SQLException {
 		return new QueuedWaiter(number(resultSet, first), LeaseHolder.of(resultSet.getBytes(first + 1)),
-				number(resultSet, first + 2), number(resultSet, first + 3), number(resultSet, first + 4));
+				number(resultSet, first + 2), number(resultSet, first + 3), number(resultSet, first + 4),
+				number(resultSet, first + 5));
 	}
 
 	/**

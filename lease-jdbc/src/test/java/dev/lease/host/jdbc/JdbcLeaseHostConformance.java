@@ -65,6 +65,11 @@ abstract class JdbcLeaseHostConformance extends LeaseHostConformanceKit {
 	}
 
 	@Override
+	protected boolean keepsArrivals() {
+		return true;
+	}
+
+	@Override
 	protected Duration resolution() {
 		return Duration.ofNanos(1000);
 	}

@@ -95,7 +95,8 @@ class JdbcLeaseHostTests {
 	void schemaScriptsAreShippedPerPlatform(String platform) {
 		DefaultResourceLoader resources = new DefaultResourceLoader();
 		assertThat(JdbcLeaseSchema.scripts(platform)).extracting(Resource::getFilename)
-			.containsExactly("V1__lease_tables.sql", "V2__lease_waiters_indexes.sql", "V3__lease_protocol.sql");
+			.containsExactly("V1__lease_tables.sql", "V2__lease_waiters_indexes.sql", "V3__lease_protocol.sql",
+					"V4__lease_waiters_arrived_at.sql");
 		assertThat(resources.getResource(JdbcLeaseHost.DROP_SCHEMA_LOCATION.replace("@@platform@@", platform)).exists())
 			.isTrue();
 	}

@@ -41,15 +41,19 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.core.io.ByteArrayResource;
 import org.springframework.core.io.ClassPathResource;
+import org.springframework.core.io.Resource;
+import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 
 import dev.lease.Held;
+import dev.lease.Lease;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
 import dev.lease.LeaseHostException;
 import dev.lease.LeaseKey;
 import dev.lease.NotHeld;
+import dev.lease.QueuedTakes;
 import dev.lease.Released;
 import dev.lease.Taken;
 import dev.lease.tck.history.HistoryChecker;
@@ -57,21 +61,22 @@ import dev.lease.tck.history.RecordingLeaseHost;
 import dev.lease.test.support.JdbcTestServers;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Tests of an instance of the previous protocol, protocol 1, beside this host on one
  * store: the previous release's own tables (test fixtures
- * {@code protocol-1/schema-<platform>.sql}, then the shipped migration that adds the
- * protocol record, as an upgrade runs it) and its own statements, issued by
- * {@link PreviousProtocolJdbcInstance}. That release records no protocol and writes rows
- * this release cannot tell from its own, so nothing can refuse it, and the docs say to
- * upgrade from it with every instance stopped. What a rolling deploy would meet, on keys
- * nobody waits for: each side honours a grant the other made before its question; on
- * MariaDB, whose statements did not change, takes and releases from both sides never
- * overlap (lease-tck's history checker); on PostgreSQL neither side's statements wait for
- * the other's key lock, so a grant of the old statements can be dated before a grant this
- * host made and released while the old statement waited for the row (which the history
- * checker reports as overlapping grants): the reason the two cannot work side by side.
+ * {@code protocol-1/schema-<platform>.sql}, then the shipped migrations, as an upgrade
+ * runs them) and its own statements, issued by {@link PreviousProtocolJdbcInstance}. That
+ * release records no protocol and writes rows this release cannot tell from its own, so
+ * nothing can refuse it, and the docs say to upgrade from it with every instance stopped.
+ * What a rolling deploy would meet, on keys nobody waits for: each side honours a grant
+ * the other made before its question; on MariaDB, whose statements did not change, takes
+ * and releases from both sides never overlap (lease-tck's history checker); on PostgreSQL
+ * neither side's statements wait for the other's key lock, so a grant of the old
+ * statements can be dated before a grant this host made and released while the old
+ * statement waited for the row (which the history checker reports as overlapping grants):
+ * the reason the two cannot work side by side.
  *
  * @author Lease contributors
  */
@@ -173,6 +178,21 @@ class JdbcPreviousProtocolIntegrationTests {
 		new HistoryChecker(Duration.ofMillis(50), Duration.ofSeconds(1), Duration.ZERO).check(recording.history());
 	}
 
+	// The shipped migrations leave the waiters' arrival instant without a default, so the
+	// previous release's take cannot queue behind a grant: its insert fails, and the take
+	// with it, rather than working beside this release on a key others wait for.
+	@ParameterizedTest
+	@ValueSource(strings = { "postgresql", "mysql" })
+	void theOldStatementsCannotQueueAWaiterOnceTheMigrationsRan(String platform) {
+		PreviousProtocolJdbcInstance old = start(platform);
+		LeaseKey key = LeaseKey.of("queued");
+		Lease standing = ((Taken) this.host.tryTake(key, LeaseHolder.of("new"), TERM)).lease();
+		assertThatExceptionOfType(DataAccessException.class)
+			.isThrownBy(() -> old.queueWaiter(1, key, LeaseHolder.of("old"), TERM, standing.expiresAt()))
+			.satisfies((ex) -> assertThat(ex.getMessage()).containsIgnoringCase("ARRIVED_AT"));
+		assertThat(this.host.waiting(key)).hasValue(QueuedTakes.NONE);
+	}
+
 	// Each protocol's key lock held by a session of its own: the other protocol's
 	// statements answer without waiting for it, where each waits for its own (this host
 	// fails the question after its 2 s bound).
@@ -235,7 +255,9 @@ class JdbcPreviousProtocolIntegrationTests {
 		this.dataSource = JdbcTestServers.pool(url, platform);
 		this.jdbc = new JdbcTemplate(this.dataSource);
 		run("protocol-1/schema-" + platform + ".sql");
-		run("dev/lease/host/jdbc/migration/" + platform + "/V3__lease_protocol.sql");
+		for (Resource migration : JdbcLeaseSchema.scripts(platform)) {
+			run("dev/lease/host/jdbc/migration/" + platform + "/" + migration.getFilename());
+		}
 		this.host = JdbcLeaseHost.builder(this.dataSource).tablePrefix(this.prefix).notifications(false).build();
 		return new PreviousProtocolJdbcInstance(this.dataSource, platform, this.prefix);
 	}

@@ -102,6 +102,12 @@ final class PreviousProtocolJdbcInstance implements LeaseHost {
 			DELETE FROM %PREFIX%KEYS WHERE LEASE_KEY = ? AND HOLDER = ? AND QUEUED = 0
 			AND EXPIRES_AT > GREATEST(LATEST, %READING%) AND %READING_TRUSTED%""";
 
+	// The previous release's one insert of a waiter, as its take queued one behind a
+	// standing grant (JdbcLeaseStatements.insertWaiter).
+	private static final String INSERT_WAITER = """
+			INSERT INTO %PREFIX%WAITERS (WAITER_ID, LEASE_KEY, HOLDER, DURATION_MICROS, BOUND, ARRIVAL)
+			VALUES (?, ?, ?, ?, ?, ?)""";
+
 	private static final int ATTEMPTS = 8;
 
 	// MysqlLeaseStore.NOT_FREE: the one-statement take's answer when the key is not free
@@ -115,6 +121,8 @@ final class PreviousProtocolJdbcInstance implements LeaseHost {
 
 	private final String release;
 
+	private final String insertWaiter;
+
 	PreviousProtocolJdbcInstance(DataSource dataSource, String platform, String tablePrefix) {
 		this.jdbc = new JdbcTemplate(dataSource);
 		this.postgresql = "postgresql".equals(platform);
@@ -122,6 +130,14 @@ final class PreviousProtocolJdbcInstance implements LeaseHost {
 				: mysql(MYSQL_TAKE_IN_ONE_STATEMENT, tablePrefix);
 		this.release = this.postgresql ? sql(RELEASE_IN_ONE_STATEMENT, POSTGRESQL_NOW, tablePrefix)
 				: mysql(MYSQL_RELEASE_IN_ONE_STATEMENT, tablePrefix);
+		this.insertWaiter = INSERT_WAITER.replace("%PREFIX%", tablePrefix);
+	}
+
+	// What the previous release's take wrote to queue the holder behind the standing
+	// grant, with the values its state model gave.
+	void queueWaiter(long waiterId, LeaseKey key, LeaseHolder holder, Duration duration, Instant bound) {
+		this.jdbc.update(this.insertWaiter, waiterId, key.bytes(), holder.bytes(), duration.toNanos() / 1000,
+				bound.getEpochSecond() * 1_000_000 + bound.getNano() / 1000, 1);
 	}
 
 	@Override
