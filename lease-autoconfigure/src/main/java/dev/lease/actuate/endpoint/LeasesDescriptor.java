@@ -168,7 +168,7 @@ public final class LeasesDescriptor implements OperationResponseBody {
 		/**
 		 * Return when the longest-waiting take for the key arrived, on the host's clock.
 		 * @return the instant, or {@code null} when nobody waits or the host does not
-		 * keep arrival instants (none of this project's hosts does)
+		 * know it
 		 */
 		public @Nullable Instant getWaitingSince() {
 			return (this.queuedTakes != null) ? this.queuedTakes.since() : null;

@@ -50,6 +50,7 @@ class LeasesEndpointWaitingTests {
 	void leaseShowsHowManyTakesWait() throws Exception {
 		String key = fresh();
 		this.host.tryTake(LeaseKey.of(key), LeaseHolder.of(fresh()), Duration.ofSeconds(30));
+		Instant called = Instant.now();
 		Thread waiter = new Thread(() -> {
 			try {
 				this.host.take(LeaseKey.of(key), LeaseHolder.of(fresh()), Duration.ofSeconds(30));
@@ -65,7 +66,8 @@ class LeasesEndpointWaitingTests {
 		LeaseDescriptor lease = endpoint.lease(SecurityContext.NONE, key);
 		assertThat(lease).isNotNull();
 		assertThat(lease.getWaiting()).isEqualTo(1);
-		assertThat(lease.getWaitingSince()).as("the memory host keeps no arrival instants").isNull();
+		assertThat(lease.getWaitingSince()).as("when the take arrived, on the memory host's clock, the JVM's")
+			.isBetween(called, Instant.now());
 		assertThat(endpoint.leases(SecurityContext.NONE, LeasesEndpoint.MAXIMUM_LIMIT, null).getLeases())
 			.filteredOn((listed) -> listed.getKey().equals(key))
 			.singleElement()
