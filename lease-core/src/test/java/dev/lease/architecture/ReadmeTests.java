@@ -71,6 +71,14 @@ class ReadmeTests {
 	}
 
 	@Test
+	@DisplayName("The README and @Leased's Javadoc say that a call from the same bean runs without a lease")
+	void selfInvocationIsNamedWhereUsersLookFirst() {
+		assertThat(this.readme).contains("a call from the same bean (`this.settle(…)`) runs **without a lease**");
+		assertThat(RepositoryFiles.read(ROOT.resolve("lease-spring/src/main/java/dev/lease/annotation/Leased.java"))
+			.replaceAll("\\s*\\n\\s*\\*\\s*", " ")).contains("runs <strong>without a lease</strong>");
+	}
+
+	@Test
 	@DisplayName("The README has a table of contents linking every section")
 	void readmeHasATableOfContents() {
 		Matcher heading = Pattern.compile("^## (.+)$", Pattern.MULTILINE).matcher(this.readme);

@@ -27,6 +27,11 @@ import java.lang.annotation.Target;
  * (on return or throw; for a {@code CompletionStage}, or a Reactor {@code Mono} or
  * {@code Flux}, when the returned value completes).
  * <p>
+ * The lease is taken by Spring's proxy around the bean, so only calls that pass through
+ * the proxy are leased: a call from the same bean ({@code this.settle(id)}) runs
+ * <strong>without a lease</strong>, and nothing reports it. Call the method from another
+ * bean, or take the lease with {@link dev.lease.template.LeaseTemplate}.
+ * <p>
  * A lease is not reentrant: a nested {@code @Leased} call on a key the current thread
  * already holds fails with {@link dev.lease.ReentrantTakeException} before the host is
  * asked. Different keys nest, and are released innermost first.
