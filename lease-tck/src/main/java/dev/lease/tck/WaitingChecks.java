@@ -65,23 +65,16 @@ abstract class WaitingChecks extends KitGroup {
 		LeaseKey key = newKey();
 		LeaseHolder first = newHolder("holder");
 		taken(key, first, LONG);
-		List<LeaseHolder> holders = new ArrayList<>();
-		List<TimedTake> takes = new ArrayList<>();
-		for (int i = 0; i < WAITERS; i++) {
-			LeaseHolder waiter = newHolder("waiter" + i);
-			takes.add(takeInBackground(key, waiter, LONG));
-			arrived(key, waiter);
-			holders.add(waiter);
-		}
+		List<Waiter> waiters = queueBehind(key, WAITERS);
 		assertWaiting(key, WAITERS);
 		assertWaiting(key, WAITERS);
 		assertThat(host().tryTake(key, newHolder("other"), LONG)).isInstanceOf(Held.class);
 		LeaseHolder releasing = first;
 		for (int i = 0; i < WAITERS; i++) {
 			assertThat(host().release(key, releasing)).isInstanceOf(Released.class);
-			assertThat(takes.get(i).answer(tolerance())).isInstanceOf(Taken.class);
+			assertThat(waiters.get(i).take().answer(tolerance())).isInstanceOf(Taken.class);
 			assertWaiting(key, WAITERS - i - 1);
-			releasing = holders.get(i);
+			releasing = waiters.get(i).holder();
 		}
 		assertThat(host().release(key, releasing)).isInstanceOf(Released.class);
 		assertWaiting(key, 0);
@@ -121,33 +114,35 @@ abstract class WaitingChecks extends KitGroup {
 	@DisplayName("Waiting 4: 'since' is when the longest-waiting take arrived, within its call on the host's clock, and the next one's once the first is handed the key")
 	void sinceIsTheLongestWaitingTakesArrival() throws Exception {
 		LeaseKey key = newKey();
-		LeaseHolder first = newHolder("holder");
-		taken(key, first, LONG);
-		List<LeaseHolder> holders = new ArrayList<>();
-		List<TimedTake> takes = new ArrayList<>();
-		List<Instant> called = new ArrayList<>();
-		List<Instant> queued = new ArrayList<>();
-		for (int i = 0; i < 2; i++) {
-			LeaseHolder waiter = newHolder("waiter" + i);
-			called.add(Instant.now());
-			takes.add(takeInBackground(key, waiter, LONG));
-			arrived(key, waiter);
-			queued.add(Instant.now());
-			holders.add(waiter);
+		LeaseHolder releasing = newHolder("holder");
+		taken(key, releasing, LONG);
+		for (Waiter waiter : queueBehind(key, 2)) {
+			assertSince(key, waiter);
+			assertThat(host().release(key, releasing)).isInstanceOf(Released.class);
+			assertThat(waiter.take().answer(tolerance())).isInstanceOf(Taken.class);
+			releasing = waiter.holder();
 		}
-		assertSince(key, called.get(0), queued.get(0));
-		assertThat(host().release(key, first)).isInstanceOf(Released.class);
-		assertThat(takes.get(0).answer(tolerance())).isInstanceOf(Taken.class);
-		assertSince(key, called.get(1), queued.get(1));
-		assertThat(host().release(key, holders.get(0))).isInstanceOf(Released.class);
-		assertThat(takes.get(1).answer(tolerance())).isInstanceOf(Taken.class);
 		assertWaiting(key, 0);
-		assertThat(host().release(key, holders.get(1))).isInstanceOf(Released.class);
+		assertThat(host().release(key, releasing)).isInstanceOf(Released.class);
 	}
 
-	// The oldest waiter arrived after its call began and before it was seen queued, on a
-	// clock that may differ from this JVM's by the kit's skew.
-	private void assertSince(LeaseKey key, Instant called, Instant queued) {
+	// Takes of holders of their own, each queued behind the key's grant in turn.
+	private List<Waiter> queueBehind(LeaseKey key, int count) throws InterruptedException {
+		List<Waiter> waiters = new ArrayList<>();
+		for (int i = 0; i < count; i++) {
+			LeaseHolder holder = newHolder("waiter" + i);
+			Instant called = Instant.now();
+			TimedTake take = takeInBackground(key, holder, LONG);
+			arrived(key, holder);
+			waiters.add(new Waiter(holder, take, called, Instant.now()));
+		}
+		return waiters;
+	}
+
+	// The longest-waiting take arrived after its call began and before it was seen
+	// queued,
+	// on a clock that may differ from this JVM's by the kit's skew.
+	private void assertSince(LeaseKey key, Waiter longestWaiting) {
 		if (!kit().countsWaiting()) {
 			return;
 		}
@@ -157,7 +152,8 @@ abstract class WaitingChecks extends KitGroup {
 			return;
 		}
 		assertThat(waiting.since()).as("when the longest-waiting take arrived")
-			.isBetween(called.minus(kit().clockSkew()), queued.plus(kit().clockSkew()));
+			.isBetween(longestWaiting.called().minus(kit().clockSkew()),
+					longestWaiting.queued().plus(kit().clockSkew()));
 	}
 
 	private void assertWaiting(LeaseKey key, int count) {
@@ -167,6 +163,18 @@ abstract class WaitingChecks extends KitGroup {
 		}
 		assertThat(host().waiting(key)).as("takes waiting for the key")
 			.hasValueSatisfying((waiting) -> assertThat(waiting.count()).isEqualTo(count));
+	}
+
+	/**
+	 * A take queued behind the key's grant.
+	 *
+	 * @param holder its holder
+	 * @param take the take, on its own thread
+	 * @param called this JVM's reading just before the call
+	 * @param queued this JVM's reading once it was seen waiting
+	 */
+	private record Waiter(LeaseHolder holder, TimedTake take, Instant called, Instant queued) {
+
 	}
 
 }
