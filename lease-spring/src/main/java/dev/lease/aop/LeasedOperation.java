@@ -212,8 +212,7 @@ record LeasedOperation(Method method, String description, Expression keyExpressi
 	private @Nullable Object evaluate(Expression expression, Object target, @Nullable Object[] arguments,
 			@Nullable BeanResolver beans, String element) {
 		// The arguments as #name, #p0 and #a0, as MethodBasedEvaluationContext offers
-		// them,
-		// with the names discovered once per method rather than once per call.
+		// them, with the names discovered once per method rather than once per call.
 		StandardEvaluationContext context = new StandardEvaluationContext(target);
 		if (arguments != null) {
 			for (int i = 0; i < arguments.length; i++) {
