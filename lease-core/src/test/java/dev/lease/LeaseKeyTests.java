@@ -42,6 +42,15 @@ class LeaseKeyTests {
 	}
 
 	@Test
+	@DisplayName("Identity 1: a key and a holder of the same bytes are different values")
+	void keyNeverEqualsHolder() {
+		assertThat(LeaseKey.of("a")).isNotEqualTo(LeaseHolder.of("a"));
+		assertThat(LeaseHolder.of("a")).isNotEqualTo(LeaseKey.of("a"));
+		assertThat(LeaseHolder.of("h\u00e9").asString()).isEqualTo("h\u00e9");
+		assertThat(LeaseHolder.of("h\u00e9").bytes()).hasSize(3);
+	}
+
+	@Test
 	@DisplayName("Identity 2: a key copies the bytes it is given and hands out copies")
 	void keyCopiesItsBytes() {
 		byte[] bytes = { 1, 2, 3 };

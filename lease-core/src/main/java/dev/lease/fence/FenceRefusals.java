@@ -68,6 +68,20 @@ public final class FenceRefusals {
 	}
 
 	/**
+	 * Check the listener a fenced party is built with, which then hears each of the
+	 * party's refusals instead of the application's listener.
+	 * @param listener the party's own listener
+	 * @return the listener
+	 * @throws IllegalArgumentException if the listener is {@code null}
+	 */
+	public static FenceRefusalListener requireListener(FenceRefusalListener listener) {
+		if (listener == null) {
+			throw new IllegalArgumentException("'listener' must not be null");
+		}
+		return listener;
+	}
+
+	/**
 	 * Log a refusal at DEBUG, tell the listener (a failing listener is logged, never
 	 * thrown), and return the exception the fenced party throws.
 	 * @param refusal the refusal

@@ -47,9 +47,25 @@ import dev.lease.annotation.OnUnavailable;
  * One {@code @Leased} method, read once: its expressions parsed, its duration resolved
  * and checked, its result's kind known. Every call evaluates the parsed expressions only.
  *
+ * @param method the method
+ * @param description the method as messages name it
+ * @param keyExpression the parsed {@code key}
+ * @param holderExpression the parsed {@code holder}, or {@code null} for the default
+ * holder
+ * @param duration the term asked for
+ * @param holdAtLeast how long a grant is kept at least, zero for no hold
+ * @param mode whether a call waits for the key
+ * @param onUnavailable what a call does when the key is not taken
+ * @param kind the kind of the method's result
+ * @param adapter makes the declared result from a Reactor publisher and back, when it is
+ * neither a Mono nor a type a Flux is
+ * @param parameterNames the method's parameter names, discovered once
  * @author Lease contributors
  */
-final class LeasedOperation {
+record LeasedOperation(Method method, String description, Expression keyExpression,
+		@Nullable Expression holderExpression, Duration duration, Duration holdAtLeast, LeaseMode mode,
+		OnUnavailable onUnavailable, ReturnKind kind, @Nullable ReactiveAdapter adapter,
+		@Nullable String @Nullable [] parameterNames) {
 
 	// MIXED: an expression is compiled to bytecode once it has run a few times, and falls
 	// back to interpretation if a compiled form stops fitting its arguments. A native
@@ -62,43 +78,6 @@ final class LeasedOperation {
 			LeasedOperation.class.getClassLoader());
 
 	private static final ParameterNameDiscoverer PARAMETER_NAMES = new DefaultParameterNameDiscoverer();
-
-	private final Method method;
-
-	private final String description;
-
-	private final Expression key;
-
-	private final @Nullable Expression holder;
-
-	private final Duration duration;
-
-	private final Duration holdAtLeast;
-
-	private final LeaseMode mode;
-
-	private final OnUnavailable onUnavailable;
-
-	private final ReturnKind kind;
-
-	private final @Nullable ReactiveAdapter adapter;
-
-	private final @Nullable String @Nullable [] parameterNames;
-
-	private LeasedOperation(Method method, Expression key, @Nullable Expression holder, Duration duration,
-			Duration holdAtLeast, Leased leased) {
-		this.method = method;
-		this.description = describe(method);
-		this.key = key;
-		this.holder = holder;
-		this.duration = duration;
-		this.holdAtLeast = holdAtLeast;
-		this.mode = LeasedDefaults.mode(method, leased);
-		this.onUnavailable = LeasedDefaults.onUnavailable(method, leased);
-		this.kind = ReturnKind.of(method);
-		this.adapter = ReturnKind.adapterOf(method);
-		this.parameterNames = PARAMETER_NAMES.getParameterNames(method);
-	}
 
 	static LeasedOperation of(Method method, Leased leased, @Nullable StringValueResolver placeholders) {
 		String description = describe(method);
@@ -123,7 +102,9 @@ final class LeasedOperation {
 					+ method.getReturnType().getName()
 					+ ": return void, an object, an Optional, a CompletionStage, a Mono or a Flux, or use THROW");
 		}
-		return new LeasedOperation(method, key, holder, duration, holdAtLeast, leased);
+		return new LeasedOperation(method, description, key, holder, duration, holdAtLeast,
+				LeasedDefaults.mode(method, leased), LeasedDefaults.onUnavailable(method, leased), kind,
+				ReturnKind.adapterOf(method), PARAMETER_NAMES.getParameterNames(method));
 	}
 
 	private static Expression parse(String text, String element, String description) {
@@ -200,7 +181,7 @@ final class LeasedOperation {
 	}
 
 	LeaseKey key(Object target, @Nullable Object[] arguments, @Nullable BeanResolver beans) {
-		Object value = evaluate(this.key, target, arguments, beans, "key");
+		Object value = evaluate(this.keyExpression, target, arguments, beans, "key");
 		if (value instanceof byte[] bytes && bytes.length > 0) {
 			return LeaseKey.of(bytes);
 		}
@@ -208,31 +189,30 @@ final class LeasedOperation {
 			return LeaseKey.of(text);
 		}
 		throw new IllegalArgumentException(
-				"@Leased on " + this.description + ": 'key' expression '" + this.key.getExpressionString()
+				"@Leased on " + this.description + ": 'key' expression '" + this.keyExpression.getExpressionString()
 						+ "' yielded " + found(value) + "; it must yield a non-empty String" + " or byte[]");
 	}
 
 	@Nullable LeaseHolder holder(Object target, @Nullable Object[] arguments, @Nullable BeanResolver beans) {
-		if (this.holder == null) {
+		if (this.holderExpression == null) {
 			return null;
 		}
-		Object value = evaluate(this.holder, target, arguments, beans, "holder");
+		Object value = evaluate(this.holderExpression, target, arguments, beans, "holder");
 		if (value instanceof byte[] bytes && bytes.length > 0) {
 			return LeaseHolder.of(bytes);
 		}
 		if (value instanceof String text && !text.isEmpty()) {
 			return LeaseHolder.of(text);
 		}
-		throw new IllegalArgumentException(
-				"@Leased on " + this.description + ": 'holder' expression '" + this.holder.getExpressionString()
-						+ "' yielded " + found(value) + "; it must yield a non-empty String" + " or byte[]");
+		throw new IllegalArgumentException("@Leased on " + this.description + ": 'holder' expression '"
+				+ this.holderExpression.getExpressionString() + "' yielded " + found(value)
+				+ "; it must yield a non-empty String" + " or byte[]");
 	}
 
 	private @Nullable Object evaluate(Expression expression, Object target, @Nullable Object[] arguments,
 			@Nullable BeanResolver beans, String element) {
 		// The arguments as #name, #p0 and #a0, as MethodBasedEvaluationContext offers
-		// them,
-		// with the names discovered once per method rather than once per call.
+		// them, with the names discovered once per method rather than once per call.
 		StandardEvaluationContext context = new StandardEvaluationContext(target);
 		if (arguments != null) {
 			for (int i = 0; i < arguments.length; i++) {
@@ -272,40 +252,6 @@ final class LeasedOperation {
 			case MONO, FLUX, FLOW, SUSPENDING, SUSPENDING_FLOW -> ReactiveLeasedCalls.empty(this.kind);
 			default -> null;
 		};
-	}
-
-	Method method() {
-		return this.method;
-	}
-
-	String description() {
-		return this.description;
-	}
-
-	Duration duration() {
-		return this.duration;
-	}
-
-	Duration holdAtLeast() {
-		return this.holdAtLeast;
-	}
-
-	LeaseMode mode() {
-		return this.mode;
-	}
-
-	OnUnavailable onUnavailable() {
-		return this.onUnavailable;
-	}
-
-	ReturnKind kind() {
-		return this.kind;
-	}
-
-	// Makes the declared result from a Reactor publisher and back, when it is neither a
-	// Mono nor a type a Flux is.
-	@Nullable ReactiveAdapter adapter() {
-		return this.adapter;
 	}
 
 }

@@ -226,21 +226,8 @@ public final class LeaseTemplate implements AutoCloseable {
 		if (held == null) {
 			return LeaseOutcome.notTaken(request.key(), taken.reasonNotTaken());
 		}
-		T value;
-		LeaseStack.push(held.lease());
-		try {
-			value = work.doInLease(held.lease());
-		}
-		catch (Throwable ex) {
-			LeaseStack.pop(held.lease());
-			LeaseReleases.suppressOverrun(ex, this.releases.finish(held));
-			throw ex;
-		}
-		LeaseStack.pop(held.lease());
-		LeaseExpiredException overrun = this.releases.finish(held);
-		if (overrun != null) {
-			throw overrun;
-		}
+		T value = callBound(held, work);
+		release(held);
 		return LeaseOutcome.taken(request.key(), value);
 	}
 
@@ -266,23 +253,10 @@ public final class LeaseTemplate implements AutoCloseable {
 		if (held == null) {
 			return LeaseOutcome.notTaken(request.key(), taken.reasonNotTaken());
 		}
-		CompletionStage<T> stage;
-		LeaseStack.push(held.lease());
-		try {
-			stage = work.doInLease(held.lease());
-		}
-		catch (Throwable ex) {
-			LeaseStack.pop(held.lease());
-			LeaseReleases.suppressOverrun(ex, this.releases.finish(held));
-			throw ex;
-		}
-		LeaseStack.pop(held.lease());
+		CompletionStage<T> stage = callBound(held, work);
 		CompletableFuture<T> completed = new CompletableFuture<>();
 		if (stage == null) {
-			LeaseExpiredException overrun = this.releases.finish(held);
-			if (overrun != null) {
-				throw overrun;
-			}
+			release(held);
 			completed.complete(null);
 			return LeaseOutcome.taken(request.key(), completed);
 		}
@@ -307,6 +281,24 @@ public final class LeaseTemplate implements AutoCloseable {
 			}
 		});
 		return LeaseOutcome.taken(request.key(), completed);
+	}
+
+	// The work runs with the grant bound to this thread; a work that throws ends the
+	// grant before its failure goes on.
+	private <R extends @Nullable Object, E extends Throwable> R callBound(HeldLease held, LeaseCallback<R, E> work)
+			throws E {
+		R value;
+		LeaseStack.push(held.lease());
+		try {
+			value = work.doInLease(held.lease());
+		}
+		catch (Throwable ex) {
+			LeaseStack.pop(held.lease());
+			LeaseReleases.suppressOverrun(ex, this.releases.finish(held));
+			throw ex;
+		}
+		LeaseStack.pop(held.lease());
+		return value;
 	}
 
 	/**

@@ -91,7 +91,7 @@ public class FencedJdbcTemplate implements FencedParty {
 	 * carries
 	 */
 	public FencedJdbcTemplate(DataSource dataSource, String party, FenceRefusalListener listener) {
-		this(party, dataSource, requireListener(listener));
+		this(party, dataSource, FenceRefusals.requireListener(listener));
 	}
 
 	private FencedJdbcTemplate(String party, DataSource dataSource, @Nullable FenceRefusalListener listener) {
@@ -101,11 +101,6 @@ public class FencedJdbcTemplate implements FencedParty {
 		this.jdbcTemplate = new JdbcTemplate(dataSource);
 		this.transactionTemplate = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
 		this.listener = listener;
-	}
-
-	private static FenceRefusalListener requireListener(FenceRefusalListener listener) {
-		Assert.notNull(listener, "'listener' must not be null");
-		return listener;
 	}
 
 	/**

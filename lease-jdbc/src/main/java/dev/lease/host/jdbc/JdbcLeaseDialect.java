@@ -91,8 +91,7 @@ enum JdbcLeaseDialect {
 	}
 
 	// Parameter: the key. Inserts an empty row, to be locked, unless the key has one;
-	// reads
-	// no clock, since the insert may wait for a racing transaction.
+	// reads no clock, since the insert may wait for a racing transaction.
 	String insertKeyIfAbsent() {
 		return this.insertKeyIfAbsent;
 	}

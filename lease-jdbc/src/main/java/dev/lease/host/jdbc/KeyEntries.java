@@ -156,15 +156,7 @@ final class KeyEntries {
 
 	// The next waiting take runs the next transaction; with none, the line closes.
 	private void passOn(LeaseKey key) {
-		this.lines.computeIfPresent(key, (k, line) -> {
-			Turn next = line.waiting.peek();
-			if (next == null) {
-				return null;
-			}
-			next.state = Turn.LEADS;
-			LockSupport.unpark(next.thread);
-			return line;
-		});
+		this.lines.computeIfPresent(key, (k, line) -> line.passOn());
 	}
 
 	// Leave the line if nothing was sent for the take yet: whether it left.
@@ -174,12 +166,7 @@ final class KeyEntries {
 			if (turn.state != Turn.SENT && turn.state != Turn.ANSWERED && line.waiting.remove(turn)) {
 				left[0] = true;
 				if (turn.state == Turn.LEADS) {
-					Turn next = line.waiting.peek();
-					if (next == null) {
-						return null;
-					}
-					next.state = Turn.LEADS;
-					LockSupport.unpark(next.thread);
+					return line.passOn();
 				}
 			}
 			return line;
@@ -236,6 +223,18 @@ final class KeyEntries {
 	private static final class Line {
 
 		final ArrayDeque<Turn> waiting = new ArrayDeque<>();
+
+		// The next waiting take leads; with none, the line closes: answers null, for the
+		// map's compute to remove it.
+		@Nullable Line passOn() {
+			Turn next = this.waiting.peek();
+			if (next == null) {
+				return null;
+			}
+			next.state = Turn.LEADS;
+			LockSupport.unpark(next.thread);
+			return this;
+		}
 
 	}
 

@@ -103,7 +103,7 @@ public class FencedRedisWrites implements FencedParty {
 	 * carries
 	 */
 	public FencedRedisWrites(StringRedisTemplate redisTemplate, String party, FenceRefusalListener listener) {
-		this(party, redisTemplate, requireListener(listener));
+		this(party, redisTemplate, FenceRefusals.requireListener(listener));
 	}
 
 	private FencedRedisWrites(String party, StringRedisTemplate redisTemplate,
@@ -113,11 +113,6 @@ public class FencedRedisWrites implements FencedParty {
 		this.redisTemplate = redisTemplate;
 		this.party = party;
 		this.listener = listener;
-	}
-
-	private static FenceRefusalListener requireListener(FenceRefusalListener listener) {
-		Assert.notNull(listener, "'listener' must not be null");
-		return listener;
 	}
 
 	/**

@@ -27,6 +27,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -194,35 +195,33 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 
 	@Override
 	public CompletableFuture<Optional<Duration>> remaining(LeaseKey key, LeaseHolder holder) {
-		byte[] redisKey;
-		try {
-			HostArguments.requireKeyAndHolder(key, holder);
-			if (!this.host.readyWithoutBlocking(false)) {
-				return this.others.remaining(key, holder);
-			}
-			redisKey = this.store.redisKey(key);
-		}
-		catch (RuntimeException ex) {
-			return CompletableFuture.failedFuture(ex);
-		}
-		return run("remaining", redisKey, RedisLeaseStore.remainingArguments(holder))
-			.thenApply((answered) -> Optional.ofNullable(RedisScriptAnswer.remaining(answered)));
+		return ask(key, holder, () -> this.others.remaining(key, holder),
+				(redisKey) -> run("remaining", redisKey, RedisLeaseStore.remainingArguments(holder))
+					.thenApply((answered) -> Optional.ofNullable(RedisScriptAnswer.remaining(answered))));
 	}
 
 	@Override
 	public CompletableFuture<ReleaseResult> release(LeaseKey key, LeaseHolder holder) {
+		return ask(key, holder, () -> this.others.release(key, holder), (redisKey) -> release(redisKey, holder)
+			.thenApply((released) -> released ? new Released() : new NotHeld()));
+	}
+
+	// A question of a key and a holder: checked, then asked of the server, or on a thread
+	// while the host is not ready to ask without blocking.
+	private <T> CompletableFuture<T> ask(LeaseKey key, LeaseHolder holder, Supplier<CompletableFuture<T>> onThread,
+			Function<byte[], CompletableFuture<T>> ofServer) {
 		byte[] redisKey;
 		try {
 			HostArguments.requireKeyAndHolder(key, holder);
 			if (!this.host.readyWithoutBlocking(false)) {
-				return this.others.release(key, holder);
+				return onThread.get();
 			}
 			redisKey = this.store.redisKey(key);
 		}
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
 		}
-		return release(redisKey, holder).thenApply((released) -> released ? new Released() : new NotHeld());
+		return ofServer.apply(redisKey);
 	}
 
 	// Whether the holder's grant ended; the waiter of this JVM it was handed on to wakes

@@ -59,11 +59,6 @@ final class FenceJudge {
 		this.listener = listener;
 	}
 
-	static FenceRefusalListener requireListener(FenceRefusalListener listener) {
-		Assert.notNull(listener, "'listener' must not be null");
-		return listener;
-	}
-
 	String party() {
 		return this.party;
 	}

@@ -30,6 +30,7 @@ import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 import dev.lease.fence.FenceRefusalListener;
+import dev.lease.fence.FenceRefusals;
 
 /**
  * Judges the {@code Lease-Fence} header of each request on this server's own clock (Fence
@@ -66,7 +67,7 @@ public class FenceServletFilter extends OncePerRequestFilter implements BeanFact
 	 * @param listener told of every refusal
 	 */
 	public FenceServletFilter(String party, InstantSource clock, FenceRefusalListener listener) {
-		this.judge = new FenceJudge(party, clock, FenceJudge.requireListener(listener));
+		this.judge = new FenceJudge(party, clock, FenceRefusals.requireListener(listener));
 	}
 
 	/**

@@ -32,6 +32,7 @@ import org.springframework.web.server.WebFilterChain;
 import reactor.core.publisher.Mono;
 
 import dev.lease.fence.FenceRefusalListener;
+import dev.lease.fence.FenceRefusals;
 
 /**
  * WebFlux form of {@link FenceServletFilter}: judges the {@code Lease-Fence} header on
@@ -67,7 +68,7 @@ public class FenceWebFilter implements WebFilter, BeanFactoryAware {
 	 * @param listener told of every refusal
 	 */
 	public FenceWebFilter(String party, InstantSource clock, FenceRefusalListener listener) {
-		this.judge = new FenceJudge(party, clock, FenceJudge.requireListener(listener));
+		this.judge = new FenceJudge(party, clock, FenceRefusals.requireListener(listener));
 	}
 
 	/**
