@@ -164,10 +164,12 @@ class DocumentationSnippetsTests {
 	// were.
 	private static String unit(String pkg, String code) {
 		String header = "package " + pkg + "; import " + READER_PACKAGE + ".*; ";
-		if (TOP_LEVEL_TYPE.matcher(code).find()) {
-			return header + code;
+		// A file has one package: the snippet's own gives way to the one given here.
+		String unpackaged = code.replaceFirst("(?m)^package [\\w.]+;", "");
+		if (TOP_LEVEL_TYPE.matcher(unpackaged).find()) {
+			return header + unpackaged;
 		}
-		List<String> lines = new ArrayList<>(code.lines().toList());
+		List<String> lines = new ArrayList<>(unpackaged.lines().toList());
 		int first = 0;
 		while (first < lines.size() && (lines.get(first).isBlank() || lines.get(first).startsWith("import "))) {
 			first++;
