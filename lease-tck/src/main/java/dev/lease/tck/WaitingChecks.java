@@ -42,7 +42,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * key;</li>
  * <li>Waiting 2: a free key, or a held one nobody waits for, answers none;</li>
  * <li>Waiting 3: a take withdrawn at its bound is not counted;</li>
- * <li>Waiting 4: the answer's {@code since} is when the longest-waiting take arrived,
+ * <li>Waiting 5: the answer's {@code since} is when the longest-waiting take arrived,
  * within that take's call, on the host's clock.</li>
  * </ol>
  * A host that cannot tell ({@link LeaseHostConformanceKit#countsWaiting()}) answers empty
@@ -111,7 +111,7 @@ abstract class WaitingChecks extends KitGroup {
 	}
 
 	@Test
-	@DisplayName("Waiting 4: 'since' is when the longest-waiting take arrived, within its call on the host's clock, and the next one's once the first is handed the key")
+	@DisplayName("Waiting 5: 'since' is when the longest-waiting take arrived, within its call on the host's clock, and the next one's once the first is handed the key")
 	void sinceIsTheLongestWaitingTakesArrival() throws Exception {
 		LeaseKey key = newKey();
 		LeaseHolder releasing = newHolder("holder");
