@@ -18,6 +18,7 @@ package dev.lease.host.jdbc;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -68,6 +69,9 @@ import dev.lease.host.Wakeups;
 final class JdbcLeaseCalls {
 
 	private static final int ATTEMPTS = 8;
+
+	// Bounds a walk of a cause chain that a driver may have made circular.
+	private static final int MAXIMUM_CAUSES = 32;
 
 	private final DataSource dataSource;
 
@@ -235,6 +239,23 @@ final class JdbcLeaseCalls {
 	// the pool has already waited for it.
 	static boolean isTransient(RuntimeException ex) {
 		return ex instanceof PessimisticLockingFailureException;
+	}
+
+	// A pool that had lent every connection and timed out waiting for one back: JDBC's
+	// SQLTransientConnectionException with no failure to connect behind it, as Hikari
+	// reports it. Nothing was sent, and the database answers: a take may wait for a
+	// connection again.
+	static boolean poolBusy(Throwable failure) {
+		boolean notConnected = false;
+		Throwable link = failure;
+		for (int i = 0; link != null && i < MAXIMUM_CAUSES; i++) {
+			notConnected |= link instanceof Transaction.NotConnected;
+			if (notConnected && link instanceof SQLTransientConnectionException && link.getCause() == null) {
+				return true;
+			}
+			link = (link.getCause() != link) ? link.getCause() : null;
+		}
+		return false;
 	}
 
 	// PostgreSQL's lock_timeout passed (lock_not_available): on the key's lock, or a row

@@ -20,6 +20,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
@@ -51,6 +52,10 @@ final class KeyEntries {
 
 	// A cap on one transaction's rows, so that its locks are held briefly.
 	private static final int MOST_PER_TRANSACTION = 256;
+
+	// Between a pool's timeouts, so that a pool that does not wait is not asked in a
+	// loop.
+	private static final long POOL_RETRY_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
 	private final JdbcLeaseStore store;
 
@@ -91,19 +96,16 @@ final class KeyEntries {
 				if (state == Turn.ANSWERED) {
 					return turn.answer().get();
 				}
+				// Also once a transaction that could not get a connection put it back:
+				// nothing was sent for it.
+				if (interrupted && state != Turn.SENT && leave(key, turn)) {
+					throw new GaveUp("a database connection");
+				}
 				if (state == Turn.LEADS) {
-					if (interrupted && leave(key, turn)) {
-						throw new GaveUp("a database connection");
-					}
 					return lead(key, turn);
 				}
 				LockSupport.park(this);
-				if (Thread.interrupted()) {
-					interrupted = true;
-					if (leave(key, turn)) {
-						throw new GaveUp("a database connection");
-					}
-				}
+				interrupted |= Thread.interrupted();
 			}
 		}
 		finally {
@@ -113,8 +115,45 @@ final class KeyEntries {
 		}
 	}
 
-	// Run the next transaction for the takes waiting, this one first among them.
+	// Run the next transaction for the takes waiting, this one first among them. While
+	// the pool has no connection to lend, the takes wait for one within their own term,
+	// not only the pool's timeout, back in their places so that an interrupted one can
+	// still leave and later ones join.
 	private TakeAnswer lead(LeaseKey key, Turn leader) {
+		while (true) {
+			List<Turn> sent = next(key);
+			List<Entry> entries = new ArrayList<>(sent.size());
+			sent.forEach((turn) -> entries.add(turn.entry));
+			try {
+				List<Answer> answers = this.interrupts.givingUp(() -> this.store.enterAll(key, entries));
+				for (int i = 0; i < sent.size(); i++) {
+					sent.get(i).answered(answers.get(i));
+				}
+			}
+			catch (GaveUp ex) {
+				// Nothing was sent: the others go back to their places, and the next
+				// leads.
+				putBack(key, sent.subList(1, sent.size()), false);
+				passOn(key);
+				throw ex;
+			}
+			catch (RuntimeException ex) {
+				Answer failed = new Answer(null, ex);
+				if (!JdbcLeaseCalls.poolBusy(ex)) {
+					// Undone whole: each of them meets the failure.
+					sent.forEach((turn) -> turn.answered(failed));
+				}
+				else if (waitAgain(key, leader, sent, failed)) {
+					continue;
+				}
+			}
+			passOn(key);
+			return leader.answer().get();
+		}
+	}
+
+	// The takes of the next transaction, taken from the head of the line.
+	private List<Turn> next(LeaseKey key) {
 		List<Turn> sent = new ArrayList<>();
 		this.lines.computeIfPresent(key, (k, line) -> {
 			while (!line.waiting.isEmpty() && sent.size() < MOST_PER_TRANSACTION) {
@@ -124,34 +163,52 @@ final class KeyEntries {
 			}
 			return line;
 		});
-		List<Entry> entries = new ArrayList<>(sent.size());
-		sent.forEach((turn) -> entries.add(turn.entry));
-		try {
-			List<Answer> answers = this.interrupts.givingUp(() -> this.store.enterAll(key, entries));
-			for (int i = 0; i < sent.size(); i++) {
-				sent.get(i).answered(answers.get(i));
+		return sent;
+	}
+
+	// The pool lent no connection and nothing was sent: the takes whose term has passed
+	// meet its failure, the others go back to their places. Whether the leader leads
+	// again, after a pause, unless interrupted meanwhile (it then gives up).
+	private boolean waitAgain(LeaseKey key, Turn leader, List<Turn> sent, Answer failed) {
+		long now = System.nanoTime();
+		List<Turn> waiting = new ArrayList<>(sent.size());
+		for (Turn turn : sent) {
+			if (turn.termPassed(now)) {
+				turn.answered(failed);
+			}
+			else {
+				waiting.add(turn);
 			}
 		}
-		catch (GaveUp ex) {
-			// Nothing was sent: the others go back to their places, and the next leads.
-			this.lines.computeIfPresent(key, (k, line) -> {
-				for (int i = sent.size() - 1; i > 0; i--) {
-					Turn turn = sent.get(i);
-					turn.state = Turn.WAITS;
-					line.waiting.addFirst(turn);
-				}
-				return line;
-			});
-			passOn(key);
-			throw ex;
+		boolean leads = leader.state != Turn.ANSWERED;
+		putBack(key, waiting, leads);
+		if (!leads) {
+			return false;
 		}
-		catch (RuntimeException ex) {
-			// Undone whole: each of them meets the failure.
-			Answer failed = new Answer(null, ex);
-			sent.forEach((turn) -> turn.answered(failed));
+		LockSupport.parkNanos(this, POOL_RETRY_PAUSE_NANOS);
+		if (Thread.interrupted()) {
+			if (leave(key, leader)) {
+				Thread.currentThread().interrupt();
+				throw new GaveUp("a database connection");
+			}
+			Thread.currentThread().interrupt();
 		}
-		passOn(key);
-		return leader.answer().get();
+		return true;
+	}
+
+	// Takes for which nothing was sent go back to the head of the line, in their order,
+	// the first leading again where it led; woken, so that one interrupted meanwhile
+	// leaves.
+	private void putBack(LeaseKey key, List<Turn> turns, boolean firstLeads) {
+		this.lines.computeIfPresent(key, (k, line) -> {
+			for (int i = turns.size() - 1; i >= 0; i--) {
+				Turn turn = turns.get(i);
+				turn.state = (i == 0 && firstLeads) ? Turn.LEADS : Turn.WAITS;
+				line.waiting.addFirst(turn);
+			}
+			return line;
+		});
+		turns.forEach((turn) -> LockSupport.unpark(turn.thread));
 	}
 
 	// The next waiting take runs the next transaction; with none, the line closes.
@@ -255,12 +312,22 @@ final class KeyEntries {
 
 		final Thread thread = Thread.currentThread();
 
+		// When it came, on this JVM's timer: it waits for a connection within its term.
+		final long arrived = System.nanoTime();
+
 		volatile int state = WAITS;
 
 		private volatile @Nullable Answer answer;
 
 		Turn(Entry entry) {
 			this.entry = entry;
+		}
+
+		// Whether its term, counted from when it came, has passed: it stops waiting for a
+		// connection to enter.
+		boolean termPassed(long now) {
+			long term = TimeUnit.MICROSECONDS.toNanos(this.entry.durationMicros());
+			return now - this.arrived >= term;
 		}
 
 		void answered(Answer answer) {
