@@ -44,7 +44,10 @@ import dev.lease.host.TakeAnswer;
  * The take whose transaction comes next runs it on its own thread; a take that gives up
  * before its transaction was sent (an interrupt) leaves the line, and one whose
  * transaction could not get a connection because its thread was interrupted puts the
- * others back in their places for the next to run.
+ * others back in their places for the next to run. A transaction that could not get a
+ * connection because the pool had lent every one past its timeout sent nothing either:
+ * its takes go back to their places and it is run again, each take waiting so within its
+ * own term, so that the pool's timeout does not fail a crowd that a busy pool delays.
  *
  * @author Lease contributors
  */
