@@ -196,15 +196,35 @@ public final class RedisTestServer implements AutoCloseable {
 		}
 	}
 
-	// Stop the embedded server only (for restart tests); the factories stay.
+	// Stop the embedded server only (for restart tests); the factories stay. Redis
+	// refuses to stop while it writes its first append-only file ("Writing initial AOF,
+	// can't exit"), which a test that turned appendonly on just before its end leaves it
+	// doing, and the embedded server's stop then waits forever: turning appendonly off
+	// first ends that write.
 	public void stopServer() {
 		if (this.embedded != null) {
+			if (this.embedded.isActive()) {
+				appendOnlyOff();
+			}
 			try {
 				this.embedded.stop();
 			}
 			catch (IOException ex) {
 				throw new UncheckedIOException(ex);
 			}
+		}
+	}
+
+	private void appendOnlyOff() {
+		RedisClient client = RedisClient.create(RedisURI.create(this.host, this.port));
+		try (StatefulRedisConnection<String, String> connection = client.connect()) {
+			connection.sync().configSet("appendonly", "no");
+		}
+		catch (RuntimeException ex) {
+			// a server that does not answer is stopped all the same
+		}
+		finally {
+			client.shutdown();
 		}
 	}
 
