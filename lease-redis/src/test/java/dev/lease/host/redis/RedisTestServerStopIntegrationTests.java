@@ -53,8 +53,10 @@ class RedisTestServerStopIntegrationTests {
 		RedisTestServer server = RedisTestServer.startEmbedded(port, List.of());
 		RedisClient client = RedisClient.create(RedisURI.create("127.0.0.1", port));
 		try (StatefulRedisConnection<String, String> connection = client.connect()) {
+			// no snapshot on the way, which would only schedule the rewrite; and
 			// enough data that the first rewrite is still running when the server is
 			// stopped
+			connection.sync().configSet("save", "");
 			connection.sync()
 				.dispatch(CommandType.DEBUG, new StatusOutput<>(StringCodec.UTF8),
 						new CommandArgs<>(StringCodec.UTF8).add("POPULATE").add(1_000_000));
