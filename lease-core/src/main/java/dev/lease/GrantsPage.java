@@ -19,6 +19,7 @@ package dev.lease;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
@@ -32,14 +33,37 @@ import org.jspecify.annotations.Nullable;
  * @param readAt the one reading of the host's clock the page was read at, taken no later
  * than the page was answered
  * @param next the opaque cursor of the next page, or {@code null} when the pass is done
+ * @param starts when each grant listed began, by key, on the host's clock (Grants 8):
+ * empty where the host keeps no starts, and without the grants whose start it lacks
  * @author Lease contributors
  * @since 0.1.0
  */
-public record GrantsPage(List<Lease> grants, Instant readAt, @Nullable String next) {
+public record GrantsPage(List<Lease> grants, Instant readAt, @Nullable String next, Map<LeaseKey, Instant> starts) {
 
 	public GrantsPage {
 		grants = List.copyOf(Checks.notNull(grants, "grants"));
 		Checks.notNull(readAt, "readAt");
+		starts = Map.copyOf(Checks.notNull(starts, "starts"));
+	}
+
+	/**
+	 * Create a page of a host that keeps no grant's start.
+	 * @param grants the grants listed
+	 * @param readAt the page's reading of the host's clock
+	 * @param next the cursor of the next page, or {@code null}
+	 */
+	public GrantsPage(List<Lease> grants, Instant readAt, @Nullable String next) {
+		this(grants, readAt, next, Map.of());
+	}
+
+	/**
+	 * Return when a grant of this page began, where the host keeps it.
+	 * @param grant a grant of this page
+	 * @return its start on the host's clock, or empty when the host kept none
+	 */
+	public Optional<Instant> grantedAt(Lease grant) {
+		Checks.notNull(grant, "grant");
+		return Optional.ofNullable(this.starts.get(grant.key()));
 	}
 
 	/**

@@ -17,6 +17,7 @@
 package dev.lease;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -145,6 +146,22 @@ public interface LeaseHost {
 	 * @return the standing grant, or empty when the key is free
 	 */
 	Optional<Lease> grant(LeaseKey key);
+
+	/**
+	 * Answer when a grant began, for operators, if it still stands: the reading of the
+	 * host's clock it was taken at, or the instant the key was freed for the waiter it
+	 * was handed to (Grants 8). Writes nothing (Check 5.2).
+	 * <p>
+	 * The default answers empty: this host keeps no start. It never throws for that
+	 * reason.
+	 * @param grant a grant read from this host
+	 * @return its start on the host's clock; empty when it no longer stands or the host
+	 * kept none
+	 * @since 0.1.0
+	 */
+	default Optional<Instant> grantedAt(Lease grant) {
+		return Optional.empty();
+	}
 
 	/**
 	 * Answer how many takes wait for one key now, for operators: a snapshot read at one

@@ -34,11 +34,10 @@ import dev.lease.host.TakeAnswer.Queued;
 import dev.lease.host.TakeAnswer.Refused;
 
 /**
- * The state of one key, Host semantics's one state model: at most a grant and a FIFO
- * queue of waiters, resolved at the host's now before every question, and the decisions
- * of the operations on it. Written once, in Java, for every host whose store runs Java
- * inside its atomic step: the in-memory host under the key's lock, the JDBC host in a
- * transaction that locks the key's row, and third-party hosts.
+ * The state of one key, Host semantics's one state model, and the decisions of the
+ * operations on it: written once, in Java, for every host whose store runs Java inside
+ * its atomic step (memory under the key's lock, JDBC in a transaction that locks the
+ * key's row, third-party hosts).
  * <p>
  * A store builds one model per question from what it keeps, asks it, and writes back only
  * what the model recorded: the grant, the latest clock reading, the waiters
@@ -50,9 +49,8 @@ import dev.lease.host.TakeAnswer.Refused;
  * names are woken (Host: waking). The queue is read head first and only as far as a
  * question needs ({@link WaiterQueue}).
  * <p>
- * Instants and terms are microseconds ({@link Micros}), instants since the epoch on the
- * host's clock; a model without a grant has a {@code null} holder. A model is not
- * thread-safe: it lives inside one atomic step.
+ * Instants and terms are microseconds ({@link Micros}) on the host's clock; a model
+ * without a grant has a {@code null} holder. It lives inside one atomic step.
  *
  * @author Lease contributors
  * @since 0.1.0
@@ -76,6 +74,9 @@ public final class KeyModel {
 
 	private long expiresAt;
 
+	// When the grant began (Grants 8), 0 where the store kept none.
+	private long grantedAt;
+
 	private long latest;
 
 	private long arrivals;
@@ -94,15 +95,17 @@ public final class KeyModel {
 	 * @param key the key
 	 * @param holder the holder of the stored grant, or {@code null} when none is stored
 	 * @param expiresAt the stored grant's instant; not read without a holder
+	 * @param grantedAt when the stored grant began, or 0 when the store kept none
 	 * @param latest the latest clock reading saved for the key, or {@link Long#MIN_VALUE}
 	 * @param arrivals how many waiters have arrived, to number the next one
 	 * @param queue the key's waiters
 	 */
-	public KeyModel(LeaseKey key, @Nullable LeaseHolder holder, long expiresAt, long latest, long arrivals,
-			WaiterQueue queue) {
+	public KeyModel(LeaseKey key, @Nullable LeaseHolder holder, long expiresAt, long grantedAt, long latest,
+			long arrivals, WaiterQueue queue) {
 		this.key = key;
 		this.holder = holder;
 		this.expiresAt = expiresAt;
+		this.grantedAt = grantedAt;
 		this.latest = latest;
 		this.arrivals = arrivals;
 		this.stored = queue;
@@ -114,7 +117,7 @@ public final class KeyModel {
 	 * @return the model of a free key with nobody queued
 	 */
 	public static KeyModel free(LeaseKey key) {
-		return new KeyModel(key, null, 0, Long.MIN_VALUE, 0, NO_WAITERS);
+		return new KeyModel(key, null, 0, 0, Long.MIN_VALUE, 0, NO_WAITERS);
 	}
 
 	/**
@@ -160,6 +163,7 @@ public final class KeyModel {
 		if (this.holder == null) {
 			this.holder = holder;
 			this.expiresAt = now + duration;
+			this.grantedAt = now;
 			return new Granted(this.expiresAt);
 		}
 		List<QueuedWaiter> waiting = queue().waitersOf(holder);
@@ -261,6 +265,7 @@ public final class KeyModel {
 			if (waiter.bound() >= freedAt) {
 				this.holder = waiter.holder();
 				this.expiresAt = freedAt + waiter.duration();
+				this.grantedAt = freedAt;
 				if (this.handed == null) {
 					this.handed = new ArrayList<>();
 				}
@@ -304,6 +309,14 @@ public final class KeyModel {
 	}
 
 	/**
+	 * Return when the grant began (Grants 8), meaningless without a holder.
+	 * @return the grant's start, or 0 when the store kept none
+	 */
+	public long grantedAt() {
+		return this.grantedAt;
+	}
+
+	/**
 	 * Return the latest clock reading for the key, to save with it.
 	 * @return the latest reading
 	 */
@@ -329,7 +342,7 @@ public final class KeyModel {
 	}
 
 	/**
-	 * Return how many waiters are queued now.
+	 * Return how many waiters are queued.
 	 * @return the queue's length
 	 */
 	public int queued() {
@@ -364,7 +377,7 @@ public final class KeyModel {
 	}
 
 	/**
-	 * Return the waiters this question queued and the store has yet to store.
+	 * Return the waiters this question queued, for the store to store.
 	 * @return the added waiters
 	 */
 	public List<QueuedWaiter> added() {
@@ -377,18 +390,6 @@ public final class KeyModel {
 	 */
 	public boolean changed() {
 		return (this.handed != null && !this.handed.isEmpty()) || (this.queue != null && this.queue.changed());
-	}
-
-	/**
-	 * A grant handed to a waiter, as the model decided it: the store keeps it for its
-	 * waiter until it asks, and a host that wakes waiters announces it as a
-	 * {@link Wakeups.Handoff} once saved.
-	 *
-	 * @param waiter the waiter the key was handed to
-	 * @param expiresAt the grant's instant
-	 */
-	public record HandedGrant(QueuedWaiter waiter, long expiresAt) {
-
 	}
 
 }

@@ -88,8 +88,8 @@ class KeyModelTests {
 	@DisplayName("State 3: what a question saves nothing of is derived again, identically, by the next one")
 	void resolveIsDeterministic() {
 		List<QueuedWaiter> queue = List.of(waiter(1, B, 50, 1_100), waiter(2, C, 50, 1_100));
-		KeyModel first = new KeyModel(KEY, A, 1_100, 0, 2, WaiterQueue.of(queue));
-		KeyModel second = new KeyModel(KEY, A, 1_100, 0, 2, WaiterQueue.of(queue));
+		KeyModel first = new KeyModel(KEY, A, 1_100, 0, 0, 2, WaiterQueue.of(queue));
+		KeyModel second = new KeyModel(KEY, A, 1_100, 0, 0, 2, WaiterQueue.of(queue));
 		first.resolve(1_120);
 		second.resolve(1_120);
 		assertThat(first.holder()).isEqualTo(second.holder()).isEqualTo(B);
@@ -105,7 +105,7 @@ class KeyModelTests {
 		model.resolve(1_130);
 		assertThat(model.holder()).isEqualTo(B);
 		assertThat(model.expiresAt()).isEqualTo(1_150);
-		assertThat(model.handed()).containsExactly(new KeyModel.HandedGrant(b, 1_150));
+		assertThat(model.handed()).containsExactly(new HandedGrant(b, 1_150));
 		assertThat(model.queued()).isZero();
 	}
 
@@ -124,7 +124,7 @@ class KeyModelTests {
 		QueuedWaiter c = waiter(2, C, 30, 1_100);
 		KeyModel model = behind(A, 1_100, b, c);
 		model.resolve(1_160);
-		assertThat(model.handed()).containsExactly(new KeyModel.HandedGrant(b, 1_150));
+		assertThat(model.handed()).containsExactly(new HandedGrant(b, 1_150));
 		assertThat(model.dropped()).containsExactly(c);
 		assertThat(model.holder()).isNull();
 	}
@@ -135,7 +135,7 @@ class KeyModelTests {
 		QueuedWaiter b = waiter(1, B, 50, 1_100);
 		KeyModel model = behind(A, 1_100, b);
 		assertThat(model.release(A, 1_020)).isTrue();
-		assertThat(model.handed()).containsExactly(new KeyModel.HandedGrant(b, 1_070));
+		assertThat(model.handed()).containsExactly(new HandedGrant(b, 1_070));
 	}
 
 	@Test
@@ -157,7 +157,7 @@ class KeyModelTests {
 		assertThat(b.bound()).isEqualTo(1_100);
 		assertThat(c.bound()).isEqualTo(1_100);
 		assertThat(arriving.added()).extracting(QueuedWaiter::arrival).containsExactly(1L, 2L);
-		KeyModel later = new KeyModel(KEY, A, 1_100, 0, 2, WaiterQueue.of(arriving.added()));
+		KeyModel later = new KeyModel(KEY, A, 1_100, 0, 0, 2, WaiterQueue.of(arriving.added()));
 		later.resolve(1_100);
 		assertThat(later.holder()).isEqualTo(B);
 		assertThat(later.ask(2, C, OptionalLong.empty(), 1_101, false)).isEqualTo(new Refused());
@@ -172,8 +172,7 @@ class KeyModelTests {
 		KeyModel model = behind(A, 1_100, b, c);
 		model.release(A, 1_000);
 		model.release(B, 1_010);
-		assertThat(model.handed()).containsExactly(new KeyModel.HandedGrant(b, 1_050),
-				new KeyModel.HandedGrant(c, 1_060));
+		assertThat(model.handed()).containsExactly(new HandedGrant(b, 1_050), new HandedGrant(c, 1_060));
 	}
 
 	@Test
@@ -184,7 +183,7 @@ class KeyModelTests {
 		KeyModel model = behind(A, 1_100, b, c);
 		model.resolve(1_100);
 		assertThat(model.dropped()).containsExactly(b);
-		assertThat(model.handed()).containsExactly(new KeyModel.HandedGrant(c, 1_150));
+		assertThat(model.handed()).containsExactly(new HandedGrant(c, 1_150));
 	}
 
 	@Test
@@ -252,7 +251,7 @@ class KeyModelTests {
 	@Test
 	@DisplayName("Invariant 2.1: the clock never goes back for a key, so an ended grant stays ended")
 	void clockNeverGoesBackForAKey() {
-		KeyModel model = new KeyModel(KEY, A, 1_100, 2_000, 0, WaiterQueue.of(List.of()));
+		KeyModel model = new KeyModel(KEY, A, 1_100, 0, 2_000, 0, WaiterQueue.of(List.of()));
 		long now = model.now(1_000);
 		assertThat(now).isEqualTo(2_000);
 		assertThat(model.remaining(A, now)).isEmpty();
@@ -295,7 +294,7 @@ class KeyModelTests {
 			}
 
 		};
-		KeyModel model = new KeyModel(KEY, A, 1_100, 0, 100, counted);
+		KeyModel model = new KeyModel(KEY, A, 1_100, 0, 0, 100, counted);
 		assertThat(model.release(A, 1_000)).isTrue();
 		assertThat(model.remaining(LeaseHolder.of("w1"), 1_010)).isPresent();
 		assertThat(reads).hasValue(1);
@@ -307,7 +306,7 @@ class KeyModelTests {
 	}
 
 	private static KeyModel behind(LeaseHolder holder, long expiresAt, QueuedWaiter... waiters) {
-		return new KeyModel(KEY, holder, expiresAt, 0, waiters.length, WaiterQueue.of(List.of(waiters)));
+		return new KeyModel(KEY, holder, expiresAt, 0, 0, waiters.length, WaiterQueue.of(List.of(waiters)));
 	}
 
 	private static QueuedWaiter waiter(long id, LeaseHolder holder, long duration, long bound) {

@@ -214,17 +214,18 @@ public final class ObservedLeaseHost implements LeaseHost {
 	}
 
 	/**
-	 * Return when a standing grant began, on the host's clock, if it was taken through
-	 * this host and not yet released: its {@code expiresAt} less the duration asked for,
-	 * since a grant runs the duration asked from the instant it is made, whether at once
-	 * or when handed to a waiter. No host stores this instant, so a grant taken through
-	 * another host, or before this one started, has none.
+	 * Return when a standing grant began, on the host's clock: as the observed host keeps
+	 * it, or, for a host that keeps no start, if it was taken through this host and not
+	 * yet released, its {@code expiresAt} less the duration asked for, since a grant runs
+	 * the duration asked from the instant it is made, at once or when handed to a waiter.
+	 * Passed through, not observed, as {@link #waiting(LeaseKey)} is.
 	 * @param grant a grant, as a listing or an exact read answered it
-	 * @return the instant the grant began, or empty when this host did not take it
-	 * @since 0.1.0
+	 * @return the instant the grant began, or empty when it is not known
 	 */
+	@Override
 	public Optional<Instant> grantedAt(Lease grant) {
-		return this.grantsTakenHere.grantedAt(grant);
+		Optional<Instant> kept = this.target.grantedAt(grant);
+		return kept.isPresent() ? kept : this.grantsTakenHere.grantedAt(grant);
 	}
 
 	String taken(Object result, LeaseKey key, LeaseHolder holder, Duration duration, String otherwise) {

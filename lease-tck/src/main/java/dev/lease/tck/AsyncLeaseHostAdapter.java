@@ -17,6 +17,7 @@
 package dev.lease.tck;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -131,6 +132,11 @@ public final class AsyncLeaseHostAdapter implements LeaseHost {
 	@Override
 	public Optional<QueuedTakes> waiting(LeaseKey key) {
 		return this.host.waiting(key);
+	}
+
+	@Override
+	public Optional<Instant> grantedAt(Lease grant) {
+		return this.host.grantedAt(grant);
 	}
 
 	@Override

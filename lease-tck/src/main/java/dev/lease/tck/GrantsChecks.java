@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -31,6 +32,7 @@ import dev.lease.Held;
 import dev.lease.Lease;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
+import dev.lease.Released;
 import dev.lease.Taken;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -54,7 +56,9 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
  * key;</li>
  * <li>Grants 6: a passed grant with a waiter is read as handed to the waiter as of its
  * instant;</li>
- * <li>Grants 7: the listing and the exact read write nothing (Check 5.2).</li>
+ * <li>Grants 7: the listing and the exact read write nothing (Check 5.2);</li>
+ * <li>Grants 8: where the host keeps grants' starts, a grant read or listed says when it
+ * began: its instant less its duration.</li>
  * </ol>
  *
  * @author Lease contributors
@@ -169,6 +173,54 @@ abstract class GrantsChecks extends KitGroup {
 		assertThat(host().tryTake(key, newHolder("other"), LONG)).isInstanceOf(Held.class);
 		assertThat(host().grant(key)).contains(held);
 		assertThat(host().grants(Integer.MAX_VALUE)).contains(held);
+	}
+
+	@Test
+	@DisplayName("Grants 8 (Operation 2): a grant read or listed says when it began, its instant less its duration: taken at once, handed on at a release, handed on as its grant passed; an ended grant says nothing")
+	void grantsSayWhenTheyBegan() throws Exception {
+		LeaseKey key = newKey();
+		Lease first = taken(key, newHolder("holder"), SHORT);
+		assertStart(first, SHORT);
+		LeaseHolder second = newHolder("second");
+		TimedTake atRelease = takeInBackground(key, second, SHORT);
+		arrived(key, second);
+		assertThat(host().release(key, first.holder())).isInstanceOf(Released.class);
+		Lease handed = ((Taken) atRelease.answer(tolerance())).lease();
+		assertStart(handed, SHORT);
+		LeaseHolder third = newHolder("third");
+		TimedTake atExpiry = takeInBackground(key, third, LONG);
+		arrived(key, third);
+		elapse(SHORT.plus(CLOCK_GRAIN));
+		Lease derived = new Lease(key, third, handed.expiresAt().plus(LONG));
+		// read before the waiter asks: derived by the state model, as Grants 6
+		assertStart(derived, LONG);
+		assertThat(atExpiry.answer(tolerance())).isEqualTo(new Taken(derived));
+		assertStart(derived, LONG);
+		assertThat(host().release(key, third)).isInstanceOf(Released.class);
+		assertThat(host().grantedAt(derived)).as("the start of a released grant").isEmpty();
+		assertThat(host().grantedAt(first)).as("the start of a grant that passed").isEmpty();
+	}
+
+	// Read exactly and listed, the grant's start is its instant less its duration; a host
+	// that keeps none says none, and an answer given is checked either way.
+	private void assertStart(Lease grant, Duration duration) {
+		Instant start = grantedAt(grant, duration);
+		List<Optional<Instant>> answers = new ArrayList<>();
+		answers.add(host().grantedAt(grant));
+		for (GrantsPage page : pass(PAGE)) {
+			if (page.grants().contains(grant)) {
+				answers.add(page.grantedAt(grant));
+			}
+		}
+		assertThat(answers).as("the grant read exactly, then listed").hasSize(2);
+		for (Optional<Instant> answer : answers) {
+			if (answer.isEmpty()) {
+				assertThat(kit().keepsGrantStarts()).as("a host that keeps grants' starts answers them").isFalse();
+			}
+			else {
+				assertThat(answer).as("when %s began", grant).contains(start);
+			}
+		}
 	}
 
 	// Every page of one pass, from the first to the one that names no next.

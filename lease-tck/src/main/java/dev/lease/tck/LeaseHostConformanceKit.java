@@ -148,6 +148,16 @@ public abstract class LeaseHostConformanceKit {
 		return false;
 	}
 
+	/**
+	 * Return whether the host keeps when each grant began, and answers it from
+	 * {@link dev.lease.LeaseHost#grantedAt(dev.lease.Lease)} and in its listing's pages.
+	 * A host that does not answers none; an answer it gives is checked either way.
+	 * @return whether the host answers when its grants began
+	 */
+	protected boolean keepsGrantStarts() {
+		return false;
+	}
+
 	// Once per host: a take that waits and is handed the key at a release, and one handed
 	// the key as the holder's term passes, neither timed.
 	final void warmUp() throws Exception {

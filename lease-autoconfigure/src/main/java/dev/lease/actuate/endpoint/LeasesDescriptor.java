@@ -129,8 +129,9 @@ public final class LeasesDescriptor implements OperationResponseBody {
 		}
 
 		/**
-		 * Return when the grant began on the host's clock, known only for a grant taken
-		 * through this application's observed host: no host stores it.
+		 * Return when the grant began on the host's clock, as the host keeps it (Grants
+		 * 8); on a host that keeps none, known only for a grant taken through this
+		 * application's observed host and read exactly.
 		 * @return the instant, or {@code null} when it is not known
 		 */
 		public @Nullable Instant getGrantedAt() {

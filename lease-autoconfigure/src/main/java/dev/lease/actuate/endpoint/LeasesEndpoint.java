@@ -42,7 +42,6 @@ import dev.lease.LeaseHost;
 import dev.lease.LeaseKey;
 import dev.lease.QueuedTakes;
 import dev.lease.actuate.endpoint.LeasesDescriptor.LeaseDescriptor;
-import dev.lease.observation.ObservedLeaseHost;
 
 /**
  * {@link Endpoint @Endpoint} listing the grants that stand now, as the host reads them, a
@@ -131,7 +130,8 @@ public class LeasesEndpoint {
 		boolean showHolders = this.showValues.isShown(securityContext, this.roles);
 		List<LeaseDescriptor> leases = page.grants()
 			.stream()
-			.map((lease) -> describe(lease, showHolders, page.remaining(lease), null))
+			.map((lease) -> describe(lease, showHolders, page.grantedAt(lease).orElse(null), page.remaining(lease),
+					null))
 			.toList();
 		return new LeasesDescriptor(leases, page.readAt(), page.next(), null);
 	}
@@ -151,22 +151,17 @@ public class LeasesEndpoint {
 		LeaseKey wanted = parse(String.join("/", key));
 		boolean showHolders = this.showValues.isShown(securityContext, this.roles);
 		return this.host.grant(wanted)
-			.map((lease) -> describe(lease, showHolders, this.host.remaining(lease.key(), lease.holder()).orElse(null),
+			.map((lease) -> describe(lease, showHolders, this.host.grantedAt(lease).orElse(null),
+					this.host.remaining(lease.key(), lease.holder()).orElse(null),
 					this.host.waiting(wanted).orElse(null)))
 			.orElse(null);
 	}
 
-	private LeaseDescriptor describe(Lease lease, boolean showHolder, @Nullable Duration remaining,
-			@Nullable QueuedTakes queuedTakes) {
+	private LeaseDescriptor describe(Lease lease, boolean showHolder, @Nullable Instant grantedAt,
+			@Nullable Duration remaining, @Nullable QueuedTakes queuedTakes) {
 		String holder = (showHolder) ? display(lease.holder().bytes()) : "******";
-		return new LeaseDescriptor(display(lease.key().bytes()), holder, lease.expiresAt(), grantedAt(lease), remaining,
+		return new LeaseDescriptor(display(lease.key().bytes()), holder, lease.expiresAt(), grantedAt, remaining,
 				queuedTakes);
-	}
-
-	// No host stores when a grant began; the observed host knows it of the grants taken
-	// through it, from the duration they asked for, and nothing is invented for others.
-	private @Nullable Instant grantedAt(Lease lease) {
-		return (this.host instanceof ObservedLeaseHost observed) ? observed.grantedAt(lease).orElse(null) : null;
 	}
 
 	static LeaseKey parse(String key) {

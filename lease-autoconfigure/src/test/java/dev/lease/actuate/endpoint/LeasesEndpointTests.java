@@ -93,18 +93,34 @@ class LeasesEndpointTests {
 	}
 
 	@Test
-	@DisplayName("Fence 1: a grant taken through the observed host shows when it began on the host's clock; another grant shows nothing")
-	void grantedAtIsShownForGrantsTakenThroughTheObservedHost() {
+	@DisplayName("Grants 8: every grant listed or read shows when it began on the host's clock, taken through this application or another")
+	void grantedAtIsShownForEveryGrantOfAHostThatKeepsIt() {
 		ObservedLeaseHost observed = new ObservedLeaseHost(this.host, "memory", new SimpleMeterRegistry(),
 				ObservationRegistry.NOOP);
+		LeaseKey here = LeaseKey.of(fresh());
+		LeaseKey elsewhere = LeaseKey.of(fresh());
+		observed.tryTake(here, LeaseHolder.of(fresh()), Duration.ofSeconds(30));
+		this.host.tryTake(elsewhere, LeaseHolder.of(fresh()), Duration.ofSeconds(20));
+		LeasesEndpoint endpoint = new LeasesEndpoint(observed, Show.ALWAYS, Set.of());
+		assertThat(endpoint.leases(SecurityContext.NONE, null, null).getLeases()).hasSize(2)
+			.allSatisfy((lease) -> assertThat(lease.getGrantedAt())
+				.isEqualTo(lease.getExpiresAt().minusSeconds(lease.getKey().equals(here.asString()) ? 30 : 20)));
+		assertThat(endpoint.lease(SecurityContext.NONE, elsewhere.asString())).isNotNull()
+			.satisfies((lease) -> assertThat(lease.getGrantedAt()).isEqualTo(lease.getExpiresAt().minusSeconds(20)));
+	}
+
+	@Test
+	@DisplayName("Fence 1: on a host that keeps no grant's start, a grant taken through the observed host shows when it began, read exactly; another grant shows nothing")
+	void grantedAtIsShownForGrantsTakenThroughTheObservedHost() {
+		ObservedLeaseHost observed = new ObservedLeaseHost(new RemainingCountingHost(this.host), "memory",
+				new SimpleMeterRegistry(), ObservationRegistry.NOOP);
 		LeaseKey here = LeaseKey.of(fresh());
 		LeaseKey elsewhere = LeaseKey.of(fresh());
 		observed.tryTake(here, LeaseHolder.of(fresh()), Duration.ofSeconds(30));
 		this.host.tryTake(elsewhere, LeaseHolder.of(fresh()), Duration.ofSeconds(30));
 		LeasesEndpoint endpoint = new LeasesEndpoint(observed, Show.ALWAYS, Set.of());
 		assertThat(endpoint.leases(SecurityContext.NONE, null, null).getLeases()).hasSize(2)
-			.allSatisfy((lease) -> assertThat(lease.getGrantedAt())
-				.isEqualTo(lease.getKey().equals(here.asString()) ? lease.getExpiresAt().minusSeconds(30) : null));
+			.allSatisfy((lease) -> assertThat(lease.getGrantedAt()).isNull());
 		assertThat(endpoint.lease(SecurityContext.NONE, here.asString())).isNotNull()
 			.satisfies((lease) -> assertThat(lease.getGrantedAt()).isEqualTo(lease.getExpiresAt().minusSeconds(30)));
 		assertThat(endpoint.lease(SecurityContext.NONE, elsewhere.asString())).isNotNull()
@@ -291,7 +307,7 @@ class LeasesEndpointTests {
 
 	/**
 	 * A host that counts the questions of remaining it is asked, and answers the takes
-	 * waiting it is given, or that it cannot tell.
+	 * waiting it is given, or that it cannot tell; it keeps no grant's start.
 	 */
 	static final class RemainingCountingHost implements LeaseHost {
 
@@ -333,7 +349,8 @@ class LeasesEndpointTests {
 
 		@Override
 		public GrantsPage grants(@Nullable String cursor, int limit) {
-			return this.host.grants(cursor, limit);
+			GrantsPage page = this.host.grants(cursor, limit);
+			return new GrantsPage(page.grants(), page.readAt(), page.next());
 		}
 
 		@Override

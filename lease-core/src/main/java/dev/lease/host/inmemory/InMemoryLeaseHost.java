@@ -20,10 +20,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 
@@ -179,15 +182,21 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 	@Override
 	public Optional<Duration> remaining(LeaseKey key, LeaseHolder holder) {
 		HostArguments.requireKeyAndHolder(key, holder);
+		return read(key, (model) -> model.remaining(holder, now(model)));
+	}
+
+	// A question that writes nothing but the clock's reading (Check 5.2), asked of the
+	// key's model under its lock; empty for a key with nothing stored.
+	private <T> Optional<T> read(LeaseKey key, Function<KeyModel, Optional<T>> question) {
 		KeyState state = lockIfPresent(key);
 		if (state == null) {
 			return Optional.empty();
 		}
 		try {
 			KeyModel model = state.model();
-			Optional<Duration> remaining = model.remaining(holder, now(model));
+			Optional<T> answer = question.apply(model);
 			state.saveClock(model);
-			return remaining;
+			return answer;
 		}
 		finally {
 			state.lock.unlock();
@@ -232,6 +241,7 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 		Instant readAt = Micros.toInstant(reading);
 		List<KeyState> page = this.states.after(after, limit);
 		List<Lease> grants = new ArrayList<>();
+		Map<LeaseKey, Instant> starts = new HashMap<>();
 		for (KeyState state : page) {
 			state.lock.lock();
 			try {
@@ -242,6 +252,7 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 				LeaseHolder holder = model.holder();
 				if (holder != null) {
 					grants.add(new Lease(state.key, holder, Micros.toInstant(model.expiresAt())));
+					starts.put(state.key, Micros.toInstant(model.grantedAt()));
 				}
 			}
 			finally {
@@ -249,28 +260,29 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 			}
 		}
 		String next = (page.size() == limit) ? KeyCursor.of(page.get(limit - 1).key) : null;
-		return new GrantsPage(grants, readAt, next);
+		return new GrantsPage(grants, readAt, next, starts);
 	}
 
 	@Override
 	public Optional<Lease> grant(LeaseKey key) {
 		HostArguments.requireKey(key);
-		KeyState state = lockIfPresent(key);
-		if (state == null) {
-			return Optional.empty();
-		}
-		try {
-			KeyModel model = state.model();
+		return read(key, (model) -> {
 			model.resolve(now(model));
-			// The clock reading only: the derived state is not saved (Check 5.2).
-			state.saveClock(model);
 			LeaseHolder holder = model.holder();
 			return (holder != null) ? Optional.of(new Lease(key, holder, Micros.toInstant(model.expiresAt())))
 					: Optional.empty();
-		}
-		finally {
-			state.lock.unlock();
-		}
+		});
+	}
+
+	@Override
+	public Optional<Instant> grantedAt(Lease grant) {
+		HostArguments.requireKey(grant.key());
+		return read(grant.key(), (model) -> {
+			model.resolve(now(model));
+			boolean stands = grant.holder().equals(model.holder())
+					&& grant.expiresAt().equals(Micros.toInstant(model.expiresAt()));
+			return stands ? Optional.of(Micros.toInstant(model.grantedAt())) : Optional.empty();
+		});
 	}
 
 	@Override

@@ -30,6 +30,7 @@ import org.jspecify.annotations.Nullable;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
 import dev.lease.QueuedTakes;
+import dev.lease.host.HandedGrant;
 import dev.lease.host.KeyModel;
 import dev.lease.host.Micros;
 import dev.lease.host.QueuedWaiter;
@@ -72,6 +73,8 @@ final class KeyState {
 
 	private long expiresAt;
 
+	private long grantedAt;
+
 	private long latest = Long.MIN_VALUE;
 
 	private long arrivals;
@@ -88,7 +91,7 @@ final class KeyState {
 	}
 
 	KeyModel model() {
-		return new KeyModel(this.key, this.holder, this.expiresAt, this.latest, this.arrivals,
+		return new KeyModel(this.key, this.holder, this.expiresAt, this.grantedAt, this.latest, this.arrivals,
 				(this.queue != null && !this.queue.isEmpty()) ? WaiterQueue.of(this.queue) : NO_WAITERS);
 	}
 
@@ -119,6 +122,7 @@ final class KeyState {
 				|| (model.holder() != null && this.expiresAt != model.expiresAt());
 		this.holder = model.holder();
 		this.expiresAt = model.expiresAt();
+		this.grantedAt = model.grantedAt();
 		this.latest = model.latest();
 		this.arrivals = model.arrivals();
 		if (model.changed()) {
@@ -135,7 +139,7 @@ final class KeyState {
 		for (QueuedWaiter dropped : model.dropped()) {
 			this.queue.remove(dropped);
 		}
-		for (KeyModel.HandedGrant handoff : model.handed()) {
+		for (HandedGrant handoff : model.handed()) {
 			this.queue.remove(handoff.waiter());
 			// The waiter is woken with it, and it is kept for the waiter until it takes
 			// it

@@ -30,6 +30,7 @@ import org.springframework.dao.DataAccessException;
 import dev.lease.Lease;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
+import dev.lease.host.HandedGrant;
 import dev.lease.host.KeyModel;
 import dev.lease.host.Micros;
 import dev.lease.host.QueuedWaiter;
@@ -350,7 +351,7 @@ class JdbcLeaseStore {
 		for (QueuedWaiter waiter : state.dropped()) {
 			tx.update(this.statements.deleteWaiter, waiter.id());
 		}
-		for (KeyModel.HandedGrant handoff : state.handed()) {
+		for (HandedGrant handoff : state.handed()) {
 			tx.update(this.statements.handWaiter, handoff.expiresAt(), handoff.waiter().id());
 		}
 		List<@Nullable Object[]> added = new ArrayList<>(state.added().size());

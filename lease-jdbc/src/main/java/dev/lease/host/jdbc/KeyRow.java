@@ -93,7 +93,7 @@ record KeyRow(byte @Nullable [] holder, long expiresAt, long latest, int queued,
 	}
 
 	KeyModel state(LeaseKey key, WaiterQueue queue) {
-		return new KeyModel(key, (this.holder != null) ? LeaseHolder.of(this.holder) : null, this.expiresAt,
+		return new KeyModel(key, (this.holder != null) ? LeaseHolder.of(this.holder) : null, this.expiresAt, 0,
 				this.latest, this.arrivals, queue);
 	}
 

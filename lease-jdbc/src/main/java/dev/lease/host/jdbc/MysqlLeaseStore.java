@@ -19,6 +19,7 @@ package dev.lease.host.jdbc;
 import java.util.OptionalLong;
 
 import dev.lease.LeaseKey;
+import dev.lease.host.HandedGrant;
 import dev.lease.host.KeyModel;
 import dev.lease.host.QueuedWaiter;
 import dev.lease.host.WaiterQueue;
@@ -92,7 +93,7 @@ final class MysqlLeaseStore extends JdbcLeaseStore {
 		for (QueuedWaiter waiter : state.dropped()) {
 			tx.update(this.statements.deleteWaiter, waiter.id());
 		}
-		KeyModel.HandedGrant handed = state.handed().get(0);
+		HandedGrant handed = state.handed().get(0);
 		byte[] keyBytes = state.key().bytes();
 		byte[] holderBytes = KeyRow.holderBytes(state);
 		int rows = tx.update(this.statements.mysqlHandAndKeep, handed.expiresAt(), holderBytes, state.expiresAt(), now,

@@ -22,6 +22,7 @@ import java.util.stream.LongStream;
 import org.jspecify.annotations.Nullable;
 
 import dev.lease.LeaseKey;
+import dev.lease.host.HandedGrant;
 import dev.lease.host.KeyModel;
 import dev.lease.host.QueuedWaiter;
 import dev.lease.host.TakeAnswer.Granted;
@@ -87,7 +88,7 @@ final class PostgresqlLeaseStore extends JdbcLeaseStore {
 					tx.pickedUpRows.stream().mapToLong(Long::longValue))
 			.toArray();
 		long[] handedIds = state.handed().stream().mapToLong((handoff) -> handoff.waiter().id()).toArray();
-		long[] handedExpiresAt = state.handed().stream().mapToLong(KeyModel.HandedGrant::expiresAt).toArray();
+		long[] handedExpiresAt = state.handed().stream().mapToLong(HandedGrant::expiresAt).toArray();
 		boolean kept = !state.isFree(now);
 		byte[] keyBytes = state.key().bytes();
 		String payload = handoffs(tx, state);

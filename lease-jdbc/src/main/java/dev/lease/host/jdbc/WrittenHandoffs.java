@@ -21,6 +21,7 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.lease.host.HandedGrant;
 import dev.lease.host.KeyModel;
 import dev.lease.host.Micros;
 import dev.lease.host.QueuedWaiter;
@@ -47,7 +48,7 @@ final class WrittenHandoffs {
 			return null;
 		}
 		List<Wakeups.Handoff<Long>> handoffs = new ArrayList<>();
-		for (KeyModel.HandedGrant handoff : state.handed()) {
+		for (HandedGrant handoff : state.handed()) {
 			handoffs.add(new Wakeups.Handoff<>(handoff.waiter().id(), Micros.toInstant(handoff.expiresAt())));
 		}
 		tx.handoffs = handoffs;

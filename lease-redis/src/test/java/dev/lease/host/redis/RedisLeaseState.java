@@ -109,7 +109,7 @@ record RedisLeaseState(long latest, @Nullable String holder, long expiresAt, lon
 		if (state == null) {
 			return KeyModel.free(key);
 		}
-		return new KeyModel(key, (state.holder() != null) ? LeaseHolder.of(state.holder()) : null, state.expiresAt(),
+		return new KeyModel(key, (state.holder() != null) ? LeaseHolder.of(state.holder()) : null, state.expiresAt(), 0,
 				state.latest(), state.arrivals(), WaiterQueue.of(state.waiters()));
 	}
 

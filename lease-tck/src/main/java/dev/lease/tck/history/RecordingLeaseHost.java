@@ -203,6 +203,11 @@ public final class RecordingLeaseHost implements LeaseHost {
 		return this.host.waiting(key);
 	}
 
+	@Override
+	public Optional<Instant> grantedAt(Lease grant) {
+		return this.host.grantedAt(grant);
+	}
+
 	private void record(Call call, LeaseKey key, LeaseHolder holder, @Nullable Duration duration, Instant invoked,
 			@Nullable Object answer, @Nullable Throwable failure) {
 		this.events.add(new Event(call, key, holder, duration, invoked, now(), answer, failure));

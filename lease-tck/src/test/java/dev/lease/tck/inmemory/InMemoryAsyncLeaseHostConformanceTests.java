@@ -44,6 +44,11 @@ class InMemoryAsyncLeaseHostConformanceTests extends LeaseHostConformanceKit {
 	}
 
 	@Override
+	protected boolean keepsGrantStarts() {
+		return true;
+	}
+
+	@Override
 	protected Duration resolution() {
 		return Duration.ofNanos(1000);
 	}

@@ -42,6 +42,11 @@ class InMemoryLeaseHostConformanceTests extends LeaseHostConformanceKit {
 	}
 
 	@Override
+	protected boolean keepsGrantStarts() {
+		return true;
+	}
+
+	@Override
 	protected Duration resolution() {
 		return Duration.ofNanos(1000);
 	}
