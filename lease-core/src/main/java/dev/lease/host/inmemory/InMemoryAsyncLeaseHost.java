@@ -28,12 +28,10 @@ import org.jspecify.annotations.Nullable;
 
 import dev.lease.AsyncLeaseHost;
 import dev.lease.GrantsPage;
-import dev.lease.Lease;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
 import dev.lease.ReleaseResult;
 import dev.lease.TakeResult;
-import dev.lease.Taken;
 import dev.lease.TryTakeResult;
 import dev.lease.host.HostThreads;
 import dev.lease.host.KeyModel;
@@ -107,9 +105,7 @@ final class InMemoryAsyncLeaseHost implements AsyncLeaseHost, AutoCloseable {
 		ScheduledWaiter waiter = new ScheduledWaiter(registered, new WaiterMachine(registered, duration, null),
 				questions, this.threads::schedule, () -> sleepers.unregister(state, registered));
 		waiter.start(CompletableFuture.completedFuture(queued));
-		CompletableFuture<TakeResult> answer = waiter.answer();
-		answer.thenRun(questions::answered);
-		return answer;
+		return waiter.answer();
 	}
 
 	@Override
@@ -144,9 +140,11 @@ final class InMemoryAsyncLeaseHost implements AsyncLeaseHost, AutoCloseable {
 	}
 
 	/**
-	 * A non-blocking take's questions: the blocking waiter's, answered at once. A grant
-	 * handed to it is kept for it at the key until its future is completed, so that a
-	 * cancel before then gives it back as it withdraws, on the cancelling thread.
+	 * A non-blocking take's questions: the blocking waiter's, answered at once. A grant a
+	 * wake-up named is no longer kept at the key once the take is answered it, before its
+	 * future completes: nothing of the key is locked after that (a non-blocking caller
+	 * the answer releases would wait for the lock), and a cancel before the completion
+	 * finds the future cancelled, and the waiter gives the grant back.
 	 */
 	private final class Questions implements ScheduledWaiter.Questions {
 
@@ -156,15 +154,12 @@ final class InMemoryAsyncLeaseHost implements AsyncLeaseHost, AutoCloseable {
 
 		private final LeaseHolder holder;
 
-		private final long waiterId;
-
 		private volatile long expiresAt;
 
 		Questions(KeyState state, LeaseHolder holder, long waiterId) {
 			this.questions = new SleepingWaiter(InMemoryAsyncLeaseHost.this.host, state, holder, waiterId);
 			this.state = state;
 			this.holder = holder;
-			this.waiterId = waiterId;
 		}
 
 		@Override
@@ -183,7 +178,7 @@ final class InMemoryAsyncLeaseHost implements AsyncLeaseHost, AutoCloseable {
 		@Override
 		public CompletionStage<TakeResult> taken(Instant expiresAt, boolean handed) {
 			this.expiresAt = Micros.of(expiresAt);
-			return CompletableFuture.completedFuture(new Taken(new Lease(this.state.key, this.holder, expiresAt)));
+			return now(() -> this.questions.taken(expiresAt, handed));
 		}
 
 		// Give back the grant, if it still stands.
@@ -208,17 +203,6 @@ final class InMemoryAsyncLeaseHost implements AsyncLeaseHost, AutoCloseable {
 			}
 			finally {
 				host.unlock(state);
-			}
-		}
-
-		// The take answered: nothing is kept for it any more.
-		void answered() {
-			this.state.lock.lock();
-			try {
-				this.state.forget(this.waiterId);
-			}
-			finally {
-				InMemoryAsyncLeaseHost.this.host.unlock(this.state);
 			}
 		}
 
