@@ -160,7 +160,7 @@ public class LeasesEndpoint {
 	private LeaseDescriptor describe(Lease lease, boolean showHolder, @Nullable Instant grantedAt,
 			@Nullable Duration remaining, @Nullable QueuedTakes queuedTakes) {
 		String holder = (showHolder) ? display(lease.holder().bytes()) : "******";
-		return new LeaseDescriptor(display(lease.key().bytes()), holder, lease.expiresAt(), grantedAt, remaining,
+		return LeaseDescriptor.of(display(lease.key().bytes()), holder, lease.expiresAt(), grantedAt, remaining,
 				queuedTakes);
 	}
 

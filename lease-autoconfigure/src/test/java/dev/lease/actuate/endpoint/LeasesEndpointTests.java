@@ -68,11 +68,11 @@ class LeasesEndpointTests {
 		LeaseHolder holder = LeaseHolder.of("worker-" + fresh());
 		this.host.tryTake(LeaseKey.of(key), holder, Duration.ofSeconds(30));
 		LeasesDescriptor leases = endpoint(Show.ALWAYS).leases(SecurityContext.NONE, null, null);
-		assertThat(leases.getLeases()).singleElement().satisfies((lease) -> {
-			assertThat(lease.getKey()).isEqualTo(key);
-			assertThat(lease.getHolder()).isEqualTo(holder.asString());
-			assertThat(lease.getExpiresAt()).isNotNull();
-			assertThat(lease.getRemaining()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(30));
+		assertThat(leases.leases()).singleElement().satisfies((lease) -> {
+			assertThat(lease.key()).isEqualTo(key);
+			assertThat(lease.holder()).isEqualTo(holder.asString());
+			assertThat(lease.expiresAt()).isNotNull();
+			assertThat(lease.remaining()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(30));
 		});
 	}
 
@@ -82,14 +82,14 @@ class LeasesEndpointTests {
 		LeaseKey key = LeaseKey.of(fresh());
 		this.host.tryTake(key, LeaseHolder.of(fresh()), Duration.ofSeconds(30));
 		LeasesDescriptor leases = endpoint(Show.ALWAYS).leases(SecurityContext.NONE, null, null);
-		assertThat(leases.getTotal()).isNull();
+		assertThat(leases.total()).isNull();
 		assertThat(leases.isTotalCounted()).isFalse();
-		assertThat(leases.getLeases()).singleElement()
-			.satisfies((lease) -> assertThat(lease.getRemainingMillis()).isEqualTo(lease.getRemaining().toMillis())
+		assertThat(leases.leases()).singleElement()
+			.satisfies((lease) -> assertThat(lease.remainingMillis()).isEqualTo(lease.remaining().toMillis())
 				.isPositive()
 				.isLessThanOrEqualTo(30_000));
 		assertThat(endpoint(Show.ALWAYS).lease(SecurityContext.NONE, key.asString())).isNotNull()
-			.satisfies((lease) -> assertThat(lease.getRemainingMillis()).isPositive());
+			.satisfies((lease) -> assertThat(lease.remainingMillis()).isPositive());
 	}
 
 	@Test
@@ -102,11 +102,11 @@ class LeasesEndpointTests {
 		observed.tryTake(here, LeaseHolder.of(fresh()), Duration.ofSeconds(30));
 		this.host.tryTake(elsewhere, LeaseHolder.of(fresh()), Duration.ofSeconds(20));
 		LeasesEndpoint endpoint = new LeasesEndpoint(observed, Show.ALWAYS, Set.of());
-		assertThat(endpoint.leases(SecurityContext.NONE, null, null).getLeases()).hasSize(2)
-			.allSatisfy((lease) -> assertThat(lease.getGrantedAt())
-				.isEqualTo(lease.getExpiresAt().minusSeconds(lease.getKey().equals(here.asString()) ? 30 : 20)));
+		assertThat(endpoint.leases(SecurityContext.NONE, null, null).leases()).hasSize(2)
+			.allSatisfy((lease) -> assertThat(lease.grantedAt())
+				.isEqualTo(lease.expiresAt().minusSeconds(lease.key().equals(here.asString()) ? 30 : 20)));
 		assertThat(endpoint.lease(SecurityContext.NONE, elsewhere.asString())).isNotNull()
-			.satisfies((lease) -> assertThat(lease.getGrantedAt()).isEqualTo(lease.getExpiresAt().minusSeconds(20)));
+			.satisfies((lease) -> assertThat(lease.grantedAt()).isEqualTo(lease.expiresAt().minusSeconds(20)));
 	}
 
 	@Test
@@ -119,12 +119,12 @@ class LeasesEndpointTests {
 		observed.tryTake(here, LeaseHolder.of(fresh()), Duration.ofSeconds(30));
 		this.host.tryTake(elsewhere, LeaseHolder.of(fresh()), Duration.ofSeconds(30));
 		LeasesEndpoint endpoint = new LeasesEndpoint(observed, Show.ALWAYS, Set.of());
-		assertThat(endpoint.leases(SecurityContext.NONE, null, null).getLeases()).hasSize(2)
-			.allSatisfy((lease) -> assertThat(lease.getGrantedAt()).isNull());
+		assertThat(endpoint.leases(SecurityContext.NONE, null, null).leases()).hasSize(2)
+			.allSatisfy((lease) -> assertThat(lease.grantedAt()).isNull());
 		assertThat(endpoint.lease(SecurityContext.NONE, here.asString())).isNotNull()
-			.satisfies((lease) -> assertThat(lease.getGrantedAt()).isEqualTo(lease.getExpiresAt().minusSeconds(30)));
+			.satisfies((lease) -> assertThat(lease.grantedAt()).isEqualTo(lease.expiresAt().minusSeconds(30)));
 		assertThat(endpoint.lease(SecurityContext.NONE, elsewhere.asString())).isNotNull()
-			.satisfies((lease) -> assertThat(lease.getGrantedAt()).isNull());
+			.satisfies((lease) -> assertThat(lease.grantedAt()).isNull());
 	}
 
 	@Test
@@ -132,8 +132,8 @@ class LeasesEndpointTests {
 		for (int i = 0; i < 5; i++) {
 			this.host.tryTake(LeaseKey.of(fresh()), LeaseHolder.of(fresh()), Duration.ofSeconds(30));
 		}
-		assertThat(endpoint(Show.ALWAYS).leases(SecurityContext.NONE, 3, null).getLeases()).hasSize(3);
-		assertThat(endpoint(Show.ALWAYS).leases(SecurityContext.NONE, null, null).getLeases()).hasSize(5);
+		assertThat(endpoint(Show.ALWAYS).leases(SecurityContext.NONE, 3, null).leases()).hasSize(3);
+		assertThat(endpoint(Show.ALWAYS).leases(SecurityContext.NONE, null, null).leases()).hasSize(5);
 		assertThatExceptionOfType(InvalidEndpointRequestException.class)
 			.isThrownBy(() -> endpoint(Show.ALWAYS).leases(SecurityContext.NONE, 0, null))
 			.withMessageContaining("'limit' must be between 1 and");
@@ -142,10 +142,10 @@ class LeasesEndpointTests {
 	@Test
 	void holdersAreHiddenUnlessShown() {
 		this.host.tryTake(LeaseKey.of(fresh()), LeaseHolder.of(fresh()), Duration.ofSeconds(30));
-		assertThat(endpoint(Show.NEVER).leases(SecurityContext.NONE, null, null).getLeases())
-			.allSatisfy((lease) -> assertThat(lease.getHolder()).isEqualTo("******"));
-		assertThat(endpoint(Show.WHEN_AUTHORIZED).leases(SecurityContext.NONE, null, null).getLeases())
-			.allSatisfy((lease) -> assertThat(lease.getHolder()).isEqualTo("******"));
+		assertThat(endpoint(Show.NEVER).leases(SecurityContext.NONE, null, null).leases())
+			.allSatisfy((lease) -> assertThat(lease.holder()).isEqualTo("******"));
+		assertThat(endpoint(Show.WHEN_AUTHORIZED).leases(SecurityContext.NONE, null, null).leases())
+			.allSatisfy((lease) -> assertThat(lease.holder()).isEqualTo("******"));
 	}
 
 	@Test
@@ -153,8 +153,8 @@ class LeasesEndpointTests {
 	void binaryKeyIsPrintedAsBase64WithMarker() {
 		byte[] key = { (byte) 0xff, (byte) 0xfe, 0x00, 0x01 };
 		this.host.tryTake(LeaseKey.of(key), LeaseHolder.of(fresh()), Duration.ofSeconds(30));
-		assertThat(endpoint(Show.ALWAYS).leases(SecurityContext.NONE, null, null).getLeases()).singleElement()
-			.extracting(LeaseDescriptor::getKey)
+		assertThat(endpoint(Show.ALWAYS).leases(SecurityContext.NONE, null, null).leases()).singleElement()
+			.extracting(LeaseDescriptor::key)
 			.isEqualTo("base64url:" + Base64.getUrlEncoder().withoutPadding().encodeToString(key));
 	}
 
@@ -175,7 +175,7 @@ class LeasesEndpointTests {
 		this.host.tryTake(LeaseKey.of(binary), LeaseHolder.of(fresh()), Duration.ofSeconds(30));
 		LeasesEndpoint endpoint = endpoint(Show.ALWAYS);
 		assertThat(endpoint.lease(SecurityContext.NONE, text)).isNotNull()
-			.extracting(LeaseDescriptor::getKey)
+			.extracting(LeaseDescriptor::key)
 			.isEqualTo(text);
 		assertThat(endpoint.lease(SecurityContext.NONE, "base64:" + Base64.getEncoder().encodeToString(binary)))
 			.isNotNull();
@@ -189,10 +189,10 @@ class LeasesEndpointTests {
 		byte[] key = { (byte) 0xfb, (byte) 0xff, (byte) 0xbf, (byte) 0xc3, 0x28 };
 		this.host.tryTake(LeaseKey.of(key), LeaseHolder.of(fresh()), Duration.ofSeconds(30));
 		LeasesEndpoint endpoint = endpoint(Show.ALWAYS);
-		String listed = endpoint.leases(SecurityContext.NONE, null, null).getLeases().get(0).getKey();
+		String listed = endpoint.leases(SecurityContext.NONE, null, null).leases().get(0).key();
 		assertThat(listed).isEqualTo("base64url:-_-_wyg");
 		assertThat(endpoint.lease(SecurityContext.NONE, listed)).isNotNull()
-			.extracting(LeaseDescriptor::getKey)
+			.extracting(LeaseDescriptor::key)
 			.isEqualTo(listed);
 	}
 
@@ -246,7 +246,7 @@ class LeasesEndpointTests {
 			.collect(Collectors.toSet());
 		LeaseKey beyond = keys.stream().filter((key) -> !firstListed.contains(key)).findFirst().orElseThrow();
 		assertThat(endpoint(Show.ALWAYS).lease(SecurityContext.NONE, beyond.asString())).isNotNull()
-			.extracting(LeaseDescriptor::getKey)
+			.extracting(LeaseDescriptor::key)
 			.isEqualTo(beyond.asString());
 	}
 
@@ -259,9 +259,9 @@ class LeasesEndpointTests {
 		RemainingCountingHost counting = new RemainingCountingHost(this.host);
 		LeasesDescriptor leases = new LeasesEndpoint(counting, Show.ALWAYS, Set.of()).leases(SecurityContext.NONE, null,
 				null);
-		assertThat(leases.getLeases()).hasSize(3)
-			.allSatisfy((lease) -> assertThat(lease.getRemaining()).isPositive()
-				.isLessThanOrEqualTo(Duration.ofSeconds(30)));
+		assertThat(leases.leases()).hasSize(3)
+			.allSatisfy(
+					(lease) -> assertThat(lease.remaining()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(30)));
 		assertThat(counting.remainingCalls).hasValue(0);
 	}
 
@@ -279,10 +279,10 @@ class LeasesEndpointTests {
 		int pages = 0;
 		do {
 			LeasesDescriptor page = endpoint(Show.ALWAYS).leases(SecurityContext.NONE, 2, cursor);
-			assertThat(page.getLeases()).hasSizeLessThanOrEqualTo(2);
-			assertThat(page.getReadAt()).isNotNull();
-			page.getLeases().forEach((lease) -> listed.add(lease.getKey()));
-			cursor = page.getNext();
+			assertThat(page.leases()).hasSizeLessThanOrEqualTo(2);
+			assertThat(page.readAt()).isNotNull();
+			page.leases().forEach((lease) -> listed.add(lease.key()));
+			cursor = page.next();
 			pages++;
 		}
 		while (cursor != null);

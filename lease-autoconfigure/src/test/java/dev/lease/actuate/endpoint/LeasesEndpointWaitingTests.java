@@ -65,13 +65,13 @@ class LeasesEndpointWaitingTests {
 		LeasesEndpoint endpoint = endpoint(Show.ALWAYS);
 		LeaseDescriptor lease = endpoint.lease(SecurityContext.NONE, key);
 		assertThat(lease).isNotNull();
-		assertThat(lease.getWaiting()).isEqualTo(1);
-		assertThat(lease.getWaitingSince()).as("when the take arrived, on the memory host's clock, the JVM's")
+		assertThat(lease.waiting()).isEqualTo(1);
+		assertThat(lease.waitingSince()).as("when the take arrived, on the memory host's clock, the JVM's")
 			.isBetween(called, Instant.now());
-		assertThat(endpoint.leases(SecurityContext.NONE, LeasesEndpoint.MAXIMUM_LIMIT, null).getLeases())
-			.filteredOn((listed) -> listed.getKey().equals(key))
+		assertThat(endpoint.leases(SecurityContext.NONE, LeasesEndpoint.MAXIMUM_LIMIT, null).leases())
+			.filteredOn((listed) -> listed.key().equals(key))
 			.singleElement()
-			.satisfies((listed) -> assertThat(listed.getWaiting()).isNull());
+			.satisfies((listed) -> assertThat(listed.waiting()).isNull());
 		waiter.interrupt();
 		waiter.join(Duration.ofSeconds(30).toMillis());
 	}
@@ -85,14 +85,14 @@ class LeasesEndpointWaitingTests {
 		LeasesEndpoint endpoint = new LeasesEndpoint(counting, Show.ALWAYS, Set.of());
 		LeaseDescriptor cannotTell = endpoint.lease(SecurityContext.NONE, key);
 		assertThat(cannotTell).isNotNull();
-		assertThat(cannotTell.getWaiting()).isNull();
-		assertThat(cannotTell.getWaitingSince()).isNull();
+		assertThat(cannotTell.waiting()).isNull();
+		assertThat(cannotTell.waitingSince()).isNull();
 		Instant since = Instant.parse("2026-01-02T03:04:05.123456Z");
 		counting.queuedTakes = new QueuedTakes(2, since);
 		LeaseDescriptor known = endpoint.lease(SecurityContext.NONE, key);
 		assertThat(known).isNotNull();
-		assertThat(known.getWaiting()).isEqualTo(2);
-		assertThat(known.getWaitingSince()).isEqualTo(since);
+		assertThat(known.waiting()).isEqualTo(2);
+		assertThat(known.waitingSince()).isEqualTo(since);
 	}
 
 	private LeasesEndpoint endpoint(Show show) {
