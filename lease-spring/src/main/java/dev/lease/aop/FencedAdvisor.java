@@ -16,10 +16,8 @@
 
 package dev.lease.aop;
 
-import org.aopalliance.aop.Advice;
-import org.springframework.aop.Pointcut;
-import org.springframework.aop.support.AbstractPointcutAdvisor;
 import org.springframework.aop.support.ComposablePointcut;
+import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
 import org.springframework.core.Ordered;
 
@@ -36,13 +34,9 @@ import dev.lease.fence.FenceRefusalListener;
  * @author Lease contributors
  * @since 0.1.0
  */
-public final class FencedAdvisor extends AbstractPointcutAdvisor {
+public final class FencedAdvisor extends DefaultPointcutAdvisor {
 
 	private static final long serialVersionUID = 1L;
-
-	private final transient FencedMethodInterceptor interceptor;
-
-	private final transient Pointcut pointcut;
 
 	/**
 	 * Create an advisor minting with the given allowances, whose fences carry no refusal
@@ -59,20 +53,10 @@ public final class FencedAdvisor extends AbstractPointcutAdvisor {
 	 * @param listener the application's refusal listener, carried by every fence bound
 	 */
 	public FencedAdvisor(FenceAllowances allowances, FenceRefusalListener listener) {
-		this.interceptor = new FencedMethodInterceptor(allowances, listener);
-		this.pointcut = new ComposablePointcut(new AnnotationMatchingPointcut(Fenced.class, true))
-			.union(new AnnotationMatchingPointcut(null, Fenced.class, true));
+		super(new ComposablePointcut(new AnnotationMatchingPointcut(Fenced.class, true))
+			.union(new AnnotationMatchingPointcut(null, Fenced.class, true)),
+				new FencedMethodInterceptor(allowances, listener));
 		setOrder(Ordered.LOWEST_PRECEDENCE);
-	}
-
-	@Override
-	public Pointcut getPointcut() {
-		return this.pointcut;
-	}
-
-	@Override
-	public Advice getAdvice() {
-		return this.interceptor;
 	}
 
 }

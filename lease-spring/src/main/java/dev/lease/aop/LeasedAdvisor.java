@@ -18,11 +18,9 @@ package dev.lease.aop;
 
 import java.lang.reflect.Method;
 
-import org.aopalliance.aop.Advice;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.ClassFilter;
-import org.springframework.aop.Pointcut;
-import org.springframework.aop.support.AbstractPointcutAdvisor;
+import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.aop.support.StaticMethodMatcherPointcut;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.core.Ordered;
@@ -41,7 +39,7 @@ import dev.lease.annotation.Leased;
  * @author Lease contributors
  * @since 0.1.0
  */
-public final class LeasedAdvisor extends AbstractPointcutAdvisor implements DisposableBean {
+public final class LeasedAdvisor extends DefaultPointcutAdvisor implements DisposableBean {
 
 	/**
 	 * The advisor's default order: before the transaction advisor's default of
@@ -53,26 +51,14 @@ public final class LeasedAdvisor extends AbstractPointcutAdvisor implements Disp
 
 	private final transient LeasedMethodInterceptor interceptor;
 
-	private final transient Pointcut pointcut;
-
 	/**
 	 * Create an advisor for the given interceptor.
 	 * @param interceptor the interceptor that runs leased calls
 	 */
 	public LeasedAdvisor(LeasedMethodInterceptor interceptor) {
+		super(new LeasedPointcut(interceptor), interceptor);
 		this.interceptor = interceptor;
-		this.pointcut = new LeasedPointcut(interceptor);
 		setOrder(DEFAULT_ORDER);
-	}
-
-	@Override
-	public Pointcut getPointcut() {
-		return this.pointcut;
-	}
-
-	@Override
-	public Advice getAdvice() {
-		return this.interceptor;
 	}
 
 	/**

@@ -22,11 +22,9 @@ import org.springframework.http.HttpRequest;
 import org.springframework.http.client.ClientHttpRequestExecution;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
 import org.springframework.http.client.ClientHttpResponse;
-import org.springframework.util.Assert;
 
 import dev.lease.fence.BoundFence;
 import dev.lease.fence.FenceBinding;
-import dev.lease.fence.FencedParty;
 
 /**
  * Sends the fence bound for one fenced party as the {@code Lease-Fence} header, for
@@ -36,9 +34,7 @@ import dev.lease.fence.FencedParty;
  * @author Lease contributors
  * @since 0.1.0
  */
-public class FenceClientHttpRequestInterceptor implements ClientHttpRequestInterceptor, FencedParty {
-
-	private final String party;
+public class FenceClientHttpRequestInterceptor extends FencedClient implements ClientHttpRequestInterceptor {
 
 	/**
 	 * Create an interceptor sending the fence of the given party.
@@ -46,23 +42,13 @@ public class FenceClientHttpRequestInterceptor implements ClientHttpRequestInter
 	 * {@code lease.fences}
 	 */
 	public FenceClientHttpRequestInterceptor(String party) {
-		Assert.hasText(party, "'party' must not be empty");
-		this.party = party;
-	}
-
-	/**
-	 * Return the fenced party the requests go to.
-	 * @return the party name, as named under {@code lease.fences}
-	 */
-	@Override
-	public String party() {
-		return this.party;
+		super(party);
 	}
 
 	@Override
 	public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
 			throws IOException {
-		BoundFence fence = FenceBinding.required(this.party);
+		BoundFence fence = FenceBinding.required(party());
 		request.getHeaders().set(LeaseFenceHeader.NAME, LeaseFenceHeader.format(fence.fence()));
 		return execution.execute(request, body);
 	}

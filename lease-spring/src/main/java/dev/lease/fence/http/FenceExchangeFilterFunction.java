@@ -16,7 +16,6 @@
 
 package dev.lease.fence.http;
 
-import org.springframework.util.Assert;
 import org.springframework.web.reactive.function.client.ClientRequest;
 import org.springframework.web.reactive.function.client.ClientResponse;
 import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
@@ -25,7 +24,6 @@ import reactor.core.publisher.Mono;
 
 import dev.lease.fence.BoundFence;
 import dev.lease.fence.FenceBinding;
-import dev.lease.fence.FencedParty;
 import dev.lease.fence.reactor.ReactorFences;
 
 /**
@@ -38,9 +36,7 @@ import dev.lease.fence.reactor.ReactorFences;
  * @author Lease contributors
  * @since 0.1.0
  */
-public class FenceExchangeFilterFunction implements ExchangeFilterFunction, FencedParty {
-
-	private final String party;
+public class FenceExchangeFilterFunction extends FencedClient implements ExchangeFilterFunction {
 
 	/**
 	 * Create a filter sending the fence of the given party.
@@ -48,27 +44,17 @@ public class FenceExchangeFilterFunction implements ExchangeFilterFunction, Fenc
 	 * {@code lease.fences}
 	 */
 	public FenceExchangeFilterFunction(String party) {
-		Assert.hasText(party, "'party' must not be empty");
-		this.party = party;
-	}
-
-	/**
-	 * Return the fenced party the requests go to.
-	 * @return the party name, as named under {@code lease.fences}
-	 */
-	@Override
-	public String party() {
-		return this.party;
+		super(party);
 	}
 
 	@Override
 	public Mono<ClientResponse> filter(ClientRequest request, ExchangeFunction next) {
-		BoundFence bound = FenceBinding.current(this.party);
+		BoundFence bound = FenceBinding.current(party());
 		return Mono.deferContextual((context) -> {
-			BoundFence carried = ReactorFences.find(context, this.party);
+			BoundFence carried = ReactorFences.find(context, party());
 			BoundFence fence = (carried != null) ? carried : bound;
 			if (fence == null) {
-				return Mono.error(() -> new IllegalStateException(FenceBinding.missing(this.party)));
+				return Mono.error(() -> new IllegalStateException(FenceBinding.missing(party())));
 			}
 			ClientRequest fenced = ClientRequest.from(request)
 				.header(LeaseFenceHeader.NAME, LeaseFenceHeader.format(fence.fence()))
