@@ -253,11 +253,10 @@ final class JdbcLeaseStatements {
 		// MySQL and MariaDB only, with the key's row locked: hand the key to one waiter
 		// and write the key's row, in one statement. Both rows exist and both change, so
 		// it counts two rows, or none when the waiter's row is gone.
-		this.mysqlHandAndKeep = sql(
-				"""
-						UPDATE %PREFIX%KEYS K, %PREFIX%WAITERS W SET W.GRANTED_EXPIRES_AT = ?, K.HOLDER = ?, K.EXPIRES_AT = ?,
-						K.LATEST = ?, K.QUEUED = ?, K.ARRIVALS = ?, K.GRANTED_AT = ? WHERE K.LEASE_KEY = ? AND W.WAITER_ID = ?""",
-				dialect, tablePrefix);
+		this.mysqlHandAndKeep = sql("""
+				UPDATE %PREFIX%KEYS K, %PREFIX%WAITERS W SET W.GRANTED_EXPIRES_AT = ?, K.HOLDER = ?, K.EXPIRES_AT = ?,
+				K.LATEST = ?, K.QUEUED = ?, K.ARRIVALS = ?, K.GRANTED_AT = ?
+				WHERE K.LEASE_KEY = ? AND W.WAITER_ID = ?""", dialect, tablePrefix);
 	}
 
 	// MySQL and MariaDB read UTC_TIMESTAMP(6) once, at the statement's start, which a
