@@ -44,7 +44,7 @@ class LeaseHostRuntimeHintsTests {
 						"dev/lease/host/jdbc/schema-drop-mysql.sql", "dev/lease/host/jdbc/schema-drop-postgresql.sql"));
 		for (String platform : List.of("h2", "mysql", "postgresql")) {
 			for (String script : List.of("V1__lease_tables.sql", "V2__lease_waiters_indexes.sql",
-					"V3__lease_protocol.sql", "V4__lease_waiters_arrived_at.sql")) {
+					"V3__lease_protocol.sql", "V4__lease_waiters_arrived_at.sql", "V5__lease_keys_granted_at.sql")) {
 				resources.add("dev/lease/host/jdbc/migration/" + platform + "/" + script);
 			}
 		}

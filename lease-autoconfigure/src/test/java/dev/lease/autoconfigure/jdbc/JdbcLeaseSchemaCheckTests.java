@@ -77,7 +77,8 @@ class JdbcLeaseSchemaCheckTests {
 				assertThat(failure(context.getStartupFailure()).getDescription())
 					.contains("table LEASE_WAITERS has no column")
 					.contains("GRANTED_EXPIRES_AT")
-					.doesNotContain("LEASE_KEYS");
+					.contains("table LEASE_KEYS has no column GRANTED_AT")
+					.doesNotContain("table LEASE_KEYS is missing");
 			});
 	}
 
@@ -93,7 +94,10 @@ class JdbcLeaseSchemaCheckTests {
 					.contains("LEASE_WAITERS_IX4")
 					.contains("table LEASE_WAITERS has no column ARRIVED_AT (added by"
 							+ " classpath:dev/lease/host/jdbc/migration/h2/V4__lease_waiters_arrived_at.sql)")
-					.containsOnlyOnce("has no column");
+					.contains("table LEASE_KEYS has no column GRANTED_AT (added by"
+							+ " classpath:dev/lease/host/jdbc/migration/h2/V5__lease_keys_granted_at.sql)")
+					.containsOnlyOnce("LEASE_WAITERS has no column")
+					.containsOnlyOnce("LEASE_KEYS has no column");
 				assertThat(analyzed(context.getStartupFailure()).getAction())
 					.contains("classpath:dev/lease/host/jdbc/migration/h2/");
 			});

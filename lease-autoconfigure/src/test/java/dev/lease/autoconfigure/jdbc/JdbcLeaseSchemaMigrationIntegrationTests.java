@@ -85,6 +85,7 @@ class JdbcLeaseSchemaMigrationIntegrationTests {
 				run(dataSource, MIGRATION + "postgresql/V2__lease_waiters_indexes.sql");
 				run(dataSource, MIGRATION + "postgresql/V3__lease_protocol.sql");
 				run(dataSource, MIGRATION + "postgresql/V4__lease_waiters_arrived_at.sql");
+				run(dataSource, MIGRATION + "postgresql/V5__lease_keys_granted_at.sql");
 			}
 		}
 		finally {
@@ -140,6 +141,9 @@ class JdbcLeaseSchemaMigrationIntegrationTests {
 		try {
 			run(dataSource, MIGRATION + platform + "/V1__lease_tables.sql");
 			String waiters = this.tablePrefix + "WAITERS";
+			String keys = this.tablePrefix + "KEYS";
+			String grantedAt = "table " + keys + " has no column GRANTED_AT (added by " + MIGRATION + platform
+					+ "/V5__lease_keys_granted_at.sql)";
 			assertThatExceptionOfType(LeaseConfigurationException.class)
 				.isThrownBy(() -> JdbcLeaseSchemaCheck.check(dataSource, host))
 				.satisfies((ex) -> assertThat(ex.getDescription())
@@ -148,7 +152,8 @@ class JdbcLeaseSchemaMigrationIntegrationTests {
 					.contains(MIGRATION + platform + "/V2__lease_waiters_indexes.sql")
 					.doesNotContain("_IX1")
 					.doesNotContain("_IX2")
-					.doesNotContain(this.tablePrefix + "KEYS"));
+					.contains(grantedAt)
+					.doesNotContain("table " + keys + " is missing"));
 			run(dataSource, MIGRATION + platform + "/V2__lease_waiters_indexes.sql");
 			String protocol = this.tablePrefix + "PROTOCOL";
 			assertThatExceptionOfType(LeaseConfigurationException.class)
@@ -166,6 +171,13 @@ class JdbcLeaseSchemaMigrationIntegrationTests {
 			// twice, as a migration tool may run it again
 			run(dataSource, MIGRATION + platform + "/V4__lease_waiters_arrived_at.sql");
 			run(dataSource, MIGRATION + platform + "/V4__lease_waiters_arrived_at.sql");
+			assertThatExceptionOfType(LeaseConfigurationException.class)
+				.isThrownBy(() -> JdbcLeaseSchemaCheck.check(dataSource, host))
+				.satisfies((ex) -> assertThat(ex.getDescription()).contains(grantedAt)
+					.doesNotContain("ARRIVED_AT")
+					.containsOnlyOnce("has no column"));
+			run(dataSource, MIGRATION + platform + "/V5__lease_keys_granted_at.sql");
+			run(dataSource, MIGRATION + platform + "/V5__lease_keys_granted_at.sql");
 			JdbcLeaseSchemaCheck.check(dataSource, host);
 		}
 		finally {

@@ -18,8 +18,11 @@ package dev.lease.host.jdbc;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
@@ -35,10 +38,10 @@ import dev.lease.host.Micros;
 /**
  * The JDBC host's reads for operators: a page of the standing grants in one statement,
  * keyset-paged by key with the database clock read in the same statement, the exact read
- * of one key's standing grant, and how many takes wait for a key. All write nothing
- * (Check 5.2): a row whose stored grant passed while waiters queue is derived, for the
- * listing and the exact read, by the store's state model with the row locked, and nothing
- * is saved.
+ * of one key's standing grant, each with its start where the key's row keeps it (Grants
+ * 8), and how many takes wait for a key. All write nothing (Check 5.2): a row whose
+ * stored grant passed while waiters queue is derived, for the listing and the exact read,
+ * by the store's state model with the row locked, and nothing is saved.
  *
  * @author Lease contributors
  */
@@ -64,27 +67,40 @@ final class JdbcGrantReads {
 				(tx) -> tx.queryRows(this.statements.selectGrants, 0, JdbcGrantReads::pageRow, after, limit));
 		long reading = rows.get(0).reading();
 		List<Lease> grants = new ArrayList<>();
+		Map<LeaseKey, Instant> starts = new HashMap<>();
 		byte @Nullable [] last = null;
 		for (PageRow row : rows) {
 			byte[] keyBytes = row.key();
 			KeyRow keyRow = row.row();
 			if (keyBytes != null && keyRow != null) {
 				last = keyBytes;
-				Lease standing = standing(keyBytes, keyRow, reading);
+				Standing standing = standing(keyBytes, keyRow, reading);
 				if (standing != null) {
-					grants.add(standing);
+					grants.add(standing.grant());
+					standing.start().ifPresent((start) -> starts.put(standing.grant().key(), start));
 				}
 			}
 		}
 		String next = (last != null && rows.size() == limit) ? KeyCursor.of(LeaseKey.of(last)) : null;
-		return new GrantsPage(grants, Micros.toInstant(reading), next);
+		return new GrantsPage(grants, Micros.toInstant(reading), next, starts);
 	}
 
 	Optional<Lease> grant(LeaseKey key) {
+		return Optional.ofNullable(standing(key)).map(Standing::grant);
+	}
+
+	// The start of exactly the given grant, read as the grant is: empty once another
+	// stands in its place, or none does.
+	Optional<Instant> grantedAt(Lease grant) {
+		Standing standing = standing(grant.key());
+		return (standing != null && standing.grant().equals(grant)) ? standing.start() : Optional.empty();
+	}
+
+	private @Nullable Standing standing(LeaseKey key) {
 		byte[] keyBytes = key.bytes();
 		KeyRow.Read read = this.store.calls.statement("read the standing grant", key,
 				(tx) -> tx.queryRow(this.statements.selectKeyAndNow, KeyRow.ROW_AND_NOW, keyBytes));
-		return (read != null) ? Optional.ofNullable(standing(keyBytes, read.row(), read.now())) : Optional.empty();
+		return (read != null) ? standing(keyBytes, read.row(), read.now()) : null;
 	}
 
 	// One statement: the key's waiters that are neither handed the key nor past their
@@ -113,11 +129,13 @@ final class JdbcGrantReads {
 	// The grant standing at the later of the reading and the key's latest. Only a stored
 	// grant that passed while waiters queue needs the state model: the key's row and
 	// queue are read again, locked, and derived at that instant.
-	private @Nullable Lease standing(byte[] keyBytes, KeyRow row, long reading) {
+	private @Nullable Standing standing(byte[] keyBytes, KeyRow row, long reading) {
 		long now = Math.max(reading, row.latest());
 		byte[] holder = row.holder();
 		if (holder != null && row.expiresAt() > now) {
-			return new Lease(LeaseKey.of(keyBytes), LeaseHolder.of(holder), Micros.toInstant(row.expiresAt()));
+			return new Standing(
+					new Lease(LeaseKey.of(keyBytes), LeaseHolder.of(holder), Micros.toInstant(row.expiresAt())),
+					row.grantedAt());
 		}
 		return (row.queued() > 0) ? this.store.standing(LeaseKey.of(keyBytes), reading) : null;
 	}
@@ -130,6 +148,21 @@ final class JdbcGrantReads {
 	}
 
 	private record PageRow(long reading, byte @Nullable [] key, @Nullable KeyRow row) {
+
+	}
+
+	/**
+	 * A standing grant and when it began.
+	 *
+	 * @param grant the grant
+	 * @param grantedAt its start, microseconds since the epoch, or 0 where the key's row
+	 * does not say
+	 */
+	record Standing(Lease grant, long grantedAt) {
+
+		Optional<Instant> start() {
+			return (this.grantedAt != 0) ? Optional.of(Micros.toInstant(this.grantedAt)) : Optional.empty();
+		}
 
 	}
 

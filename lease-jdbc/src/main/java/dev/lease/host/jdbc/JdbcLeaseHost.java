@@ -18,6 +18,7 @@ package dev.lease.host.jdbc;
 
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.regex.Pattern;
@@ -153,17 +154,13 @@ public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, Au
 		try {
 			this.parts.get();
 		}
-		catch (LeaseHostException ex) {
-			if (!(ex.getCause() instanceof SQLException)) {
-				close();
+		catch (RuntimeException ex) {
+			if (!(ex instanceof LeaseHostException && ex.getCause() instanceof SQLException)) {
+				close(); // a start that fails leaves no thread behind
 				throw ex;
 			}
 			logger.warn("The JDBC lease host has not chosen its dialect; every call throws LeaseHostException until"
 					+ " the database answers: " + ex.getMessage());
-		}
-		catch (RuntimeException ex) { // a start that fails leaves no thread behind
-			close();
-			throw ex;
 		}
 	}
 
@@ -265,6 +262,12 @@ public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, Au
 	}
 
 	@Override
+	public Optional<Instant> grantedAt(Lease grant) {
+		HostArguments.requireKey(grant.key());
+		return this.parts.get().grantReads.grantedAt(grant);
+	}
+
+	@Override
 	public Optional<QueuedTakes> waiting(LeaseKey key) {
 		HostArguments.requireKey(key);
 		return Optional.of(this.parts.get().grantReads.waiting(key));
@@ -293,11 +296,8 @@ public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, Au
 	}
 
 	/**
-	 * Read the protocol record of this host's tables, {@code <prefix>PROTOCOL}: the
-	 * protocol the newest release started on them speaks, beside this instance's; none
-	 * where the table is missing.
-	 * @return the reading
-	 * @throws LeaseHostException if the database cannot be reached
+	 * {@inheritDoc} The record is the one row of {@code <prefix>PROTOCOL}: the protocol
+	 * the newest release started on these tables speaks; none where the table is missing.
 	 */
 	@Override
 	public StoreProtocolReading protocol() {
@@ -368,7 +368,7 @@ public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, Au
 		}
 
 		/**
-		 * Remove passed grants with nobody queued, and other rows no question needs, on a
+		 * Remove passed grants with nobody queued, and other rows no question needs, on
 		 * the host's scheduler this often (stopped by {@link #close()}), so that such a
 		 * row goes at most this long plus one clean-up's time after its instant with no
 		 * caller at all. Zero runs no thread: takes clean up, at most once a second.

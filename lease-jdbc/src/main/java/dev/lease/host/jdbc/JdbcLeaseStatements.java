@@ -92,18 +92,18 @@ final class JdbcLeaseStatements {
 	JdbcLeaseStatements(JdbcLeaseDialect dialect, String tablePrefix) {
 		// On PostgreSQL the key's lock comes first (KEY_LOCKED).
 		this.selectKeyForUpdate = sql("""
-				SELECT HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS FROM %PREFIX%KEYS
+				SELECT HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS, GRANTED_AT FROM %PREFIX%KEYS
 				WHERE LEASE_KEY = %KEY% FOR UPDATE""", dialect, tablePrefix);
 		this.selectKeyAndNow = sql("""
-				SELECT HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS, %NOW% FROM %PREFIX%KEYS
+				SELECT HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS, GRANTED_AT, %NOW% FROM %PREFIX%KEYS
 				WHERE LEASE_KEY = ?""", dialect, tablePrefix);
 		this.selectNow = sql("SELECT %NOW%", dialect, tablePrefix);
 		this.selectWaiter = sql("""
 				SELECT BOUND, GRANTED_EXPIRES_AT FROM %PREFIX%WAITERS WHERE WAITER_ID = ?""", dialect, tablePrefix);
 		this.insertKeyIfAbsent = sql(dialect.insertKeyIfAbsent(), dialect, tablePrefix);
 		this.updateKey = sql("""
-				UPDATE %PREFIX%KEYS SET HOLDER = ?, EXPIRES_AT = ?, LATEST = ?, QUEUED = ?, ARRIVALS = ?
-				WHERE LEASE_KEY = ?""", dialect, tablePrefix);
+				UPDATE %PREFIX%KEYS SET HOLDER = ?, EXPIRES_AT = ?, LATEST = ?, QUEUED = ?, ARRIVALS = ?,
+				GRANTED_AT = ? WHERE LEASE_KEY = ?""", dialect, tablePrefix);
 		this.deleteKey = sql("DELETE FROM %PREFIX%KEYS WHERE LEASE_KEY = ?", dialect, tablePrefix);
 		this.insertWaiter = sql("""
 				INSERT INTO %PREFIX%WAITERS (WAITER_ID, LEASE_KEY, HOLDER, DURATION_MICROS, BOUND, ARRIVAL, ARRIVED_AT)
@@ -118,9 +118,9 @@ final class JdbcLeaseStatements {
 		// free and takes no place in the page: it is passed at the statement's start,
 		// which is no later than the page's reading.
 		this.selectGrants = sql("""
-				SELECT C.READING, K.LEASE_KEY, K.HOLDER, K.EXPIRES_AT, K.LATEST, K.QUEUED, K.ARRIVALS
+				SELECT C.READING, K.LEASE_KEY, K.HOLDER, K.EXPIRES_AT, K.LATEST, K.QUEUED, K.ARRIVALS, K.GRANTED_AT
 				FROM (SELECT %NOW% AS READING) C LEFT JOIN (SELECT LEASE_KEY, HOLDER, EXPIRES_AT, LATEST, QUEUED,
-				ARRIVALS FROM %PREFIX%KEYS WHERE HOLDER IS NOT NULL AND LEASE_KEY > ?
+				ARRIVALS, GRANTED_AT FROM %PREFIX%KEYS WHERE HOLDER IS NOT NULL AND LEASE_KEY > ?
 				AND (QUEUED > 0 OR EXPIRES_AT > %START%) ORDER BY LEASE_KEY LIMIT ?) K
 				ON 1 = 1 ORDER BY K.LEASE_KEY""", dialect, tablePrefix);
 		// How many wait for a key, for operators: its waiters not handed the key whose
@@ -158,13 +158,16 @@ final class JdbcLeaseStatements {
 		// not free. The key's lock is taken first, then the clock read: on the insert
 		// path nobody can have inserted or removed the key's row in between, and the
 		// conflict path reads the clock again in SET and WHERE, which PostgreSQL
-		// evaluates once the row is locked, so the grant is dated after any other.
+		// evaluates once the row is locked, so the grant is dated after any other. SET
+		// reads it once for the grant's instant, its start and the latest, so that the
+		// start is exactly the instant less the duration.
 		this.takeInOneStatement = sql("""
-				INSERT INTO %PREFIX%KEYS AS K (LEASE_KEY, HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS)
-				SELECT C.KEY, ?, C.READING + ?, C.READING, 0, 0
+				INSERT INTO %PREFIX%KEYS AS K (LEASE_KEY, HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS, GRANTED_AT)
+				SELECT C.KEY, ?, C.READING + ?, C.READING, 0, 0, C.READING
 				FROM (SELECT L.KEY, %NOW% AS READING FROM (%LOCKING%) L) C
-				ON CONFLICT (LEASE_KEY) DO UPDATE SET HOLDER = EXCLUDED.HOLDER,
-				EXPIRES_AT = GREATEST(K.LATEST, %NOW%) + ?, LATEST = GREATEST(K.LATEST, %NOW%), ARRIVALS = 0
+				ON CONFLICT (LEASE_KEY) DO UPDATE SET HOLDER = EXCLUDED.HOLDER, ARRIVALS = 0,
+				(EXPIRES_AT, LATEST, GRANTED_AT) = (SELECT N.AT + ?, N.AT, N.AT
+				FROM (SELECT GREATEST(K.LATEST, %NOW%) AS AT) N)
 				WHERE K.QUEUED = 0 AND (K.HOLDER IS NULL OR K.EXPIRES_AT <= GREATEST(K.LATEST, %NOW%))
 				RETURNING K.EXPIRES_AT""", dialect, tablePrefix);
 		// PostgreSQL only: release by the holder of a standing grant with nobody queued,
@@ -186,8 +189,8 @@ final class JdbcLeaseStatements {
 				WITH DROPPED AS (DELETE FROM %PREFIX%WAITERS WHERE WAITER_ID = ANY(?)),
 				HANDED AS (UPDATE %PREFIX%WAITERS W SET GRANTED_EXPIRES_AT = H.EXPIRES_AT
 				FROM UNNEST(?, ?) AS H(WAITER_ID, EXPIRES_AT) WHERE W.WAITER_ID = H.WAITER_ID),
-				KEPT AS (UPDATE %PREFIX%KEYS SET HOLDER = ?, EXPIRES_AT = ?, LATEST = ?, QUEUED = ?, ARRIVALS = ?
-				WHERE LEASE_KEY = ? AND ?),
+				KEPT AS (UPDATE %PREFIX%KEYS SET HOLDER = ?, EXPIRES_AT = ?, LATEST = ?, QUEUED = ?, ARRIVALS = ?,
+				GRANTED_AT = ? WHERE LEASE_KEY = ? AND ?),
 				GONE AS (DELETE FROM %PREFIX%KEYS WHERE LEASE_KEY = ? AND NOT ?)
 				SELECT PG_NOTIFY(?, ?) WHERE ?""", dialect, tablePrefix);
 		this.selectQueuePage = sql(QUEUE_PAGE, dialect, tablePrefix);
@@ -223,7 +226,7 @@ final class JdbcLeaseStatements {
 		// SQL mode's order of assignment, and to the client (with the update count, or,
 		// when a trigger keeps the server from sending it, read back from the session):
 		// 0 while undecided (reset in the first row's values), 1 when the key is not
-		// free, else the grant's instant.
+		// free, else the grant's instant, whose start is that instant less the duration.
 		// Assignments after the first read no column that an earlier one assigns.
 		this.mysqlTakeInOneStatement = mysql("""
 				INSERT INTO %PREFIX%KEYS (LEASE_KEY, LATEST, QUEUED, ARRIVALS)
@@ -233,6 +236,7 @@ final class JdbcLeaseStatements {
 				LAST_INSERT_ID(GREATEST(LATEST, %READING%) + ?), IF(LAST_INSERT_ID(1), EXPIRES_AT, EXPIRES_AT))),
 				HOLDER = IF(LAST_INSERT_ID() > 1, ?, HOLDER),
 				LATEST = IF(LAST_INSERT_ID() > 1, LAST_INSERT_ID() - ?, LATEST),
+				GRANTED_AT = IF(LAST_INSERT_ID() > 1, LAST_INSERT_ID() - ?, GRANTED_AT),
 				ARRIVALS = IF(LAST_INSERT_ID() > 1, 0, ARRIVALS)""", dialect, tablePrefix);
 		// MySQL and MariaDB only: release by the holder of a standing grant with nobody
 		// queued, the clock read once the row is locked.
@@ -251,8 +255,8 @@ final class JdbcLeaseStatements {
 		// it counts two rows, or none when the waiter's row is gone.
 		this.mysqlHandAndKeep = sql("""
 				UPDATE %PREFIX%KEYS K, %PREFIX%WAITERS W SET W.GRANTED_EXPIRES_AT = ?, K.HOLDER = ?, K.EXPIRES_AT = ?,
-				K.LATEST = ?, K.QUEUED = ?, K.ARRIVALS = ? WHERE K.LEASE_KEY = ? AND W.WAITER_ID = ?""", dialect,
-				tablePrefix);
+				K.LATEST = ?, K.QUEUED = ?, K.ARRIVALS = ?, K.GRANTED_AT = ?
+				WHERE K.LEASE_KEY = ? AND W.WAITER_ID = ?""", dialect, tablePrefix);
 	}
 
 	// MySQL and MariaDB read UTC_TIMESTAMP(6) once, at the statement's start, which a

@@ -229,9 +229,9 @@ class JdbcLeaseStore {
 		this.pickedUp.removeAll(this.calls, this.statements.deleteWaiter);
 	}
 
-	// The grant standing at the later of the reading and the key's latest, derived with
-	// the key's row locked; nothing is saved (Check 5.2).
-	final @Nullable Lease standing(LeaseKey key, long reading) {
+	// The grant standing at the later of the reading and the key's latest, and its start,
+	// derived with the key's row locked; nothing is saved (Check 5.2).
+	final JdbcGrantReads.@Nullable Standing standing(LeaseKey key, long reading) {
 		return this.calls.transaction("read the standing grant", key, (tx) -> {
 			KeyModel state = lockAndLoad(tx, key);
 			if (state == null) {
@@ -240,8 +240,8 @@ class JdbcLeaseStore {
 			long now = state.now(reading);
 			state.resolve(now);
 			LeaseHolder holder = state.holder();
-			return (holder != null && state.expiresAt() > now)
-					? new Lease(key, holder, Micros.toInstant(state.expiresAt())) : null;
+			return (holder != null && state.expiresAt() > now) ? new JdbcGrantReads.Standing(
+					new Lease(key, holder, Micros.toInstant(state.expiresAt())), state.grantedAt()) : null;
 		});
 	}
 
@@ -367,7 +367,7 @@ class JdbcLeaseStore {
 		}
 		else {
 			tx.update(this.statements.updateKey, KeyRow.holderBytes(state), state.expiresAt(), now, state.queued(),
-					state.arrivals(), keyBytes);
+					state.arrivals(), state.grantedAt(), keyBytes);
 		}
 		String payload = handoffs(tx, state);
 		if (payload != null) {

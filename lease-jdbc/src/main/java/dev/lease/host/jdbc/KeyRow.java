@@ -34,26 +34,28 @@ import dev.lease.host.WaiterQueue;
 import dev.lease.host.Wakeups;
 
 /**
- * A key's row as read: its grant, the latest clock reading saved for it, its queue's
- * length and its count of arrivals. Read from the columns {@code HOLDER, EXPIRES_AT,
- * LATEST, QUEUED, ARRIVALS} in that order, starting at a given column; with the typed
- * rows of the host's other questions.
+ * A key's row as read: its grant and when it began, the latest clock reading saved for
+ * it, its queue's length and its count of arrivals. Read from the columns {@code HOLDER,
+ * EXPIRES_AT, LATEST, QUEUED, ARRIVALS, GRANTED_AT} in that order, starting at a given
+ * column; with the typed rows of the host's other questions.
  *
  * @param holder the holder of the stored grant, or {@code null}
  * @param expiresAt the stored grant's instant, microseconds since the epoch
  * @param latest the latest reading of the database clock saved for the key
  * @param queued how many waiters are queued
  * @param arrivals how many waiters have arrived
+ * @param grantedAt when the stored grant began, or 0 where the row does not say: written
+ * before the column existed, or by an instance of an earlier release
  * @author Lease contributors
  */
-record KeyRow(byte @Nullable [] holder, long expiresAt, long latest, int queued, long arrivals) {
+record KeyRow(byte @Nullable [] holder, long expiresAt, long latest, int queued, long arrivals, long grantedAt) {
 
 	/** The row from its first column. */
 	static final RowMapper<KeyRow> ROW = (resultSet, rowNumber) -> of(resultSet, 1);
 
 	/** The row, then a reading of the clock. */
 	static final RowMapper<Read> ROW_AND_NOW = (resultSet, rowNumber) -> new Read(of(resultSet, 1),
-			number(resultSet, 6));
+			number(resultSet, 7));
 
 	/** The key, then its row. */
 	static final RowMapper<Keyed> KEY_AND_ROW = (resultSet, rowNumber) -> new Keyed(resultSet.getBytes(1),
@@ -85,7 +87,8 @@ record KeyRow(byte @Nullable [] holder, long expiresAt, long latest, int queued,
 
 	static KeyRow of(ResultSet resultSet, int first) throws SQLException {
 		return new KeyRow(resultSet.getBytes(first), optionalNumber(resultSet, first + 1).orElse(0),
-				number(resultSet, first + 2), (int) number(resultSet, first + 3), number(resultSet, first + 4));
+				number(resultSet, first + 2), (int) number(resultSet, first + 3), number(resultSet, first + 4),
+				number(resultSet, first + 5));
 	}
 
 	KeyModel state(LeaseKey key, List<QueuedWaiter> queue) {
@@ -93,8 +96,8 @@ record KeyRow(byte @Nullable [] holder, long expiresAt, long latest, int queued,
 	}
 
 	KeyModel state(LeaseKey key, WaiterQueue queue) {
-		return new KeyModel(key, (this.holder != null) ? LeaseHolder.of(this.holder) : null, this.expiresAt, 0,
-				this.latest, this.arrivals, queue);
+		return new KeyModel(key, (this.holder != null) ? LeaseHolder.of(this.holder) : null, this.expiresAt,
+				this.grantedAt, this.latest, this.arrivals, queue);
 	}
 
 	// The HOLDER column of a state: null when no grant stands.

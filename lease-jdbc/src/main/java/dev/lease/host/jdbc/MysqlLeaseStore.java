@@ -62,7 +62,7 @@ final class MysqlLeaseStore extends JdbcLeaseStore {
 		byte[] keyBytes = key.bytes();
 		OptionalLong answer = this.calls.statement(what, key, (tx) -> {
 			OptionalLong sent = tx.updateAnsweringKey(this.statements.mysqlTakeInOneStatement, keyBytes, keyBytes,
-					durationMicros, holderBytes, durationMicros);
+					durationMicros, holderBytes, durationMicros, durationMicros);
 			if (sent.isPresent()) {
 				return sent;
 			}
@@ -97,12 +97,12 @@ final class MysqlLeaseStore extends JdbcLeaseStore {
 		byte[] keyBytes = state.key().bytes();
 		byte[] holderBytes = KeyRow.holderBytes(state);
 		int rows = tx.update(this.statements.mysqlHandAndKeep, handed.expiresAt(), holderBytes, state.expiresAt(), now,
-				state.queued(), state.arrivals(), keyBytes, handed.waiter().id());
+				state.queued(), state.arrivals(), state.grantedAt(), keyBytes, handed.waiter().id());
 		if (rows == 0) {
 			// The waiter's row is gone, which the key's lock should rule out: the key is
 			// written all the same, as the transaction writes it.
 			tx.update(this.statements.updateKey, holderBytes, state.expiresAt(), now, state.queued(), state.arrivals(),
-					keyBytes);
+					state.grantedAt(), keyBytes);
 		}
 		// Notes the handoff, to wake this host's waiter after the commit.
 		handoffs(tx, state);

@@ -93,8 +93,8 @@ final class PostgresqlLeaseStore extends JdbcLeaseStore {
 		byte[] keyBytes = state.key().bytes();
 		String payload = handoffs(tx, state);
 		tx.select(this.statements.saveInOneStatement, dropped, handedIds, handedExpiresAt, KeyRow.holderBytes(state),
-				state.expiresAt(), now, state.queued(), state.arrivals(), keyBytes, kept, keyBytes, kept, channel(),
-				(payload != null) ? payload : "", payload != null);
+				state.expiresAt(), now, state.queued(), state.arrivals(), state.grantedAt(), keyBytes, kept, keyBytes,
+				kept, channel(), (payload != null) ? payload : "", payload != null);
 	}
 
 }

@@ -70,6 +70,11 @@ abstract class JdbcLeaseHostConformance extends LeaseHostConformanceKit {
 	}
 
 	@Override
+	protected boolean keepsGrantStarts() {
+		return true;
+	}
+
+	@Override
 	protected Duration resolution() {
 		return Duration.ofNanos(1000);
 	}

@@ -96,7 +96,7 @@ class JdbcLeaseHostTests {
 		DefaultResourceLoader resources = new DefaultResourceLoader();
 		assertThat(JdbcLeaseSchema.scripts(platform)).extracting(Resource::getFilename)
 			.containsExactly("V1__lease_tables.sql", "V2__lease_waiters_indexes.sql", "V3__lease_protocol.sql",
-					"V4__lease_waiters_arrived_at.sql");
+					"V4__lease_waiters_arrived_at.sql", "V5__lease_keys_granted_at.sql");
 		assertThat(resources.getResource(JdbcLeaseHost.DROP_SCHEMA_LOCATION.replace("@@platform@@", platform)).exists())
 			.isTrue();
 	}

@@ -122,7 +122,8 @@ class JdbcPreviousProtocolIntegrationTests {
 		LeaseKey key = LeaseKey.of("shared");
 		LeaseHolder before = LeaseHolder.of("old");
 		LeaseHolder after = LeaseHolder.of("new");
-		assertThat(old.tryTake(key, before, TERM)).isInstanceOf(Taken.class);
+		Lease oldGrant = ((Taken) old.tryTake(key, before, TERM)).lease();
+		assertThat(this.host.grantedAt(oldGrant)).as("the old statements write no start").isEmpty();
 		assertThat(this.host.tryTake(key, after, TERM)).as("the old statements' grant").isInstanceOf(Held.class);
 		assertThat(this.host.release(key, after)).isInstanceOf(NotHeld.class);
 		assertThat(this.host.grant(key)).hasValueSatisfying((lease) -> assertThat(lease.holder()).isEqualTo(before));

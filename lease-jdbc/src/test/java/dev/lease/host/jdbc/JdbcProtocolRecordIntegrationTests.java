@@ -131,6 +131,10 @@ class JdbcProtocolRecordIntegrationTests {
 	void tablesOfAnEarlierReleaseWithoutTheRecordStartAndRecordNothing(String platform) {
 		tables(platform, "migration/" + platform + "/V1__lease_tables.sql");
 		tables(platform, "migration/" + platform + "/V2__lease_waiters_indexes.sql");
+		// The columns of the later migrations, which this release reads on every take,
+		// without the protocol table: a migration tool that has not run V3 yet.
+		tables(platform, "migration/" + platform + "/V4__lease_waiters_arrived_at.sql");
+		tables(platform, "migration/" + platform + "/V5__lease_keys_granted_at.sql");
 		this.host = build();
 		assertThat(this.host.tryTake(LeaseKey.of("k"), LeaseHolder.of("h"), Duration.ofSeconds(5)))
 			.isInstanceOf(Taken.class);
