@@ -131,7 +131,7 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 	@Override
 	public CompletableFuture<TakeResult> take(LeaseKey key, LeaseHolder holder, Duration duration) {
 		try {
-			RedisLeaseHost.requireTakeArguments(key, holder, duration);
+			RedisLeaseHost.ARGUMENTS.requireTake(key, holder, duration);
 			if (!this.host.readyWithoutBlocking(true)) {
 				return this.others.take(key, holder, duration);
 			}
@@ -159,7 +159,7 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 	public CompletableFuture<TryTakeResult> tryTake(LeaseKey key, LeaseHolder holder, Duration duration) {
 		byte[] redisKey;
 		try {
-			RedisLeaseHost.requireTakeArguments(key, holder, duration);
+			RedisLeaseHost.ARGUMENTS.requireTake(key, holder, duration);
 			if (!this.host.readyWithoutBlocking(true)) {
 				return this.others.tryTake(key, holder, duration);
 			}

@@ -17,8 +17,10 @@
 package dev.lease.host.redis;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +38,6 @@ import org.springframework.util.ClassUtils;
 
 import dev.lease.GrantsPage;
 import dev.lease.Lease;
-import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
 import dev.lease.host.Micros;
 import dev.lease.host.redis.RedisScriptAnswer.Standing;
@@ -48,7 +49,8 @@ import dev.lease.host.redis.RedisScriptAnswer.Standing;
  * {@code TIME}, the page's reading, each question with every key the script touches. A
  * grant is listed if it stands at that reading. On a cluster, where Spring's SCAN of a
  * node cannot start from a cursor, a page reads its node's whole SCAN and lists the first
- * keys after the cursor's in key order.
+ * keys after the cursor's in key order. Each grant listed carries its start where the
+ * key's state kept one.
  *
  * @author Lease contributors
  */
@@ -81,6 +83,7 @@ final class RedisGrantReads {
 				: serverStep(connection, (cursor != null) ? cursor : RedisGrantsCursor.FIRST_ON_SERVER, limit);
 		Reads reads = read(connection, step.keys());
 		List<Lease> grants = new ArrayList<>();
+		Map<LeaseKey, Instant> starts = new HashMap<>();
 		int i = 0;
 		for (Map.Entry<LeaseKey, byte[]> key : step.keys().entrySet()) {
 			List<Object> answer = reads.answers().get(i++);
@@ -88,11 +91,15 @@ final class RedisGrantReads {
 			Standing standing = RedisScriptAnswer.grant(answer);
 			// A grant that passed between its read and the reading is not listed.
 			if (standing != null && standing.expiresAt() > reads.time()) {
-				grants.add(new Lease(key.getKey(), LeaseHolder.of(standing.holder()), standing.instant()));
+				grants.add(standing.lease(key.getKey()));
+				Instant start = standing.start();
+				if (start != null) {
+					starts.put(key.getKey(), start);
+				}
 			}
 		}
-		return new GrantsPage(grants, Micros.toInstant(reads.time()),
-				(step.next() != null) ? step.next().text() : null);
+		return new GrantsPage(grants, Micros.toInstant(reads.time()), (step.next() != null) ? step.next().text() : null,
+				starts);
 	}
 
 	// Keys left over from the step before first, then one SCAN step for the rest of the

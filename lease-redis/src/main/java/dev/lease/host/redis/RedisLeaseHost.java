@@ -17,11 +17,13 @@
 package dev.lease.host.redis;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.util.Assert;
 
 import dev.lease.AsyncLeaseHost;
 import dev.lease.GrantsPage;
@@ -46,6 +48,7 @@ import dev.lease.host.ProtocolRecordingHost;
 import dev.lease.host.StoreProtocolReading;
 import dev.lease.host.Wakeups;
 import dev.lease.host.redis.RedisScriptAnswer.Granted;
+import dev.lease.host.redis.RedisScriptAnswer.Standing;
 import dev.lease.host.redis.RedisScriptAnswer.TryTakeAnswer;
 
 /**
@@ -79,8 +82,7 @@ public final class RedisLeaseHost implements LeaseHost, ProtocolRecordingHost, A
 	/** The default prefix of every Redis key and of the channel. */
 	public static final String DEFAULT_KEY_PREFIX = "lease:";
 
-	private static final HostArguments ARGUMENTS = HostArguments.of(Duration.ofNanos(1000),
-			HostArguments.DEFAULT_MAXIMUM);
+	static final HostArguments ARGUMENTS = HostArguments.of(Duration.ofNanos(1000), HostArguments.DEFAULT_MAXIMUM);
 
 	private final String keyPrefix;
 
@@ -182,10 +184,6 @@ public final class RedisLeaseHost implements LeaseHost, ProtocolRecordingHost, A
 		return this.parts.isStarted() && !(take && this.durability.checkDue());
 	}
 
-	static void requireTakeArguments(LeaseKey key, LeaseHolder holder, Duration duration) {
-		ARGUMENTS.requireTake(key, holder, duration);
-	}
-
 	// A waiting take holds no thread through Lettuce: see LettuceAsyncLeaseHost.
 	@Override
 	public AsyncLeaseHost async() {
@@ -243,7 +241,14 @@ public final class RedisLeaseHost implements LeaseHost, ProtocolRecordingHost, A
 	public Optional<Lease> grant(LeaseKey key) {
 		HostArguments.requireKey(key);
 		start();
-		return this.store.grant(key);
+		return this.store.standing(key).map((standing) -> standing.lease(key));
+	}
+
+	@Override
+	public Optional<Instant> grantedAt(Lease grant) {
+		HostArguments.requireKey(grant.key());
+		start();
+		return this.store.standing(grant.key()).filter((standing) -> standing.is(grant)).map(Standing::start);
 	}
 
 	@Override
@@ -288,9 +293,7 @@ public final class RedisLeaseHost implements LeaseHost, ProtocolRecordingHost, A
 		private Duration durabilityCheckInterval = Duration.ofSeconds(10);
 
 		private Builder(RedisConnectionFactory connectionFactory) {
-			if (connectionFactory == null) {
-				throw new IllegalArgumentException("'connectionFactory' must not be null");
-			}
+			Assert.notNull(connectionFactory, "'connectionFactory' must not be null");
 			this.connectionFactory = connectionFactory;
 		}
 
@@ -349,12 +352,9 @@ public final class RedisLeaseHost implements LeaseHost, ProtocolRecordingHost, A
 		 * @return this builder
 		 */
 		public Builder replicasToAck(int replicas, Duration timeout) {
-			if (replicas < 0) {
-				throw new IllegalArgumentException("'replicas' must not be negative, but was " + replicas);
-			}
-			if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-				throw new IllegalArgumentException("'timeout' must be positive, but was " + timeout);
-			}
+			Assert.isTrue(replicas >= 0, () -> "'replicas' must not be negative, but was " + replicas);
+			Assert.isTrue(timeout != null && !timeout.isNegative() && !timeout.isZero(),
+					() -> "'timeout' must be positive, but was " + timeout);
 			this.replicasToAck = replicas;
 			this.replicaTimeout = timeout;
 			return this;
@@ -370,9 +370,8 @@ public final class RedisLeaseHost implements LeaseHost, ProtocolRecordingHost, A
 		 * @return this builder
 		 */
 		public Builder durabilityCheckInterval(Duration interval) {
-			if (interval == null || interval.isNegative()) {
-				throw new IllegalArgumentException("'interval' must not be negative, but was " + interval);
-			}
+			Assert.isTrue(interval != null && !interval.isNegative(),
+					() -> "'interval' must not be negative, but was " + interval);
 			this.durabilityCheckInterval = interval;
 			return this;
 		}

@@ -53,9 +53,11 @@ import dev.lease.host.KeyModel;
  */
 final class RedisLeaseScript {
 
-	// The latest version in the tags stored values begin with (lease.lua): a plain grant
-	// keeps the tag of version 1, a key with waiters is of version 2.
-	static final int FORMAT_VERSION = 2;
+	// The version in the tags stored values begin with (lease.lua): both forms are
+	// written
+	// as version 3, which keeps each grant's start; the plain grant of version 1 and the
+	// head of version 2, written by earlier snapshots, are still read.
+	static final int FORMAT_VERSION = 3;
 
 	static final String KEPT_PLACEHOLDER = "${HANDED_KEPT_MICROS}";
 

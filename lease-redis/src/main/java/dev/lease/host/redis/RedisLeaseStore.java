@@ -18,7 +18,6 @@ package dev.lease.host.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -321,11 +320,10 @@ final class RedisLeaseStore {
 		return call("list the grants", (connection) -> this.grantReads.page(connection, cursor, limit));
 	}
 
-	// The grant standing on the key, derived by the script without writing (Check 5.2).
-	Optional<Lease> grant(LeaseKey key) {
-		Standing standing = RedisScriptAnswer.grant(run("read the standing grant", redisKey(key), GRANT));
-		return (standing != null) ? Optional.of(new Lease(key, LeaseHolder.of(standing.holder()), standing.instant()))
-				: Optional.empty();
+	// The grant standing on the key as the script derives it now, with its start where
+	// kept; writes nothing (Check 5.2).
+	Optional<Standing> standing(LeaseKey key) {
+		return Optional.ofNullable(RedisScriptAnswer.grant(run("read the standing grant", redisKey(key), GRANT)));
 	}
 
 	// How many takes wait for the key, derived by the script without writing (Check 5.2).
@@ -356,8 +354,7 @@ final class RedisLeaseStore {
 							this.script.run(on, redisKey, this.script.waiterRetryNanos(), SETTLE, ticket, NO);
 						}
 						Standing standing = RedisScriptAnswer.grant(this.script.run(on, redisKey, GRANT));
-						return standing != null && Arrays.equals(standing.holder(), lease.holder().bytes())
-								&& standing.instant().equals(lease.expiresAt());
+						return standing != null && standing.is(lease);
 					}));
 		}
 		catch (LeaseHostException ex) { // WAIT refused or unanswered

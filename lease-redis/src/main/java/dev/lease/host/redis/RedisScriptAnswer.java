@@ -19,11 +19,15 @@ package dev.lease.host.redis;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.lease.Lease;
+import dev.lease.LeaseHolder;
 import dev.lease.LeaseHostException;
+import dev.lease.LeaseKey;
 import dev.lease.QueuedTakes;
 import dev.lease.host.Wakeups;
 
@@ -115,8 +119,9 @@ import dev.lease.host.Wakeups;
  * </tr>
  * <tr>
  * <td rowspan="2">{@code grant} (writes nothing)</td>
- * <td>{@code 1 holder expiresAt}</td>
- * <td>{@link Standing}</td>
+ * <td>{@code 1 holder expiresAt grantedAt}</td>
+ * <td>{@link Standing}: {@code grantedAt} is when the grant began, 0 where the key's
+ * state, written by an earlier snapshot, kept no start</td>
  * </tr>
  * <tr>
  * <td>{@code 0}</td>
@@ -206,7 +211,7 @@ sealed interface RedisScriptAnswer {
 
 	static @Nullable Standing grant(List<Object> answer) {
 		return switch (code(answer)) {
-			case 1 -> new Standing(bytes(answer, 1), number(answer, 2));
+			case 1 -> new Standing(bytes(answer, 1), number(answer, 2), number(answer, 3));
 			case 0 -> null;
 			default -> throw unexpected(answer);
 		};
@@ -369,11 +374,24 @@ sealed interface RedisScriptAnswer {
 	 *
 	 * @param holder the holder's bytes
 	 * @param expiresAt its instant, in microseconds since the epoch
+	 * @param grantedAt when it began, in microseconds since the epoch, or 0 where the
+	 * stored state kept no start
 	 */
-	record Standing(byte[] holder, long expiresAt) implements RedisScriptAnswer {
+	record Standing(byte[] holder, long expiresAt, long grantedAt) implements RedisScriptAnswer {
 
-		Instant instant() {
-			return RedisScriptAnswer.instant(this.expiresAt);
+		Lease lease(LeaseKey key) {
+			return new Lease(key, LeaseHolder.of(this.holder), instant(this.expiresAt));
+		}
+
+		// Whether this is that grant: its holder and its instant.
+		boolean is(Lease grant) {
+			return Arrays.equals(this.holder, grant.holder().bytes())
+					&& instant(this.expiresAt).equals(grant.expiresAt());
+		}
+
+		// When the grant began, or null where no start was kept.
+		@Nullable Instant start() {
+			return (this.grantedAt > 0) ? instant(this.grantedAt) : null;
 		}
 
 	}

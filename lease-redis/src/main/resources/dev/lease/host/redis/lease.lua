@@ -14,11 +14,11 @@
 -- version, and the form. 0xC1 is the one byte MessagePack never uses and no UTF-8 text,
 -- JSON or Java serialization begins with, so another application's value under the
 -- prefix is told from lease state by its first bytes, and then by its shape. The common
--- form, a grant with no waiters and nothing handed, is (version 1)
---   TAG_GRANT .. struct.pack('>i8i8', latest, expiresAt) .. holder
--- A key with waiters or handed grants holds a fixed-size head (version 2)
---   TAG_QUEUE .. struct.pack('>i8i8i8i8i8', latest, expiresAt or 0, arrivals, gc, #ticket)
---             .. ticket the standing grant was handed to (or nothing) .. holder
+-- form, a grant with no waiters and nothing handed, is (version 3)
+--   TAG_GRANT .. struct.pack('>i8i8i8', latest, expiresAt, grantedAt) .. holder
+-- A key with waiters or handed grants holds a fixed-size head (version 3)
+--   TAG_QUEUE .. struct.pack('>i8i8i8i8i8i8', latest, expiresAt or 0, grantedAt or 0, arrivals, gc,
+--             #ticket) .. ticket the standing grant was handed to (or nothing) .. holder
 -- and each waiter is an entry of its own, in three structures of the key's hash slot
 -- (the same {...} hash tag), so that every step touches a constant number of entries:
 --   KEYS[2] = KEYS[1]..':q'  sorted set: waiting tickets, scored by arrival (FIFO)
@@ -27,6 +27,10 @@
 --                  'h'..holder -> the ticket it waits under (reentrancy)
 --   KEYS[4] = KEYS[1]..':h'  sorted set: tickets handed a grant, scored by the instant until which
 --                  the grant is kept for the waiter to ask
+-- grantedAt is when the standing grant began (Grants 8): the now it was taken at, or the
+-- instant the key was freed for the waiter it was handed to; 0 where it is not known.
+-- Values of earlier snapshots, version 1's plain grant and version 2's head (the same
+-- without grantedAt), are still read, their start unknown, and written back as version 3.
 -- A grant handed to a waiter is kept for it until it asks, even past its instant (a
 -- stalled waiter, or one whose message was lost and who asks only at its bound): until
 -- the later of its instant and the waiter's bound is KEPT (KeyModel's window), or the
@@ -49,8 +53,8 @@ local op = ARGV[1]
 local time = redis.call('TIME')
 local clock = tonumber(time[1]) * 1000000 + tonumber(time[2])
 
-local TAG_GRANT = '\193L\1G'
-local TAG_QUEUE = '\193L\2W'
+local TAG_GRANT = '\193L\3G'
+local TAG_QUEUE = '\193L\3W'
 -- The longest duration the host accepts (36,500 days), in microseconds: a grant in the
 -- plain form lies no further than this from its latest reading.
 local LONGEST = 3153600000000000
@@ -68,8 +72,8 @@ local function ttl_to(instant)
 	return math.floor((instant - clock) / 1000) + 1000
 end
 
-local function write_grant(now, expires_at, holder_bytes)
-	redis.call('SET', key, TAG_GRANT .. struct.pack('>i8i8', now, expires_at) .. holder_bytes, 'PX',
+local function write_grant(now, expires_at, granted_at, holder_bytes)
+	redis.call('SET', key, TAG_GRANT .. struct.pack('>i8i8i8', now, expires_at, granted_at) .. holder_bytes, 'PX',
 		ttl_to(expires_at))
 end
 
@@ -79,7 +83,7 @@ end
 -- read.
 if op == 'try' or op == 'take' then
 	local granted = clock + tonumber(ARGV[3])
-	if redis.call('SET', key, TAG_GRANT .. struct.pack('>i8i8', clock, granted) .. ARGV[2], 'NX', 'PX',
+	if redis.call('SET', key, TAG_GRANT .. struct.pack('>i8i8i8', clock, granted, clock) .. ARGV[2], 'NX', 'PX',
 			ttl_to(granted)) then
 		return { 1, granted }
 	end
@@ -94,37 +98,49 @@ end
 -- An absent key, or a grant in the plain form, read once for both paths below; any
 -- value that is not lease state of this format is answered, and left as it is.
 local plain = not raw
-local latest, expires, holder = clock, 0, false
+local latest, expires, granted_at, holder = clock, 0, 0, false
 local arrivals, gc, handed_ticket = 0, 0, ''
 if raw then
 	local m1, m2, version, form = string.byte(raw, 1, 4)
 	if m1 ~= 193 or m2 ~= 76 or not version then
 		return { -2, 'string' }
 	end
-	if version == 1 and form == 71 then
-		if #raw < 21 or #raw > 1044 then
+	-- version 3 is version 1 or 2 with the grant's start after its instant
+	local started = (version == 3) and 8 or 0
+	if (version == 1 or version == 3) and form == 71 then
+		if #raw < 21 + started or #raw > 1044 + started then
 			return { -2, 'string' }
 		end
 		latest, expires = struct.unpack('>i8i8', raw, 5)
+		if started > 0 then
+			granted_at = struct.unpack('>i8', raw, 21)
+		end
 		-- instants a clock can have written: text after the tag reads as thousands of years
-		if latest <= 0 or expires <= 0 or latest > clock + LONGEST or expires > latest + LONGEST then
+		if latest <= 0 or expires <= 0 or latest > clock + LONGEST or expires > latest + LONGEST
+				or granted_at < 0 or granted_at > expires then
 			return { -2, 'string' }
 		end
-		holder = string.sub(raw, 21)
+		holder = string.sub(raw, 21 + started)
 		plain = true
-	elseif version == 2 and form == 87 then
-		if #raw < 44 or #raw > 1200 then
+	elseif (version == 2 or version == 3) and form == 87 then
+		if #raw < 44 + started or #raw > 1200 + started then
 			return { -2, 'string' }
 		end
 		local ticket_length
-		latest, expires, arrivals, gc, ticket_length = struct.unpack('>i8i8i8i8i8', raw, 5)
+		latest, expires = struct.unpack('>i8i8', raw, 5)
+		if started > 0 then
+			granted_at = struct.unpack('>i8', raw, 21)
+		end
+		arrivals, gc, ticket_length = struct.unpack('>i8i8i8', raw, 21 + started)
+		local from = 45 + started
 		if latest <= 0 or expires < 0 or arrivals < 0 or ticket_length < 0 or ticket_length > 128
-				or latest > clock + LONGEST or expires > latest + LONGEST or #raw < 44 + ticket_length then
+				or latest > clock + LONGEST or expires > latest + LONGEST or granted_at < 0 or granted_at > expires
+				or #raw < from - 1 + ticket_length then
 			return { -2, 'string' }
 		end
-		handed_ticket = string.sub(raw, 45, 44 + ticket_length)
-		holder = (expires > 0) and string.sub(raw, 45 + ticket_length) or false
-	elseif version == 1 and form == 81 or version > 2 then
+		handed_ticket = string.sub(raw, from, from - 1 + ticket_length)
+		holder = (expires > 0) and string.sub(raw, from + ticket_length) or false
+	elseif version == 1 and form == 81 or version > 3 then
 		-- the whole-queue MessagePack form of earlier hosts, or a later format
 		return { -3, version }
 	else
@@ -141,7 +157,7 @@ if plain then
 	if op == 'try' or op == 'take' then
 		if not standing then
 			local granted = now + tonumber(ARGV[3])
-			write_grant(now, granted, ARGV[2])
+			write_grant(now, granted, now, ARGV[2])
 			return { 1, granted }
 		end
 		if holder == ARGV[2] then
@@ -170,7 +186,7 @@ if plain then
 		return { 2 }
 	elseif op == 'grant' then
 		if standing then
-			return { 1, holder, expires }
+			return { 1, holder, expires, granted_at }
 		end
 		return { 0 }
 	elseif op == 'waiting' then
@@ -276,7 +292,7 @@ local function hand_on(freed_at)
 	while true do
 		local ticket = head()
 		if not ticket then
-			holder, expires, handed_ticket = false, 0, ''
+			holder, expires, granted_at, handed_ticket = false, 0, 0, ''
 			return nil
 		end
 		local e = entry(ticket)
@@ -292,7 +308,7 @@ local function hand_on(freed_at)
 			local kept = kept_until(e.granted, e.bound, e.duration)
 			redis.call('ZADD', HANDED, kept, ticket)
 			raise_gc(kept)
-			holder, expires, handed_ticket = e.holder, e.granted, ticket
+			holder, expires, granted_at, handed_ticket = e.holder, e.granted, freed_at, ticket
 			publish(ticket, e.granted)
 			return e
 		end
@@ -321,18 +337,18 @@ end
 
 -- The grant standing at now, read without writing: each passed grant hands the key on
 -- as of its instant; touches only the waiters it would hand it to. Also answers how far
--- into the queue that took it.
+-- into the queue that took it, and when the grant began (0 where not known).
 local function standing_now()
-	local h, e, i = holder, expires, 0
+	local h, e, s, i = holder, expires, granted_at, 0
 	while h and e <= now do
 		local w
 		w, i = next_waiter(i, e)
 		if not w then
-			return false, 0, i
+			return false, 0, i, 0
 		end
-		h, e = w.holder, e + w.duration
+		h, e, s = w.holder, e + w.duration, e
 	end
-	return h, e, i
+	return h, e, i, s
 end
 
 local function persist()
@@ -340,7 +356,8 @@ local function persist()
 		-- nobody waits and nothing is kept: the entries hash holds nothing either
 		redis.call('DEL', ENTRIES)
 		if holder and expires > now then
-			write_grant(now, expires, holder)
+			-- the grant's own start, kept: it began before this call
+			write_grant(now, expires, granted_at, holder)
 		else
 			redis.call('DEL', key)
 		end
@@ -354,8 +371,8 @@ local function persist()
 		return
 	end
 	local ttl = ttl_to(gc)
-	redis.call('SET', key, TAG_QUEUE .. struct.pack('>i8i8i8i8i8', now, holder and expires or 0, arrivals, gc,
-		#handed_ticket) .. handed_ticket .. (holder or ''), 'PX', ttl)
+	redis.call('SET', key, TAG_QUEUE .. struct.pack('>i8i8i8i8i8i8', now, holder and expires or 0,
+		holder and granted_at or 0, arrivals, gc, #handed_ticket) .. handed_ticket .. (holder or ''), 'PX', ttl)
 	redis.call('PEXPIRE', QUEUE, ttl)
 	redis.call('PEXPIRE', ENTRIES, ttl)
 	redis.call('PEXPIRE', HANDED, ttl)
@@ -375,10 +392,10 @@ if op == 'waiting' then
 	return { 1, count, arrived and struct.unpack('>i8', arrived) or 0 }
 end
 if op == 'grant' or op == 'remaining' then
-	local h, e = standing_now()
+	local h, e, _, s = standing_now()
 	if op == 'grant' then
 		if h then
-			return { 1, h, e }
+			return { 1, h, e, s }
 		end
 		return { 0 }
 	end
@@ -459,7 +476,7 @@ if op == 'try' or op == 'take' then
 	local caller = ARGV[2]
 	local duration = tonumber(ARGV[3])
 	if not holder then
-		holder, expires, handed_ticket = caller, now + duration, ''
+		holder, expires, granted_at, handed_ticket = caller, now + duration, now, ''
 		persist()
 		return { 1, expires }
 	end

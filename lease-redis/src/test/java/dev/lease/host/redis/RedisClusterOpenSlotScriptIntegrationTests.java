@@ -446,19 +446,20 @@ class RedisClusterOpenSlotScriptIntegrationTests {
 			};
 		}
 
-		// The head value: its form, holder, instant, latest reading and handed ticket.
+		// The head value: its form, holder, instant, start, latest reading and handed
+		// ticket (format version 3: the start after the instant).
 		private static String head(byte[] raw) {
 			ByteBuffer buffer = ByteBuffer.wrap(raw);
-			if (raw.length >= 44 && raw[2] == 2) {
-				int ticketLength = (int) buffer.getLong(36);
+			if (raw.length >= 52 && raw[2] == 3 && raw[3] == 'W') {
+				int ticketLength = (int) buffer.getLong(44);
 				long expires = buffer.getLong(12);
-				return "queued(holder " + ((expires > 0) ? text(raw, 44 + ticketLength, raw.length) : "none")
-						+ " until " + expires + ", latest " + buffer.getLong(4) + ", handed '"
-						+ text(raw, 44, 44 + ticketLength) + "')";
+				return "queued(holder " + ((expires > 0) ? text(raw, 52 + ticketLength, raw.length) : "none")
+						+ " until " + expires + " from " + buffer.getLong(20) + ", latest " + buffer.getLong(4)
+						+ ", handed '" + text(raw, 52, 52 + ticketLength) + "')";
 			}
-			if (raw.length >= 20 && raw[2] == 1) {
-				return "grant(holder " + text(raw, 20, raw.length) + " until " + buffer.getLong(12) + ", latest "
-						+ buffer.getLong(4) + ")";
+			if (raw.length >= 28 && raw[2] == 3 && raw[3] == 'G') {
+				return "grant(holder " + text(raw, 28, raw.length) + " until " + buffer.getLong(12) + " from "
+						+ buffer.getLong(20) + ", latest " + buffer.getLong(4) + ")";
 			}
 			return "bytes" + java.util.Arrays.toString(raw);
 		}

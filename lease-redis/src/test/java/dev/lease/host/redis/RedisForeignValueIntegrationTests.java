@@ -18,6 +18,7 @@ package dev.lease.host.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
@@ -36,6 +37,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
+import dev.lease.Lease;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
 import dev.lease.LeaseHostException;
@@ -112,7 +114,9 @@ class RedisForeignValueIntegrationTests {
 						throw new IllegalStateException(ex);
 					}
 				}), new Operation("remaining", (h) -> h.remaining(key, holder)),
-				new Operation("release", (h) -> h.release(key, holder)), new Operation("grants", (h) -> h.grants(100)));
+				new Operation("release", (h) -> h.release(key, holder)), new Operation("grants", (h) -> h.grants(100)),
+				new Operation("grant", (h) -> h.grant(key)),
+				new Operation("grantedAt", (h) -> h.grantedAt(new Lease(key, holder, Instant.now()))));
 		for (Operation operation : operations) {
 			assertThatExceptionOfType(LeaseHostException.class).as(operation.name())
 				.isThrownBy(() -> operation.call().accept(host))

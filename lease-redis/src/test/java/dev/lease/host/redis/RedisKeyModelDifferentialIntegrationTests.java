@@ -52,14 +52,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The one state model, checked: random operations on a few keys and holders (try takes,
- * takes that queue, releases, remainings, a waiter's ask and settle, how many wait, short
- * terms that pass between steps) run through lease.lua on the real Redis and through
- * {@link KeyModel} from the state the script stored before each step, at the instant the
- * script read. Every answer and every stored instant must agree. The script's instant is
- * exact when it wrote the key (the latest reading it stored); otherwise it lies between
- * two readings of Redis TIME around the call, and a step whose model answer differs
- * across that window is counted, not compared. A failing run names its seed:
- * {@code -Dlease.differential.seed}.
+ * takes that queue, releases, remainings, a waiter's ask and settle, how many wait, the
+ * standing grant read with when it began, short terms that pass between steps) run
+ * through lease.lua on the real Redis and through {@link KeyModel} from the state the
+ * script stored before each step, at the instant the script read. Every answer and every
+ * stored instant must agree. The script's instant is exact when it wrote the key (the
+ * latest reading it stored); otherwise it lies between two readings of Redis TIME around
+ * the call, and a step whose model answer differs across that window is counted, not
+ * compared. A failing run names its seed: {@code -Dlease.differential.seed}.
  *
  * @author Lease contributors
  */
@@ -71,7 +71,8 @@ class RedisKeyModelDifferentialIntegrationTests {
 
 	private static final String[] HOLDERS = { "h0", "h1", "h2" };
 
-	private static final String[] OPS = { "try", "take", "take", "release", "remaining", "ask", "settle", "waiting" };
+	private static final String[] OPS = { "try", "take", "take", "release", "remaining", "ask", "settle", "waiting",
+			"grant" };
 
 	private RedisTestServer server;
 
@@ -107,7 +108,7 @@ class RedisKeyModelDifferentialIntegrationTests {
 	}
 
 	@Test
-	@DisplayName("Host semantics, Invariant 1, 4, Non-goal 1, 3, 4: lease.lua on Redis and KeyModel answer random operations alike and store the same instants")
+	@DisplayName("Host semantics, Invariant 1, 4, Non-goal 1, 3, 4, Grants 8: lease.lua on Redis and KeyModel answer random operations alike and store the same instants, grants' starts included")
 	void scriptAgreesWithKeyModel() {
 		Long given = Long.getLong("lease.differential.seed");
 		List<String> differences = new ArrayList<>();
@@ -263,15 +264,19 @@ class RedisKeyModelDifferentialIntegrationTests {
 					.orElse("none");
 				case "release" -> model.release(asking, now) ? released(model.handed(), handedBefore) : "not-held";
 				case "waiting" -> "waiting " + model.queued();
+				case "grant" -> (model.holder() != null)
+						? "grant " + model.holder() + " until " + model.expiresAt() + " from " + model.grantedAt()
+						: "none";
 				default -> ask(model, before, ticket, now, op.equals("settle") && interrupted);
 			};
 		}
 		catch (ReentrantTakeException ex) {
 			outcome = "reentrant";
 		}
-		String state = ((model.holder() != null) ? model.holder().toString() + " until " + model.expiresAt() : "free")
-				+ ", latest " + model.latest() + ", arrivals " + model.arrivals() + ", " + model.queued()
-				+ " queued, head " + ((model.head() != null) ? model.head().id() : "none");
+		String state = ((model.holder() != null)
+				? model.holder() + " until " + model.expiresAt() + " from " + model.grantedAt() : "free") + ", latest "
+				+ model.latest() + ", arrivals " + model.arrivals() + ", " + model.queued() + " queued, head "
+				+ ((model.head() != null) ? model.head().id() : "none");
 		return new Result(outcome, state, model.isFree(now), model);
 	}
 
@@ -322,6 +327,8 @@ class RedisKeyModelDifferentialIntegrationTests {
 		return switch (op) {
 			case "remaining" -> (code == 1) ? "remaining " + answer.get(1) : "none";
 			case "waiting" -> "waiting " + answer.get(1);
+			case "grant" -> (code == 1) ? "grant " + LeaseHolder.of((byte[]) answer.get(1)) + " until " + answer.get(2)
+					+ " from " + answer.get(3) : "none";
 			case "release" -> (code == 0) ? "not-held" : (answer.size() > 1)
 					? "released to " + new String((byte[]) answer.get(1)) + " until " + answer.get(2) : "released";
 			default -> switch ((int) code) {
@@ -335,8 +342,9 @@ class RedisKeyModelDifferentialIntegrationTests {
 
 	private static String state(RedisLeaseState state) {
 		return ((state.holder() != null && state.expiresAt() > state.latest())
-				? LeaseHolder.of(state.holder()) + " until " + state.expiresAt() : "free") + ", latest "
-				+ state.latest() + ", arrivals " + state.arrivals() + ", " + state.waiters().size() + " queued, head "
+				? LeaseHolder.of(state.holder()) + " until " + state.expiresAt() + " from " + state.grantedAt()
+				: "free") + ", latest " + state.latest() + ", arrivals " + state.arrivals() + ", "
+				+ state.waiters().size() + " queued, head "
 				+ (state.waiters().isEmpty() ? "none" : state.waiters().get(0).id());
 	}
 

@@ -34,6 +34,11 @@ abstract class RedisLeaseHostConformance extends LeaseHostConformanceKit {
 	}
 
 	@Override
+	protected boolean keepsGrantStarts() {
+		return true;
+	}
+
+	@Override
 	protected Duration resolution() {
 		return Duration.ofNanos(1000);
 	}

@@ -34,20 +34,23 @@ import dev.lease.host.WaiterQueue;
 
 /**
  * A key's state as lease.lua stores it, read back from Redis in the format documented at
- * the top of the script: the head value (plain grant, version 1, or queued form, version
- * 2), the waiting tickets of {@code :q} and their entries in {@code :w}. Tickets are
+ * the top of the script: the head value (plain grant or queued form, version 3, or the
+ * version 1 plain grant and version 2 queued form of earlier snapshots, which keep no
+ * start), the waiting tickets of {@code :q} and their entries in {@code :w}. Tickets are
  * numbers here, so that they are the {@link KeyModel}'s waiter ids.
  *
  * @param latest the latest clock reading stored, in microseconds
  * @param holder the stored grant's holder, or {@code null}
  * @param expiresAt the stored grant's instant, 0 without a holder
+ * @param grantedAt when the stored grant began, 0 without a holder or where no start was
+ * kept
  * @param arrivals how many waiters have arrived
  * @param waiters the waiting tickets, head first
  * @param handed the entries of tickets handed a grant and kept for them to ask
  * @author Lease contributors
  */
-record RedisLeaseState(long latest, @Nullable String holder, long expiresAt, long arrivals, List<QueuedWaiter> waiters,
-		List<Handed> handed) {
+record RedisLeaseState(long latest, @Nullable String holder, long expiresAt, long grantedAt, long arrivals,
+		List<QueuedWaiter> waiters, List<Handed> handed) {
 
 	/**
 	 * Read the stored state of a key.
@@ -64,19 +67,21 @@ record RedisLeaseState(long latest, @Nullable String holder, long expiresAt, lon
 		if ((raw[0] & 0xFF) != 0xC1 || raw[1] != 'L') {
 			throw new IllegalStateException("not lease state: " + Arrays.toString(raw));
 		}
-		if (raw[2] == 1 && raw[3] == 'G') {
-			long latest = head.getLong(4);
-			long expiresAt = head.getLong(12);
-			return new RedisLeaseState(latest, text(raw, 20, raw.length), expiresAt, 0, List.of(), List.of());
-		}
-		if (raw[2] != 2 || raw[3] != 'W') {
-			throw new IllegalStateException("unknown form " + raw[2] + "/" + raw[3]);
-		}
+		// version 3 is version 1 or 2 with the grant's start after its instant
+		int started = (raw[2] == 3) ? 8 : 0;
 		long latest = head.getLong(4);
 		long expiresAt = head.getLong(12);
-		long arrivals = head.getLong(20);
-		int ticketLength = (int) head.getLong(36);
-		String holder = (expiresAt > 0) ? text(raw, 44 + ticketLength, raw.length) : null;
+		long grantedAt = (started > 0) ? head.getLong(20) : 0;
+		if ((raw[2] == 1 || raw[2] == 3) && raw[3] == 'G') {
+			return new RedisLeaseState(latest, text(raw, 20 + started, raw.length), expiresAt, grantedAt, 0, List.of(),
+					List.of());
+		}
+		if ((raw[2] != 2 && raw[2] != 3) || raw[3] != 'W') {
+			throw new IllegalStateException("unknown form " + raw[2] + "/" + raw[3]);
+		}
+		long arrivals = head.getLong(20 + started);
+		int ticketLength = (int) head.getLong(36 + started);
+		String holder = (expiresAt > 0) ? text(raw, 44 + started + ticketLength, raw.length) : null;
 		List<QueuedWaiter> waiters = new ArrayList<>();
 		for (Tuple ticket : jedis.zrangeWithScores(bytes(redisKey + ":q"), 0, -1)) {
 			byte[] entry = jedis.hget(bytes(redisKey + ":w"), bytes("t" + ticket.getElement()));
@@ -96,7 +101,8 @@ record RedisLeaseState(long latest, @Nullable String holder, long expiresAt, lon
 						LeaseHolder.of(text(entry, 32, entry.length))));
 			}
 		}
-		return new RedisLeaseState(latest, holder, expiresAt, arrivals, List.copyOf(waiters), List.copyOf(handed));
+		return new RedisLeaseState(latest, holder, expiresAt, grantedAt, arrivals, List.copyOf(waiters),
+				List.copyOf(handed));
 	}
 
 	/**
@@ -109,8 +115,8 @@ record RedisLeaseState(long latest, @Nullable String holder, long expiresAt, lon
 		if (state == null) {
 			return KeyModel.free(key);
 		}
-		return new KeyModel(key, (state.holder() != null) ? LeaseHolder.of(state.holder()) : null, state.expiresAt(), 0,
-				state.latest(), state.arrivals(), WaiterQueue.of(state.waiters()));
+		return new KeyModel(key, (state.holder() != null) ? LeaseHolder.of(state.holder()) : null, state.expiresAt(),
+				state.grantedAt(), state.latest(), state.arrivals(), WaiterQueue.of(state.waiters()));
 	}
 
 	/**

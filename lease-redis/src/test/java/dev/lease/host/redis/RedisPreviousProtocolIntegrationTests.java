@@ -49,12 +49,14 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /**
  * Tests of an instance of the previous protocol, protocol 1, beside this host on one key
  * prefix: the previous release's own {@code lease.lua} (test fixture
- * {@code protocol-1/lease.lua}) driven by {@link PreviousProtocolRedisInstance}. The two
- * share the plain form of a grant nobody waits for, so each honours the other's grant;
- * once a key has waiters, each side's state is of a format the other refuses, so neither
- * side works on it: this host fails the call naming format version 1, and the old script
- * answers that it cannot read format version 2. The docs' "upgrade with every instance
- * stopped" rests on that refusal.
+ * {@code protocol-1/lease.lua}) driven by {@link PreviousProtocolRedisInstance}. This
+ * host still reads the old script's plain grant of a key nobody waits for (format version
+ * 1) and honours it; every value this host writes is of format version 3, which keeps the
+ * grant's start, and the old script refuses it, answering that it cannot read format
+ * version 3; once the old script has queued a waiter, its whole-queue value is refused by
+ * this host, which fails the call naming format version 1. Neither side works on the
+ * other's state then: the docs' "upgrade with every instance stopped" rests on that
+ * refusal.
  *
  * @author Lease contributors
  */
@@ -111,7 +113,7 @@ class RedisPreviousProtocolIntegrationTests {
 		assertThatExceptionOfType(LeaseHostException.class)
 			.isThrownBy(() -> host.tryTake(key, LeaseHolder.of("new"), TERM))
 			.withMessageContaining("holds lease state of format version 1, which this version of the lease host"
-					+ " (format version 2) cannot read");
+					+ " (format version 3) cannot read");
 		assertThatExceptionOfType(LeaseHostException.class)
 			.isThrownBy(() -> host.take(key, LeaseHolder.of("new"), TERM))
 			.withMessageContaining("format version 1");
@@ -122,22 +124,25 @@ class RedisPreviousProtocolIntegrationTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "lettuce", "jedis" })
-	void aGrantOfThisHostIsHonouredByTheOldScriptAndItsWaitersRefuseIt(String client) throws Exception {
+	void aGrantOfThisHostAndItsWaitersAreRefusedByTheOldScript(String client) throws Exception {
 		RedisConnectionFactory factory = factory(client);
 		String prefix = prefix();
 		RedisLeaseHost host = build(factory, prefix);
 		PreviousProtocolRedisInstance old = new PreviousProtocolRedisInstance(factory, prefix);
 		LeaseKey key = LeaseKey.of("taken-by-protocol-2");
 		assertThat(host.tryTake(key, LeaseHolder.of("new-a"), TERM)).isInstanceOf(Taken.class);
-		assertThat(old.tryTake(key, LeaseHolder.of("old"), TERM)).as("this host's grant, in the shared plain form")
-			.containsExactly(0L);
-		assertThat(old.release(key, LeaseHolder.of("old"))).containsExactly(0L);
+		byte[] plain = value(factory, old.redisKey(key));
+		assertThat(plain).startsWith((byte) 0xC1, (byte) 'L', (byte) 3, (byte) 'G');
+		assertThat(old.tryTake(key, LeaseHolder.of("old"), TERM)).as("format version 3, refused")
+			.containsExactly(-3L, 3L);
+		assertThat(old.release(key, LeaseHolder.of("new-a"))).containsExactly(-3L, 3L);
+		assertThat(value(factory, old.redisKey(key))).as("left as this host wrote it").isEqualTo(plain);
 		CompletableFuture<TakeResult> waiter = CompletableFuture.supplyAsync(() -> take(host, key, "new-b"), waiters);
 		byte[] queued = awaitQueueHead(factory, old.redisKey(key));
-		assertThat(old.tryTake(key, LeaseHolder.of("old"), TERM)).as("format version 2, refused")
-			.containsExactly(-3L, 2L);
-		assertThat(old.take(key, LeaseHolder.of("old"), TERM, "ticket-old")).containsExactly(-3L, 2L);
-		assertThat(old.release(key, LeaseHolder.of("new-a"))).containsExactly(-3L, 2L);
+		assertThat(queued).startsWith((byte) 0xC1, (byte) 'L', (byte) 3, (byte) 'W');
+		assertThat(old.tryTake(key, LeaseHolder.of("old"), TERM)).containsExactly(-3L, 3L);
+		assertThat(old.take(key, LeaseHolder.of("old"), TERM, "ticket-old")).containsExactly(-3L, 3L);
+		assertThat(old.release(key, LeaseHolder.of("new-a"))).containsExactly(-3L, 3L);
 		assertThat(value(factory, old.redisKey(key))).as("left as this host wrote it").isEqualTo(queued);
 		assertThat(host.release(key, LeaseHolder.of("new-a"))).isInstanceOf(Released.class);
 		assertThat(waiter.get(30, TimeUnit.SECONDS)).as("handed to this host's waiter").isInstanceOf(Taken.class);

@@ -84,9 +84,13 @@ class RedisScriptAnswerTests {
 		assertThat(RedisScriptAnswer.release(List.of(1L, "t1".getBytes(StandardCharsets.US_ASCII), 9L)))
 			.isEqualTo(new Ended(new Wakeups.Handoff<>("t1", RedisScriptAnswer.instant(9L))));
 		assertThat(RedisScriptAnswer.release(List.of(0L))).isEqualTo(new NotHolder());
-		Standing standing = RedisScriptAnswer.grant(List.of(1L, "h".getBytes(StandardCharsets.US_ASCII), 9L));
+		Standing standing = RedisScriptAnswer.grant(List.of(1L, "h".getBytes(StandardCharsets.US_ASCII), 9L, 4L));
 		assertThat(standing).isNotNull();
 		assertThat(standing.holder()).containsExactly('h');
+		assertThat(standing.start()).isEqualTo(RedisScriptAnswer.instant(4L));
+		Standing startUnknown = RedisScriptAnswer.grant(List.of(1L, "h".getBytes(StandardCharsets.US_ASCII), 9L, 0L));
+		assertThat(startUnknown).isNotNull();
+		assertThat(startUnknown.start()).as("a grant of a value that kept no start").isNull();
 		assertThat(RedisScriptAnswer.grant(List.of(0L))).isNull();
 	}
 
@@ -101,6 +105,8 @@ class RedisScriptAnswerTests {
 		assertThatExceptionOfType(LeaseHostException.class)
 			.isThrownBy(() -> RedisScriptAnswer.tryTake(List.of(4_294_967_297L)));
 		assertThatExceptionOfType(LeaseHostException.class).isThrownBy(() -> RedisScriptAnswer.grant(List.of(1L, 9L)));
+		assertThatExceptionOfType(LeaseHostException.class)
+			.isThrownBy(() -> RedisScriptAnswer.grant(List.of(1L, "h".getBytes(StandardCharsets.US_ASCII), 9L)));
 	}
 
 	@Test

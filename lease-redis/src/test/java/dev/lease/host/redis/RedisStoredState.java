@@ -32,9 +32,9 @@ final class RedisStoredState {
 
 	/**
 	 * The bytes every value of the plain grant form begins with: the marker 0xC1 'L', the
-	 * format version 1 and the form 'G'.
+	 * format version 3 and the form 'G'.
 	 */
-	static final byte[] TAG = { (byte) 0xC1, 'L', 1, 'G' };
+	static final byte[] TAG = { (byte) 0xC1, 'L', 3, 'G' };
 
 	// The previous holder's grant ended one second before the latest reading, which
 	// stands ahead of TIME: either in the plain form (a grant and nothing else) or in the
@@ -45,14 +45,40 @@ final class RedisStoredState {
 			local latest = tonumber(t[1]) * 1000000 + tonumber(t[2]) + tonumber(ARGV[2])
 			local value
 			if ARGV[1] == 'plain' then
-				value = '\\193L\\1G' .. struct.pack('>i8i8', latest, latest - 1000000) .. ARGV[3]
+				value = '\\193L\\3G' .. struct.pack('>i8i8i8', latest, latest - 1000000, latest - 2000000) .. ARGV[3]
 			else
-				value = '\\193L\\2W' .. struct.pack('>i8i8i8i8i8', latest, 0, 0, latest, 0)
+				value = '\\193L\\3W' .. struct.pack('>i8i8i8i8i8i8', latest, 0, 0, 0, latest, 0)
 			end
 			redis.call('SET', KEYS[1], value, 'PX', 120000)
 			return 1""";
 
+	// A grant standing for the term from TIME as an earlier snapshot stored it, without
+	// its start: the plain form of version 1, or the head of version 2 with nobody
+	// queued.
+	private static final String EARLIER_GRANT = """
+			if redis.replicate_commands then redis.replicate_commands() end
+			local t = redis.call('TIME')
+			local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+			local expires = now + tonumber(ARGV[2])
+			local value
+			if ARGV[1] == 'plain' then
+				value = '\\193L\\1G' .. struct.pack('>i8i8', now, expires) .. ARGV[3]
+			else
+				value = '\\193L\\2W' .. struct.pack('>i8i8i8i8i8', now, expires, 0, expires, 0) .. ARGV[3]
+			end
+			redis.call('SET', KEYS[1], value, 'PX', math.floor(tonumber(ARGV[2]) / 1000) + 1000)
+			return 1""";
+
 	private RedisStoredState() {
+	}
+
+	static void writeEarlierGrant(RedisConnection connection, byte[] redisKey, String form, Duration term,
+			String holder) {
+		connection.scriptingCommands()
+			.eval(EARLIER_GRANT.getBytes(StandardCharsets.UTF_8), ReturnType.INTEGER, 1, redisKey,
+					form.getBytes(StandardCharsets.US_ASCII),
+					Long.toString(term.toNanos() / 1000).getBytes(StandardCharsets.US_ASCII),
+					holder.getBytes(StandardCharsets.UTF_8));
 	}
 
 	static void writeEndedGrantAhead(RedisConnection connection, byte[] redisKey, String form, Duration ahead,
