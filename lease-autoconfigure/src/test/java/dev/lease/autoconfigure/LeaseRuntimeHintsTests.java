@@ -37,11 +37,12 @@ class LeaseRuntimeHintsTests {
 		new LeaseRuntimeHints().registerHints(hints, getClass().getClassLoader());
 		assertThat(RuntimeHintsPredicates.reflection().onType(LeasesDescriptor.class)).accepts(hints);
 		assertThat(RuntimeHintsPredicates.reflection().onType(LeasesDescriptor.LeaseDescriptor.class)).accepts(hints);
-		for (String getter : new String[] { "getKey", "getHolder", "getExpiresAt", "getRemaining" }) {
+		for (String getter : new String[] { "key", "holder", "expiresAt", "grantedAt", "remaining", "remainingMillis",
+				"waiting", "waitingSince" }) {
 			assertThat(RuntimeHintsPredicates.reflection()
 				.onMethodInvocation(LeasesDescriptor.LeaseDescriptor.class, getter)).accepts(hints);
 		}
-		assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(LeasesDescriptor.class, "getLeases"))
+		assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(LeasesDescriptor.class, "leases"))
 			.accepts(hints);
 	}
 
