@@ -35,6 +35,8 @@ final class JdbcLeaseStatements {
 
 	final String selectWaiter;
 
+	final String lockWaiter;
+
 	final String insertKeyIfAbsent;
 
 	final String updateKey;
@@ -100,6 +102,12 @@ final class JdbcLeaseStatements {
 		this.selectNow = sql("SELECT %NOW%", dialect, tablePrefix);
 		this.selectWaiter = sql("""
 				SELECT BOUND, GRANTED_EXPIRES_AT FROM %PREFIX%WAITERS WHERE WAITER_ID = ?""", dialect, tablePrefix);
+		// A waiter's own row read with the key's row locked: a locking read waits for
+		// the transaction that handed it the key to end and reads what it wrote, where a
+		// plain read may not see it yet on H2 though the key's row shows the handoff.
+		this.lockWaiter = sql("""
+				SELECT BOUND, GRANTED_EXPIRES_AT FROM %PREFIX%WAITERS WHERE WAITER_ID = ? FOR UPDATE""", dialect,
+				tablePrefix);
 		this.insertKeyIfAbsent = sql(dialect.insertKeyIfAbsent(), dialect, tablePrefix);
 		this.updateKey = sql("""
 				UPDATE %PREFIX%KEYS SET HOLDER = ?, EXPIRES_AT = ?, LATEST = ?, QUEUED = ?, ARRIVALS = ?,

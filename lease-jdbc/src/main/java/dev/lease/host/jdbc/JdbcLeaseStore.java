@@ -266,7 +266,7 @@ class JdbcLeaseStore {
 		long waiterId = queued.waiterId();
 		Transaction.Work<TakeAnswer> work = (tx) -> {
 			KeyModel state = lockAndLoad(tx, key);
-			KeyRow.WaiterRow mine = tx.queryRow(this.statements.selectWaiter, KeyRow.WAITER_ROW, waiterId);
+			KeyRow.WaiterRow mine = tx.queryRow(this.statements.lockWaiter, KeyRow.WAITER_ROW, waiterId);
 			OptionalLong handedBefore = (mine != null) ? mine.granted() : OptionalLong.empty();
 			KeyModel model = (state != null) ? state : KeyModel.free(key);
 			long now = model.now(tx.now());
