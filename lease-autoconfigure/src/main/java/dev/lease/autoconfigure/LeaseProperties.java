@@ -27,8 +27,8 @@ import dev.lease.template.OnOverrun;
  *
  * @param host Host that keeps the leases. When not set, detected in the order Redis,
  * JDBC, memory; a user-defined LeaseHost bean always wins.
- * @param onOverrun What a leased call does when it outran its term: its release found
- * the grant already ended.
+ * @param onOverrun What a leased call does when it outran its term: its release found the
+ * grant already ended.
  * @param holderPrefix Prefix of the holder each leased call gets when its annotation
  * names none. When not set, the application name, host name and process id, as
  * "name@host:pid".

@@ -60,8 +60,7 @@ public record LeaseFenceProperties(@DefaultValue Map<String, Party> fences, @Def
 	 * 428 Precondition Required. Applies to every request the filter sees, actuator's
 	 * included unless the management server runs on its own port.
 	 */
-	public record FencedServer(@DefaultValue("true") boolean enabled, @Nullable String party,
-			boolean requireFence) {
+	public record FencedServer(@DefaultValue("true") boolean enabled, @Nullable String party, boolean requireFence) {
 
 	}
 

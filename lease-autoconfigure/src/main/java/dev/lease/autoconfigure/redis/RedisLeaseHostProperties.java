@@ -31,8 +31,8 @@ import dev.lease.host.redis.RedisLeaseHost;
  * @param requireDurable Whether the Redis server must be known to keep every grant:
  * append-only file on with appendfsync always or everysec, and no eviction (maxmemory 0
  * or maxmemory-policy noeviction). When it is not, or CONFIG is disabled, the start
- * fails; once started, takes fail with LeaseHostException while the latest check does
- * not find it durable.
+ * fails; once started, takes fail with LeaseHostException while the latest check does not
+ * find it durable.
  * @param assumeDurable Whether to take a Redis server that does not say whether it keeps
  * every grant (CONFIG renamed away or denied by an ACL, as managed services do) as
  * durable: its durability then reads DURABLE, the reason and a start-up warning saying it
@@ -40,12 +40,12 @@ import dev.lease.host.redis.RedisLeaseHost;
  * by its answer. Set it only for a service configured to keep every grant (persistence
  * on, no eviction): if it does not, grants are lost unreported.
  * @param durabilityCheckInterval How often the Redis server's durability settings are
- * read again while the host runs; 0 for no schedule. A check is five small commands
- * (INFO server and four CONFIG GET), so every 10 seconds costs the server nothing
- * noticeable even from hundreds of instances, and bounds how long a change on the
- * running server (CONFIG SET appendonly no, maxmemory-policy allkeys-lru) goes
- * unreported. A reconnection (a restart, a failover) or a failed call is checked at
- * once, whatever this is.
+ * read again while the host runs; 0 for no schedule. A check is five small commands (INFO
+ * server and four CONFIG GET), so every 10 seconds costs the server nothing noticeable
+ * even from hundreds of instances, and bounds how long a change on the running server
+ * (CONFIG SET appendonly no, maxmemory-policy allkeys-lru) goes unreported. A
+ * reconnection (a restart, a failover) or a failed call is checked at once, whatever this
+ * is.
  * @param replicasToAck Number of replicas that must acknowledge each grant, with WAIT,
  * before a take answers Taken; 0 to not wait. Not supported on a Redis Cluster through
  * Jedis, nor on a server that refuses WAIT or CLIENT INFO: either fails the start.
