@@ -85,11 +85,11 @@ public final class LeaseAutoConfiguration {
 		for (LeaseHostDecorator decorator : decorators.orderedStream().toList()) {
 			host = decorator.decorate(host);
 		}
-		String holderPrefix = properties.getHolderPrefix();
+		String holderPrefix = properties.holderPrefix();
 		if (!StringUtils.hasText(holderPrefix)) {
 			holderPrefix = defaultHolderPrefix(environment);
 		}
-		return new LeaseTemplate(host, holderPrefix, properties.getOnOverrun());
+		return new LeaseTemplate(host, holderPrefix, properties.onOverrun());
 	}
 
 	// Closes the templates when the application stops, once the scheduled work has

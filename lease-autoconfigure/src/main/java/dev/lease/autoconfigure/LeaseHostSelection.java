@@ -79,7 +79,7 @@ public final class LeaseHostSelection implements SmartInitializingSingleton {
 		if (unique != null) {
 			return unique;
 		}
-		LeaseProperties.Host named = this.properties.getHost();
+		LeaseProperties.Host named = this.properties.host();
 		if (candidates.isEmpty()) {
 			if (named == null) {
 				throw new NoLeaseHostException("No LeaseHost is available",
@@ -177,7 +177,7 @@ public final class LeaseHostSelection implements SmartInitializingSingleton {
 		LeaseHost target = LeaseHostTarget.of(host);
 		boolean memory = target instanceof InMemoryLeaseHost;
 		boolean autoConfigured = isAutoConfigured(host);
-		if (memory && autoConfigured && this.properties.getHost() == null) {
+		if (memory && autoConfigured && this.properties.host() == null) {
 			refuseSilentFallback();
 			logger.warn("Leases are hosted in memory because no Redis or JDBC host was detected. " + NOT_SHARED
 					+ " Set lease.host to redis or jdbc (with a RedisConnectionFactory or DataSource), or set"
@@ -192,7 +192,7 @@ public final class LeaseHostSelection implements SmartInitializingSingleton {
 			how = ", a LeaseHost bean of the application";
 		}
 		else {
-			how = (this.properties.getHost() != null) ? ", chosen by lease.host" : ", detected";
+			how = (this.properties.host() != null) ? ", chosen by lease.host" : ", detected";
 		}
 		logger.info("Leases are hosted by the " + name + " lease host (" + target.getClass().getName() + ")" + how
 				+ (memory ? ". " + NOT_SHARED : ""));

@@ -18,59 +18,26 @@ package dev.lease.autoconfigure;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 import dev.lease.template.OnOverrun;
 
 /**
  * Configuration properties for leases.
  *
+ * @param host Host that keeps the leases. When not set, detected in the order Redis,
+ * JDBC, memory; a user-defined LeaseHost bean always wins.
+ * @param onOverrun What a leased call does when it outran its term: its release found the
+ * grant already ended.
+ * @param holderPrefix Prefix of the holder each leased call gets when its annotation
+ * names none. When not set, the application name, host name and process id, as
+ * "name@host:pid".
  * @author Lease contributors
  * @since 0.1.0
  */
 @ConfigurationProperties("lease")
-public class LeaseProperties {
-
-	/**
-	 * Host that keeps the leases. When not set, detected in the order Redis, JDBC,
-	 * memory; a user-defined LeaseHost bean always wins.
-	 */
-	private @Nullable Host host;
-
-	/**
-	 * What a leased call does when it outran its term: its release found the grant
-	 * already ended.
-	 */
-	private OnOverrun onOverrun = OnOverrun.WARN;
-
-	/**
-	 * Prefix of the holder each leased call gets when its annotation names none. When not
-	 * set, the application name, host name and process id, as "name@host:pid".
-	 */
-	private @Nullable String holderPrefix;
-
-	public @Nullable Host getHost() {
-		return this.host;
-	}
-
-	public void setHost(@Nullable Host host) {
-		this.host = host;
-	}
-
-	public OnOverrun getOnOverrun() {
-		return this.onOverrun;
-	}
-
-	public void setOnOverrun(OnOverrun onOverrun) {
-		this.onOverrun = onOverrun;
-	}
-
-	public @Nullable String getHolderPrefix() {
-		return this.holderPrefix;
-	}
-
-	public void setHolderPrefix(@Nullable String holderPrefix) {
-		this.holderPrefix = holderPrefix;
-	}
+public record LeaseProperties(@Nullable Host host, @DefaultValue("warn") OnOverrun onOverrun,
+		@Nullable String holderPrefix) {
 
 	/**
 	 * The hosts that auto-configuration can create.

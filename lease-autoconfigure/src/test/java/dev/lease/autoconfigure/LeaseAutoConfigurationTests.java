@@ -164,9 +164,9 @@ class LeaseAutoConfigurationTests {
 	void runWithNoPropertiesBindsDefaults() {
 		this.runner.run((context) -> {
 			LeaseProperties properties = context.getBean(LeaseProperties.class);
-			assertThat(properties.getHost()).isNull();
-			assertThat(properties.getOnOverrun()).isEqualTo(OnOverrun.WARN);
-			assertThat(properties.getHolderPrefix()).isNull();
+			assertThat(properties.host()).isNull();
+			assertThat(properties.onOverrun()).isEqualTo(OnOverrun.WARN);
+			assertThat(properties.holderPrefix()).isNull();
 		});
 	}
 

@@ -71,8 +71,8 @@ public final class FenceAutoConfiguration {
 	@ConditionalOnMissingBean
 	FenceAllowances leaseFenceAllowances(LeaseFenceProperties properties) {
 		Map<String, Allowance> allowances = new LinkedHashMap<>();
-		properties.getFences().forEach((party, declared) -> {
-			Duration allowance = declared.getAllowance();
+		properties.fences().forEach((party, declared) -> {
+			Duration allowance = declared.allowance();
 			if (allowance != null) {
 				try {
 					allowances.put(party, Allowance.of(allowance));

@@ -61,7 +61,7 @@ final class FenceFilterConfigurations {
 	}
 
 	static String party(LeaseFenceProperties properties, Environment environment) {
-		String party = properties.getFencedServer().getParty();
+		String party = properties.fencedServer().party();
 		if (StringUtils.hasText(party)) {
 			return party;
 		}
@@ -86,7 +86,7 @@ final class FenceFilterConfigurations {
 				Environment environment, FenceRefusalListener listener) {
 			FenceServletFilter filter = new FenceServletFilter(party(properties, environment), InstantSource.system(),
 					listener);
-			filter.setRequired(properties.getFencedServer().isRequireFence());
+			filter.setRequired(properties.fencedServer().requireFence());
 			FilterRegistrationBean<FenceServletFilter> registration = new FilterRegistrationBean<>(filter);
 			registration.setName("leaseFenceServletFilter");
 			registration.setOrder(Ordered.LOWEST_PRECEDENCE);
@@ -107,7 +107,7 @@ final class FenceFilterConfigurations {
 				FenceRefusalListener listener) {
 			FenceWebFilter filter = new FenceWebFilter(party(properties, environment), InstantSource.system(),
 					listener);
-			filter.setRequired(properties.getFencedServer().isRequireFence());
+			filter.setRequired(properties.fencedServer().requireFence());
 			return filter;
 		}
 

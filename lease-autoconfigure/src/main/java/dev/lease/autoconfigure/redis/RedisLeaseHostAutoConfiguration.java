@@ -70,31 +70,31 @@ public final class RedisLeaseHostAutoConfiguration {
 		// closed by the context: its destroy method, close(), is inferred
 		RedisLeaseHost.Builder builder = RedisLeaseHost.builder(connectionFactory);
 		try {
-			builder.keyPrefix(properties.getKeyPrefix());
+			builder.keyPrefix(properties.keyPrefix());
 		}
 		catch (IllegalArgumentException ex) {
-			throw LeaseConfigurationException.invalidProperty("lease.redis.key-prefix", properties.getKeyPrefix(), ex,
+			throw LeaseConfigurationException.invalidProperty("lease.redis.key-prefix", properties.keyPrefix(), ex,
 					"printable ASCII without spaces, braces or glob characters, such as 'orders:lease:'");
 		}
 		try {
-			builder.durabilityCheckInterval(properties.getDurabilityCheckInterval());
+			builder.durabilityCheckInterval(properties.durabilityCheckInterval());
 		}
 		catch (IllegalArgumentException ex) {
 			throw LeaseConfigurationException.invalidProperty("lease.redis.durability-check-interval",
-					properties.getDurabilityCheckInterval(), ex, "a positive duration, or 0 for no schedule");
+					properties.durabilityCheckInterval(), ex, "a positive duration, or 0 for no schedule");
 		}
 		try {
-			builder.replicasToAck(properties.getReplicasToAck(), properties.getReplicaTimeout());
+			builder.replicasToAck(properties.replicasToAck(), properties.replicaTimeout());
 		}
 		catch (IllegalArgumentException ex) {
-			boolean count = properties.getReplicasToAck() < 0;
+			boolean count = properties.replicasToAck() < 0;
 			throw LeaseConfigurationException.invalidProperty(
 					count ? "lease.redis.replicas-to-ack" : "lease.redis.replica-timeout",
-					count ? properties.getReplicasToAck() : properties.getReplicaTimeout(), ex,
+					count ? properties.replicasToAck() : properties.replicaTimeout(), ex,
 					count ? "0 (no confirmation) or the number of replicas that must acknowledge each grant"
 							: "a positive duration");
 		}
-		builder.requireDurable(properties.isRequireDurable()).assumeDurable(properties.isAssumeDurable());
+		builder.requireDurable(properties.requireDurable()).assumeDurable(properties.assumeDurable());
 		threads.ifAvailable((given) -> given.applyTo(builder));
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		try {

@@ -67,7 +67,7 @@ public final class ShedLockAutoConfiguration {
 		for (LeaseHostDecorator decorator : decorators.orderedStream().toList()) {
 			host = decorator.decorate(host);
 		}
-		String holderPrefix = properties.getHolderPrefix();
+		String holderPrefix = properties.holderPrefix();
 		return StringUtils.hasText(holderPrefix) ? new LeaseLockProvider(host, "", holderPrefix)
 				: new LeaseLockProvider(host);
 	}

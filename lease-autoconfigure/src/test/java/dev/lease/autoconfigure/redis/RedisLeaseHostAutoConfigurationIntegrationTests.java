@@ -173,10 +173,10 @@ class RedisLeaseHostAutoConfigurationIntegrationTests {
 		runner().withPropertyValues("lease.redis.replicas-to-ack=0", "lease.redis.replica-timeout=250ms")
 			.run((context) -> {
 				RedisLeaseHostProperties properties = context.getBean(RedisLeaseHostProperties.class);
-				assertThat(properties.isRequireDurable()).isFalse();
-				assertThat(properties.getReplicasToAck()).isZero();
-				assertThat(properties.getReplicaTimeout()).isEqualTo(Duration.ofMillis(250));
-				assertThat(properties.getDurabilityCheckInterval()).isEqualTo(Duration.ofSeconds(10));
+				assertThat(properties.requireDurable()).isFalse();
+				assertThat(properties.replicasToAck()).isZero();
+				assertThat(properties.replicaTimeout()).isEqualTo(Duration.ofMillis(250));
+				assertThat(properties.durabilityCheckInterval()).isEqualTo(Duration.ofSeconds(10));
 			});
 	}
 

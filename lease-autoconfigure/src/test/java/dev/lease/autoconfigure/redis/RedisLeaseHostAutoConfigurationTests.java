@@ -20,6 +20,7 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -45,11 +46,11 @@ class RedisLeaseHostAutoConfigurationTests {
 
 	@Test
 	void propertiesDefaultToTheHostsDefaults() {
-		RedisLeaseHostProperties properties = new RedisLeaseHostProperties();
-		assertThat(properties.getKeyPrefix()).isEqualTo(RedisLeaseHost.DEFAULT_KEY_PREFIX);
-		assertThat(properties.isRequireDurable()).isFalse();
-		assertThat(properties.getReplicasToAck()).isZero();
-		assertThat(properties.getReplicaTimeout()).isEqualTo(Duration.ofSeconds(1));
+		RedisLeaseHostProperties properties = new Binder().bindOrCreate("lease.redis", RedisLeaseHostProperties.class);
+		assertThat(properties.keyPrefix()).isEqualTo(RedisLeaseHost.DEFAULT_KEY_PREFIX);
+		assertThat(properties.requireDurable()).isFalse();
+		assertThat(properties.replicasToAck()).isZero();
+		assertThat(properties.replicaTimeout()).isEqualTo(Duration.ofSeconds(1));
 	}
 
 	@Test
