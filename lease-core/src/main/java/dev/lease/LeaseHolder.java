@@ -16,9 +16,6 @@
 
 package dev.lease;
 
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
-
 /**
  * The opaque value naming who holds a lease: a non-empty byte string of at most
  * {@value #MAXIMUM_BYTES} bytes, compared by byte identity and never normalised (Identity
@@ -27,7 +24,7 @@ import java.util.Arrays;
  * @author Lease contributors
  * @since 0.1.0
  */
-public final class LeaseHolder {
+public final class LeaseHolder extends OpaqueBytes {
 
 	/**
 	 * Largest encoded size of a holder, in bytes; chosen to fit every supported
@@ -35,10 +32,8 @@ public final class LeaseHolder {
 	 */
 	public static final int MAXIMUM_BYTES = 1024;
 
-	private final byte[] bytes;
-
 	private LeaseHolder(byte[] bytes) {
-		this.bytes = bytes;
+		super(bytes);
 	}
 
 	/**
@@ -49,7 +44,7 @@ public final class LeaseHolder {
 	 * {@value #MAXIMUM_BYTES} bytes in UTF-8
 	 */
 	public static LeaseHolder of(String value) {
-		return new LeaseHolder(OpaqueBytes.checked(OpaqueBytes.utf8(value, "holder"), "holder", MAXIMUM_BYTES));
+		return new LeaseHolder(utf8(value, "holder", MAXIMUM_BYTES));
 	}
 
 	/**
@@ -60,46 +55,7 @@ public final class LeaseHolder {
 	 * {@value #MAXIMUM_BYTES} bytes
 	 */
 	public static LeaseHolder of(byte[] value) {
-		return new LeaseHolder(OpaqueBytes.checked(value, "holder", MAXIMUM_BYTES).clone());
-	}
-
-	/**
-	 * Return a copy of this holder's bytes.
-	 * @return the bytes
-	 */
-	public byte[] bytes() {
-		return this.bytes.clone();
-	}
-
-	/**
-	 * Return the number of bytes of this holder.
-	 * @return the length
-	 */
-	public int length() {
-		return this.bytes.length;
-	}
-
-	/**
-	 * Return the UTF-8 reading of this holder; lossy where the bytes are not valid UTF-8.
-	 * @return the text
-	 */
-	public String asString() {
-		return new String(this.bytes, StandardCharsets.UTF_8);
-	}
-
-	@Override
-	public boolean equals(Object obj) {
-		return (this == obj) || (obj instanceof LeaseHolder other && Arrays.equals(this.bytes, other.bytes));
-	}
-
-	@Override
-	public int hashCode() {
-		return Arrays.hashCode(this.bytes);
-	}
-
-	@Override
-	public String toString() {
-		return OpaqueBytes.display(this.bytes);
+		return new LeaseHolder(copy(value, "holder", MAXIMUM_BYTES));
 	}
 
 }

@@ -16,7 +16,6 @@
 
 package dev.lease;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -27,7 +26,7 @@ import java.util.Arrays;
  * @author Lease contributors
  * @since 0.1.0
  */
-public final class LeaseKey implements Comparable<LeaseKey> {
+public final class LeaseKey extends OpaqueBytes implements Comparable<LeaseKey> {
 
 	/**
 	 * Largest encoded size of a key, in bytes; chosen to fit every supported database's
@@ -35,10 +34,8 @@ public final class LeaseKey implements Comparable<LeaseKey> {
 	 */
 	public static final int MAXIMUM_BYTES = 1024;
 
-	private final byte[] bytes;
-
 	private LeaseKey(byte[] bytes) {
-		this.bytes = bytes;
+		super(bytes);
 	}
 
 	/**
@@ -49,7 +46,7 @@ public final class LeaseKey implements Comparable<LeaseKey> {
 	 * {@value #MAXIMUM_BYTES} bytes in UTF-8
 	 */
 	public static LeaseKey of(String value) {
-		return new LeaseKey(OpaqueBytes.checked(OpaqueBytes.utf8(value, "key"), "key", MAXIMUM_BYTES));
+		return new LeaseKey(utf8(value, "key", MAXIMUM_BYTES));
 	}
 
 	/**
@@ -60,31 +57,7 @@ public final class LeaseKey implements Comparable<LeaseKey> {
 	 * {@value #MAXIMUM_BYTES} bytes
 	 */
 	public static LeaseKey of(byte[] value) {
-		return new LeaseKey(OpaqueBytes.checked(value, "key", MAXIMUM_BYTES).clone());
-	}
-
-	/**
-	 * Return a copy of this key's bytes.
-	 * @return the bytes
-	 */
-	public byte[] bytes() {
-		return this.bytes.clone();
-	}
-
-	/**
-	 * Return the number of bytes of this key.
-	 * @return the length
-	 */
-	public int length() {
-		return this.bytes.length;
-	}
-
-	/**
-	 * Return the UTF-8 reading of this key; lossy where the bytes are not valid UTF-8.
-	 * @return the text
-	 */
-	public String asString() {
-		return new String(this.bytes, StandardCharsets.UTF_8);
+		return new LeaseKey(copy(value, "key", MAXIMUM_BYTES));
 	}
 
 	/**
@@ -97,21 +70,6 @@ public final class LeaseKey implements Comparable<LeaseKey> {
 	@Override
 	public int compareTo(LeaseKey other) {
 		return Arrays.compareUnsigned(this.bytes, other.bytes);
-	}
-
-	@Override
-	public boolean equals(Object obj) {
-		return (this == obj) || (obj instanceof LeaseKey other && Arrays.equals(this.bytes, other.bytes));
-	}
-
-	@Override
-	public int hashCode() {
-		return Arrays.hashCode(this.bytes);
-	}
-
-	@Override
-	public String toString() {
-		return OpaqueBytes.display(this.bytes);
 	}
 
 }

@@ -20,20 +20,83 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HexFormat;
 
 /**
- * The shared rules of {@link LeaseKey} and {@link LeaseHolder}: opaque, non-empty,
- * bounded byte strings compared byte for byte (Identity 2 to 4).
+ * What a {@link LeaseKey} and a {@link LeaseHolder} are alike: opaque, non-empty, bounded
+ * byte strings compared byte for byte (Identity 2 to 4). Only those two extend it, and a
+ * key never equals a holder of the same bytes (Identity 1).
+ * <p>
+ * Public only so that the methods the two share are declared once on a public type; no
+ * other type can extend it.
  *
  * @author Lease contributors
+ * @since 0.1.0
  */
-final class OpaqueBytes {
+public abstract sealed class OpaqueBytes permits LeaseKey, LeaseHolder {
 
-	private OpaqueBytes() {
+	// Never handed out: the value's identity must not change under it.
+	final byte[] bytes;
+
+	OpaqueBytes(byte[] bytes) {
+		this.bytes = bytes;
 	}
 
-	static byte[] checked(byte[] bytes, String name, int maximumBytes) {
+	/**
+	 * Return a copy of this value's bytes.
+	 * @return the bytes
+	 */
+	public byte[] bytes() {
+		return this.bytes.clone();
+	}
+
+	/**
+	 * Return the number of bytes of this value.
+	 * @return the length
+	 */
+	public int length() {
+		return this.bytes.length;
+	}
+
+	/**
+	 * Return the UTF-8 reading of this value; lossy where the bytes are not valid UTF-8.
+	 * @return the text
+	 */
+	public String asString() {
+		return new String(this.bytes, StandardCharsets.UTF_8);
+	}
+
+	// A key never equals a holder of the same bytes (Identity 1).
+	@Override
+	public boolean equals(Object obj) {
+		return (this == obj) || (obj != null && obj.getClass() == getClass()
+				&& Arrays.equals(this.bytes, ((OpaqueBytes) obj).bytes));
+	}
+
+	@Override
+	public int hashCode() {
+		return Arrays.hashCode(this.bytes);
+	}
+
+	@Override
+	public String toString() {
+		return display(this.bytes);
+	}
+
+	// No trim, no case fold, no Unicode normalisation: the bytes are the identity
+	// (Identity 3).
+	static byte[] utf8(String value, String name, int maximumBytes) {
+		return checked(Checks.notNull(value, name).getBytes(StandardCharsets.UTF_8), name, maximumBytes);
+	}
+
+	// Checked before the copy, so that null is refused as null; copied so that the
+	// caller's array can no longer change the value.
+	static byte[] copy(byte[] value, String name, int maximumBytes) {
+		return checked(value, name, maximumBytes).clone();
+	}
+
+	private static byte[] checked(byte[] bytes, String name, int maximumBytes) {
 		Checks.notNull(bytes, name);
 		if (bytes.length == 0) {
 			throw new IllegalArgumentException("'" + name + "' must not be empty");
@@ -43,12 +106,6 @@ final class OpaqueBytes {
 					"'" + name + "' must be at most " + maximumBytes + " bytes, but was " + bytes.length + " bytes");
 		}
 		return bytes;
-	}
-
-	static byte[] utf8(String value, String name) {
-		// No trim, no case fold, no Unicode normalisation: the bytes are the identity
-		// (Identity 3).
-		return Checks.notNull(value, name).getBytes(StandardCharsets.UTF_8);
 	}
 
 	// Text for logs and the endpoint: the UTF-8 reading where the bytes are valid UTF-8,

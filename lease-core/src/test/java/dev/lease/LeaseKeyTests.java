@@ -16,6 +16,8 @@
 
 package dev.lease;
 
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 
 import org.junit.jupiter.api.DisplayName;
@@ -48,6 +50,22 @@ class LeaseKeyTests {
 		assertThat(LeaseHolder.of("a")).isNotEqualTo(LeaseKey.of("a"));
 		assertThat(LeaseHolder.of("h\u00e9").asString()).isEqualTo("h\u00e9");
 		assertThat(LeaseHolder.of("h\u00e9").bytes()).hasSize(3);
+	}
+
+	@Test
+	@DisplayName("A key's and a holder's public methods are callable by reflection from outside the package")
+	void publicMethodsAreReflectivelyCallable() throws Exception {
+		// SpEL and JSON binders find methods by reflection: the type that declares each
+		// must be public, or the call fails outside the package.
+		for (Object value : new Object[] { LeaseKey.of("k\u00e9"), LeaseHolder.of("k\u00e9") }) {
+			for (String name : new String[] { "bytes", "length", "asString" }) {
+				Method method = value.getClass().getMethod(name);
+				assertThat(Modifier.isPublic(method.getDeclaringClass().getModifiers())).as(name).isTrue();
+			}
+			assertThat(value.getClass().getMethod("asString").invoke(value)).isEqualTo("k\u00e9");
+			assertThat(value.getClass().getMethod("length").invoke(value)).isEqualTo(3);
+		}
+		assertThat(LeaseKey.of("a")).hasSameHashCodeAs(LeaseKey.of("a")).isNotEqualTo(null);
 	}
 
 	@Test

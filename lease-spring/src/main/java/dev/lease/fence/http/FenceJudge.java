@@ -16,6 +16,7 @@
 
 package dev.lease.fence.http;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.function.Supplier;
@@ -32,8 +33,9 @@ import dev.lease.fence.FenceRefusals;
 
 /**
  * The server side of the {@code Lease-Fence} header, shared by the servlet filter and the
- * WebFlux filter: judges the fence bare on the server's own clock (Fence 4, 6) and words
- * the problem-detail answers.
+ * WebFlux filter, which only carry its answer into their own response: judges the fence
+ * bare on the server's own clock (Fence 4, 6), refuses a request without one when it is
+ * required, and words the problem-detail answers.
  *
  * @author Lease contributors
  */
@@ -50,6 +52,8 @@ final class FenceJudge {
 	private final @Nullable FenceRefusalListener listener;
 
 	private volatile Supplier<FenceRefusalListener> application = () -> FenceRefusalListener.NONE;
+
+	private boolean required;
 
 	FenceJudge(String party, InstantSource clock, @Nullable FenceRefusalListener listener) {
 		Assert.hasText(party, "'party' must not be empty");
@@ -70,10 +74,14 @@ final class FenceJudge {
 		this.application = SingletonSupplier.of(() -> listeners.getIfUnique(() -> FenceRefusalListener.NONE));
 	}
 
+	void setRequired(boolean required) {
+		this.required = required;
+	}
+
 	// Answers null when the request may go on, else the problem to answer with.
-	@Nullable ProblemAnswer judge(@Nullable String header, boolean required) {
+	@Nullable ProblemAnswer judge(@Nullable String header) {
 		if (header == null || header.isBlank()) {
-			return (required) ? new ProblemAnswer(428, "Precondition Required",
+			return (this.required) ? new ProblemAnswer(428, "Precondition Required",
 					"This endpoint of '" + this.party + "' requires a '" + LeaseFenceHeader.NAME + "' header", null)
 					: null;
 		}
@@ -97,14 +105,14 @@ final class FenceJudge {
 	// A problem-detail answer (RFC 9457).
 	record ProblemAnswer(int status, String title, String detail, @Nullable Instant fence) {
 
-		String json() {
+		byte[] body() {
 			StringBuilder json = new StringBuilder();
 			json.append("{\"type\":\"about:blank\",\"title\":\"").append(escape(this.title)).append("\",\"status\":");
 			json.append(this.status).append(",\"detail\":\"").append(escape(this.detail)).append('"');
 			if (this.fence != null) {
 				json.append(",\"fence\":\"").append(this.fence).append('"');
 			}
-			return json.append('}').toString();
+			return json.append('}').toString().getBytes(StandardCharsets.UTF_8);
 		}
 
 		private static String escape(String text) {

@@ -17,7 +17,6 @@
 package dev.lease.fence.http;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.InstantSource;
 
 import jakarta.servlet.FilterChain;
@@ -48,8 +47,6 @@ import dev.lease.fence.FenceRefusals;
 public class FenceServletFilter extends OncePerRequestFilter implements BeanFactoryAware {
 
 	private final FenceJudge judge;
-
-	private boolean required;
 
 	/**
 	 * Create a filter judging on the system clock, reporting refusals to the
@@ -83,7 +80,7 @@ public class FenceServletFilter extends OncePerRequestFilter implements BeanFact
 	 * @param required whether the header is required
 	 */
 	public void setRequired(boolean required) {
-		this.required = required;
+		this.judge.setRequired(required);
 	}
 
 	@Override
@@ -94,12 +91,12 @@ public class FenceServletFilter extends OncePerRequestFilter implements BeanFact
 	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
-		FenceJudge.ProblemAnswer problem = this.judge.judge(request.getHeader(LeaseFenceHeader.NAME), this.required);
+		FenceJudge.ProblemAnswer problem = this.judge.judge(request.getHeader(LeaseFenceHeader.NAME));
 		if (problem == null) {
 			chain.doFilter(request, response);
 			return;
 		}
-		byte[] body = problem.json().getBytes(StandardCharsets.UTF_8);
+		byte[] body = problem.body();
 		response.setStatus(problem.status());
 		response.setContentType(FenceJudge.PROBLEM_CONTENT_TYPE);
 		response.setContentLength(body.length);

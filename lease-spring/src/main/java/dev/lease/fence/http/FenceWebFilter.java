@@ -16,7 +16,6 @@
 
 package dev.lease.fence.http;
 
-import java.nio.charset.StandardCharsets;
 import java.time.InstantSource;
 
 import org.springframework.beans.BeansException;
@@ -50,8 +49,6 @@ public class FenceWebFilter implements WebFilter, BeanFactoryAware {
 
 	private final FenceJudge judge;
 
-	private boolean required;
-
 	/**
 	 * Create a filter judging on the system clock, reporting refusals to the
 	 * application's listener when declared as a bean.
@@ -84,7 +81,7 @@ public class FenceWebFilter implements WebFilter, BeanFactoryAware {
 	 * @param required whether the header is required
 	 */
 	public void setRequired(boolean required) {
-		this.required = required;
+		this.judge.setRequired(required);
 	}
 
 	@Override
@@ -95,14 +92,14 @@ public class FenceWebFilter implements WebFilter, BeanFactoryAware {
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
 		String header = exchange.getRequest().getHeaders().getFirst(LeaseFenceHeader.NAME);
-		FenceJudge.ProblemAnswer problem = this.judge.judge(header, this.required);
+		FenceJudge.ProblemAnswer problem = this.judge.judge(header);
 		if (problem == null) {
 			return chain.filter(exchange);
 		}
 		ServerHttpResponse response = exchange.getResponse();
 		response.setStatusCode(HttpStatusCode.valueOf(problem.status()));
 		response.getHeaders().set(HttpHeaders.CONTENT_TYPE, FenceJudge.PROBLEM_CONTENT_TYPE);
-		DataBuffer body = response.bufferFactory().wrap(problem.json().getBytes(StandardCharsets.UTF_8));
+		DataBuffer body = response.bufferFactory().wrap(problem.body());
 		return response.writeWith(Mono.just(body));
 	}
 
