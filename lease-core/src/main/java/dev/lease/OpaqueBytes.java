@@ -22,6 +22,9 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.Optional;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a {@link LeaseKey} and a {@link LeaseHolder} are alike: opaque, non-empty, bounded
@@ -67,6 +70,15 @@ public abstract sealed class OpaqueBytes permits LeaseKey, LeaseHolder {
 		return new String(this.bytes, StandardCharsets.UTF_8);
 	}
 
+	/**
+	 * Return the text this value's bytes encode, where they are valid UTF-8: exactly the
+	 * text it was made from, if it was made from text.
+	 * @return the text, or empty where the bytes are not valid UTF-8
+	 */
+	public Optional<String> text() {
+		return Optional.ofNullable(strictUtf8(this.bytes));
+	}
+
 	// A key never equals a holder of the same bytes (Identity 1).
 	@Override
 	public boolean equals(Object obj) {
@@ -108,23 +120,27 @@ public abstract sealed class OpaqueBytes permits LeaseKey, LeaseHolder {
 		return bytes;
 	}
 
-	// Text for logs and the endpoint: the UTF-8 reading where the bytes are valid UTF-8,
-	// else 0x and hex, so that two different values never print alike.
+	// Text for logs: the UTF-8 reading where the bytes are valid UTF-8, else 0x and hex,
+	// so that two different values never print alike.
 	static String display(byte[] bytes) {
+		String text = strictUtf8(bytes);
+		if (text != null && !text.startsWith("0x") && text.chars().noneMatch(Character::isISOControl)) {
+			return text;
+		}
+		return "0x" + HexFormat.of().formatHex(bytes);
+	}
+
+	private static @Nullable String strictUtf8(byte[] bytes) {
 		try {
-			String text = StandardCharsets.UTF_8.newDecoder()
+			return StandardCharsets.UTF_8.newDecoder()
 				.onMalformedInput(CodingErrorAction.REPORT)
 				.onUnmappableCharacter(CodingErrorAction.REPORT)
 				.decode(ByteBuffer.wrap(bytes))
 				.toString();
-			if (!text.startsWith("0x") && text.chars().noneMatch(Character::isISOControl)) {
-				return text;
-			}
 		}
 		catch (CharacterCodingException ex) {
-			// fall through to hex
+			return null;
 		}
-		return "0x" + HexFormat.of().formatHex(bytes);
 	}
 
 }

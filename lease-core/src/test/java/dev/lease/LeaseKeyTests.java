@@ -19,6 +19,7 @@ package dev.lease;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -85,6 +86,15 @@ class LeaseKeyTests {
 		assertThat(LeaseKey.of(new byte[] { (byte) 0xC3, 0x28 })).hasToString("0xc328");
 		assertThat(LeaseKey.of("a\u0000")).hasToString("0x6100");
 		assertThat(LeaseHolder.of("0x61")).hasToString("0x30783631");
+	}
+
+	@Test
+	@DisplayName("Keys and holders give their text only where their bytes are valid UTF-8, exactly as encoded")
+	void giveTheirTextOnlyWhereValidUtf8() {
+		assertThat(LeaseKey.of("order:\u00e9 1 ")).extracting(LeaseKey::text).isEqualTo(Optional.of("order:\u00e9 1 "));
+		assertThat(LeaseHolder.of("0x61")).extracting(LeaseHolder::text).isEqualTo(Optional.of("0x61"));
+		assertThat(LeaseKey.of(new byte[] { (byte) 0xC3, 0x28 }).text()).isEmpty();
+		assertThat(LeaseHolder.of(new byte[] { (byte) 0xFF }).text()).isEmpty();
 	}
 
 	@Test

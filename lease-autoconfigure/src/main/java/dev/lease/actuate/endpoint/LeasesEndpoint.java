@@ -16,10 +16,6 @@
 
 package dev.lease.actuate.endpoint;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
@@ -40,6 +36,7 @@ import dev.lease.GrantsPage;
 import dev.lease.Lease;
 import dev.lease.LeaseHost;
 import dev.lease.LeaseKey;
+import dev.lease.OpaqueBytes;
 import dev.lease.QueuedTakes;
 import dev.lease.actuate.endpoint.LeasesDescriptor.LeaseDescriptor;
 
@@ -159,9 +156,8 @@ public class LeasesEndpoint {
 
 	private LeaseDescriptor describe(Lease lease, boolean showHolder, @Nullable Instant grantedAt,
 			@Nullable Duration remaining, @Nullable QueuedTakes queuedTakes) {
-		String holder = (showHolder) ? display(lease.holder().bytes()) : "******";
-		return LeaseDescriptor.of(display(lease.key().bytes()), holder, lease.expiresAt(), grantedAt, remaining,
-				queuedTakes);
+		String holder = (showHolder) ? display(lease.holder()) : "******";
+		return LeaseDescriptor.of(display(lease.key()), holder, lease.expiresAt(), grantedAt, remaining, queuedTakes);
 	}
 
 	static LeaseKey parse(String key) {
@@ -180,21 +176,13 @@ public class LeasesEndpoint {
 		return LeaseKey.of(key);
 	}
 
-	static String display(byte[] bytes) {
-		try {
-			String text = StandardCharsets.UTF_8.newDecoder()
-				.onMalformedInput(CodingErrorAction.REPORT)
-				.onUnmappableCharacter(CodingErrorAction.REPORT)
-				.decode(ByteBuffer.wrap(bytes))
-				.toString();
-			if (!text.startsWith(BASE64URL_MARKER) && !text.startsWith(BASE64_MARKER) && carriedByAPath(text)) {
-				return text;
-			}
+	static String display(OpaqueBytes value) {
+		String text = value.text().orElse(null);
+		if (text != null && !text.startsWith(BASE64URL_MARKER) && !text.startsWith(BASE64_MARKER)
+				&& carriedByAPath(text)) {
+			return text;
 		}
-		catch (CharacterCodingException ex) {
-			// not text: Base64 below
-		}
-		return BASE64URL_MARKER + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+		return BASE64URL_MARKER + Base64.getUrlEncoder().withoutPadding().encodeToString(value.bytes());
 	}
 
 	// The web selector drops empty segments and trims each one: a key that would lose

@@ -181,7 +181,7 @@ class LeasesEndpointWebTests {
 			.grants()
 			.stream()
 			.filter((lease) -> Arrays.equals(lease.key().bytes(), key))
-			.map((lease) -> LeasesEndpoint.display(lease.key().bytes()))
+			.map((lease) -> LeasesEndpoint.display(lease.key()))
 			.findFirst()
 			.orElseThrow();
 		HttpResponse<String> list = get("/actuator/leases?limit=" + LeasesEndpoint.MAXIMUM_LIMIT);
