@@ -74,19 +74,21 @@ final class RedisStoredState {
 
 	static void writeEarlierGrant(RedisConnection connection, byte[] redisKey, String form, Duration term,
 			String holder) {
-		connection.scriptingCommands()
-			.eval(EARLIER_GRANT.getBytes(StandardCharsets.UTF_8), ReturnType.INTEGER, 1, redisKey,
-					form.getBytes(StandardCharsets.US_ASCII),
-					Long.toString(term.toNanos() / 1000).getBytes(StandardCharsets.US_ASCII),
-					holder.getBytes(StandardCharsets.UTF_8));
+		write(connection, EARLIER_GRANT, redisKey, form, term, holder);
 	}
 
 	static void writeEndedGrantAhead(RedisConnection connection, byte[] redisKey, String form, Duration ahead,
 			String holder) {
+		write(connection, ENDED_GRANT_AHEAD, redisKey, form, ahead, holder);
+	}
+
+	// Each script takes the form, a span in microseconds and the holder.
+	private static void write(RedisConnection connection, String script, byte[] redisKey, String form, Duration span,
+			String holder) {
 		connection.scriptingCommands()
-			.eval(ENDED_GRANT_AHEAD.getBytes(StandardCharsets.UTF_8), ReturnType.INTEGER, 1, redisKey,
+			.eval(script.getBytes(StandardCharsets.UTF_8), ReturnType.INTEGER, 1, redisKey,
 					form.getBytes(StandardCharsets.US_ASCII),
-					Long.toString(ahead.toNanos() / 1000).getBytes(StandardCharsets.US_ASCII),
+					Long.toString(span.toNanos() / 1000).getBytes(StandardCharsets.US_ASCII),
 					holder.getBytes(StandardCharsets.UTF_8));
 	}
 
