@@ -180,7 +180,7 @@ final class RedisDurabilityCheck {
 
 	// A failure to reach the server, as Spring Data Redis translates it, rather than a
 	// command the server refused.
-	static boolean unreachable(RuntimeException ex) {
+	private static boolean unreachable(RuntimeException ex) {
 		return ex instanceof DataAccessResourceFailureException || ex instanceof TransientDataAccessException;
 	}
 
