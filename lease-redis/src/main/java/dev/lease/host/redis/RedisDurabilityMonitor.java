@@ -80,8 +80,6 @@ final class RedisDurabilityMonitor implements AutoCloseable {
 
 	private final boolean assumeDurable;
 
-	private final Duration interval;
-
 	private final ReentrantLock checking = new ReentrantLock();
 
 	// Counts disturbances: a check marks the answer verified only if none came while it
@@ -106,13 +104,12 @@ final class RedisDurabilityMonitor implements AutoCloseable {
 	private volatile @Nullable Runnable reconnections;
 
 	RedisDurabilityMonitor(RedisConnectionFactory connectionFactory, String keyPrefix, boolean requireDurable,
-			boolean assumeDurable, Duration interval, HostThreads threads) {
+			boolean assumeDurable, HostThreads threads) {
 		this.threads = threads;
 		this.connectionFactory = connectionFactory;
 		this.keyPrefix = keyPrefix;
 		this.requireDurable = requireDurable;
 		this.assumeDurable = assumeDurable;
-		this.interval = interval;
 	}
 
 	// The host's threads, which every part of it uses.
@@ -153,9 +150,9 @@ final class RedisDurabilityMonitor implements AutoCloseable {
 	}
 
 	// Once the host is built: the schedule, and Lettuce's connection events.
-	void watch() {
-		if (!this.interval.isZero()) {
-			long millis = Math.max(1, this.interval.toMillis());
+	void watch(Duration interval) {
+		if (!interval.isZero()) {
+			long millis = Math.max(1, interval.toMillis());
 			this.schedule = this.threads.scheduleWithFixedDelay(this::recheck, millis, millis, TimeUnit.MILLISECONDS);
 		}
 		if (RedisLeaseStore.lettucePresent && LettuceReconnections.handles(this.connectionFactory)) {
