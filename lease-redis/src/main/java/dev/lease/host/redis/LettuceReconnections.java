@@ -43,7 +43,7 @@ final class LettuceReconnections {
 
 	// Null when the factory has no client yet: the schedule and failed calls still
 	// trigger checks.
-	static @Nullable AutoCloseable watch(RedisConnectionFactory connectionFactory, Runnable disturbed) {
+	static @Nullable Runnable watch(RedisConnectionFactory connectionFactory, Runnable disturbed) {
 		AbstractRedisClient client = ((LettuceConnectionFactory) connectionFactory).getNativeClient();
 		if (client == null) {
 			return null;

@@ -50,6 +50,8 @@ final class RedisDurabilityCheck {
 
 	private static final List<String> SETTINGS = List.of("appendonly", "appendfsync", "maxmemory", "maxmemory-policy");
 
+	private static final List<Status> WEAKNESS = List.of(Status.DURABLE, Status.UNKNOWN, Status.NOT_DURABLE);
+
 	private RedisDurabilityCheck() {
 	}
 
@@ -66,30 +68,19 @@ final class RedisDurabilityCheck {
 		Map<String, Map<String, String>> nodes = new TreeMap<>();
 		try {
 			for (String name : SETTINGS) {
-				Properties properties = connection.serverCommands().getConfig(name);
-				for (String property : properties.stringPropertyNames()) {
-					if (property.equals(name) || property.endsWith("." + name)) {
-						String node = property.substring(0, property.length() - name.length());
-						nodes.computeIfAbsent(node, (n) -> new TreeMap<>()).put(name, properties.getProperty(property));
-					}
-				}
+				byNode(connection.serverCommands().getConfig(name), name)
+					.forEach((node, value) -> nodes.computeIfAbsent(node, (n) -> new TreeMap<>()).put(name, value));
 			}
 		}
 		catch (RuntimeException ex) {
-			// Refused (renamed, or denied by an ACL) or unreachable? A server that
-			// answers PING is reachable, so CONFIG itself was refused. The reason says
-			// what was refused; RedisDurabilityMonitor adds what to do about it.
-			if (unreachable(ex)) {
-				throw ex;
-			}
-			connection.ping();
+			// The reason says what was refused; RedisDurabilityMonitor adds what to do
+			// about it.
+			requireRefused(connection, ex);
 			return new Reading(runId, new RedisDurability(Status.UNKNOWN,
 					"CONFIG GET is not available (" + RedisCalls.rootMessage(ex) + ")"));
 		}
-		if (nodes.isEmpty()) {
-			return new Reading(runId, new RedisDurability(Status.UNKNOWN, "Redis did not report " + SETTINGS));
-		}
-		return new Reading(runId, weakest(nodes));
+		// A server that reports none of the settings is read as one that reports nothing.
+		return new Reading(runId, weakest(nodes.isEmpty() ? Map.of("", Map.of()) : nodes));
 	}
 
 	// The weakest node decides: known not durable, then unknown, then durable.
@@ -98,26 +89,17 @@ final class RedisDurabilityCheck {
 		Set<String> reasons = new LinkedHashSet<>();
 		for (Map.Entry<String, Map<String, String>> node : nodes.entrySet()) {
 			RedisDurability verdict = verdict(node.getValue());
-			String where = node.getKey().isEmpty() ? ""
-					: "node " + node.getKey().substring(0, node.getKey().length() - 1) + ": ";
-			if (rank(verdict.status()) > rank(status)) {
+			if (WEAKNESS.indexOf(verdict.status()) > WEAKNESS.indexOf(status)) {
 				status = verdict.status();
 				reasons.clear();
 			}
 			if (verdict.status() == status) {
-				reasons
-					.add((nodes.size() > 1 && status != Status.DURABLE) ? where + verdict.reason() : verdict.reason());
+				String where = node.getKey().isEmpty() ? ""
+						: "node " + node.getKey().substring(0, node.getKey().length() - 1) + ": ";
+				reasons.add(((nodes.size() > 1 && status != Status.DURABLE) ? where : "") + verdict.reason());
 			}
 		}
 		return new RedisDurability(status, String.join("; ", reasons));
-	}
-
-	private static int rank(Status status) {
-		return switch (status) {
-			case DURABLE -> 0;
-			case UNKNOWN -> 1;
-			case NOT_DURABLE -> 2;
-		};
 	}
 
 	private static RedisDurability verdict(Map<String, String> settings) {
@@ -125,12 +107,7 @@ final class RedisDurabilityCheck {
 		String appendFsync = settings.get("appendfsync");
 		String maxMemory = settings.get("maxmemory");
 		String policy = settings.get("maxmemory-policy");
-		List<String> missing = new ArrayList<>();
-		for (String name : SETTINGS) {
-			if (settings.get(name) == null) {
-				missing.add(name);
-			}
-		}
+		List<String> missing = SETTINGS.stream().filter((name) -> settings.get(name) == null).toList();
 		List<String> losses = new ArrayList<>();
 		if (appendOnly != null && !appendOnly.equalsIgnoreCase("yes")) {
 			losses.add("appendonly is '" + appendOnly
@@ -166,14 +143,7 @@ final class RedisDurabilityCheck {
 	private static @Nullable String runId(RedisConnection connection) {
 		try {
 			Properties info = connection.serverCommands().info("server");
-			Set<String> ids = new TreeSet<>();
-			if (info != null) {
-				for (String property : info.stringPropertyNames()) {
-					if (property.equals("run_id") || property.endsWith(".run_id")) {
-						ids.add(info.getProperty(property));
-					}
-				}
-			}
+			Set<String> ids = (info != null) ? new TreeSet<>(byNode(info, "run_id").values()) : Set.of();
 			return ids.isEmpty() ? null : String.join(",", ids);
 		}
 		catch (RuntimeException ex) {
@@ -184,9 +154,31 @@ final class RedisDurabilityCheck {
 		}
 	}
 
+	// A setting's value by node: "" on one server; on a cluster, where every node answers
+	// under "<node>.<name>", "<node>.".
+	private static Map<String, String> byNode(Properties properties, String name) {
+		Map<String, String> values = new TreeMap<>();
+		for (String property : properties.stringPropertyNames()) {
+			if (property.equals(name) || property.endsWith("." + name)) {
+				values.put(property.substring(0, property.length() - name.length()), properties.getProperty(property));
+			}
+		}
+		return values;
+	}
+
+	// Refused (renamed away, or denied by an ACL) or unreachable? A server that answers
+	// PING is reachable, so the command itself was refused; an unreachable one fails
+	// here as any call does.
+	static void requireRefused(RedisConnection connection, RuntimeException ex) {
+		if (unreachable(ex)) {
+			throw ex;
+		}
+		connection.ping();
+	}
+
 	// A failure to reach the server, as Spring Data Redis translates it, rather than a
 	// command the server refused.
-	static boolean unreachable(RuntimeException ex) {
+	private static boolean unreachable(RuntimeException ex) {
 		return ex instanceof DataAccessResourceFailureException || ex instanceof TransientDataAccessException;
 	}
 

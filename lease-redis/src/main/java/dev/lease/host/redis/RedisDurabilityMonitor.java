@@ -29,7 +29,6 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.util.ClassUtils;
 
 import dev.lease.LeaseHostException;
 import dev.lease.host.HostThreads;
@@ -73,9 +72,6 @@ final class RedisDurabilityMonitor implements AutoCloseable {
 	private static final String FOR_LEASES = "appendonly yes with appendfsync always or everysec, and"
 			+ " maxmemory-policy noeviction";
 
-	private static final boolean lettucePresent = ClassUtils.isPresent("io.lettuce.core.RedisClient",
-			RedisDurabilityMonitor.class.getClassLoader());
-
 	private final RedisConnectionFactory connectionFactory;
 
 	private final String keyPrefix;
@@ -83,8 +79,6 @@ final class RedisDurabilityMonitor implements AutoCloseable {
 	private final boolean requireDurable;
 
 	private final boolean assumeDurable;
-
-	private final Duration interval;
 
 	private final ReentrantLock checking = new ReentrantLock();
 
@@ -106,16 +100,16 @@ final class RedisDurabilityMonitor implements AutoCloseable {
 
 	private volatile @Nullable ScheduledFuture<?> schedule;
 
-	private volatile @Nullable AutoCloseable reconnections;
+	// Ends the watch of Lettuce's connection events.
+	private volatile @Nullable Runnable reconnections;
 
 	RedisDurabilityMonitor(RedisConnectionFactory connectionFactory, String keyPrefix, boolean requireDurable,
-			boolean assumeDurable, Duration interval, HostThreads threads) {
+			boolean assumeDurable, HostThreads threads) {
 		this.threads = threads;
 		this.connectionFactory = connectionFactory;
 		this.keyPrefix = keyPrefix;
 		this.requireDurable = requireDurable;
 		this.assumeDurable = assumeDurable;
-		this.interval = interval;
 	}
 
 	// The host's threads, which every part of it uses.
@@ -133,10 +127,7 @@ final class RedisDurabilityMonitor implements AutoCloseable {
 		Reading reading = judged(RedisDurabilityCheck.read(connection));
 		RedisDurability durability = reading.durability();
 		if (this.requireDurable && durability.status() != Status.DURABLE) {
-			throw new RedisDurabilityRequiredException(
-					"Redis is required to be durable" + " (lease.redis.require-durable), but is "
-							+ describe(durability.status()) + ": " + durability.reason(),
-					durability, true, null);
+			throw new RedisDurabilityRequiredException(required(durability), durability, true, null);
 		}
 		apply(reading, this.disturbances.get());
 	}
@@ -159,12 +150,12 @@ final class RedisDurabilityMonitor implements AutoCloseable {
 	}
 
 	// Once the host is built: the schedule, and Lettuce's connection events.
-	void watch() {
-		if (!this.interval.isZero()) {
-			long millis = Math.max(1, this.interval.toMillis());
+	void watch(Duration interval) {
+		if (!interval.isZero()) {
+			long millis = Math.max(1, interval.toMillis());
 			this.schedule = this.threads.scheduleWithFixedDelay(this::recheck, millis, millis, TimeUnit.MILLISECONDS);
 		}
-		if (lettucePresent && LettuceReconnections.handles(this.connectionFactory)) {
+		if (RedisLeaseStore.lettucePresent && LettuceReconnections.handles(this.connectionFactory)) {
 			this.reconnections = LettuceReconnections.watch(this.connectionFactory, this::disturbed);
 		}
 	}
@@ -219,17 +210,15 @@ final class RedisDurabilityMonitor implements AutoCloseable {
 	}
 
 	LeaseHostException refusal() {
-		RedisDurability durability = this.latest;
-		return new LeaseHostException("Redis is required to be durable (lease.redis.require-durable), but is "
-				+ describe(durability.status()) + ": " + durability.reason() + "; nothing was taken");
+		return new LeaseHostException(required(this.latest) + "; nothing was taken");
 	}
 
-	private static String describe(Status status) {
-		return switch (status) {
+	private static String required(RedisDurability durability) {
+		return "Redis is required to be durable (lease.redis.require-durable), but is " + switch (durability.status()) {
 			case DURABLE -> "durable";
 			case NOT_DURABLE -> "not durable";
 			case UNKNOWN -> "of unknown durability";
-		};
+		} + ": " + durability.reason();
 	}
 
 	private void recheck() {
@@ -304,12 +293,8 @@ final class RedisDurabilityMonitor implements AutoCloseable {
 		}
 		StringBuilder line = new StringBuilder("Redis lease host (key prefix '").append(this.keyPrefix).append("'): ");
 		if (serverChanged) {
-			line.append("the server restarted or failed over (run_id ")
-				.append(previousRunId)
-				.append(" -> ")
-				.append(reading.runId())
-				.append(")")
-				.append((previous.status() != Status.DURABLE) ? ", and grants taken before may be lost; " : "; ");
+			line.append("the server restarted or failed over (run_id " + previousRunId + " -> " + reading.runId() + ")"
+					+ ((previous.status() != Status.DURABLE) ? ", and grants taken before may be lost; " : "; "));
 		}
 		line.append(switch (durability.status()) {
 			case DURABLE ->
@@ -338,14 +323,9 @@ final class RedisDurabilityMonitor implements AutoCloseable {
 		if (schedule != null) {
 			schedule.cancel(true);
 		}
-		AutoCloseable watching = this.reconnections;
-		if (watching != null) {
-			try {
-				watching.close();
-			}
-			catch (Exception ex) {
-				// nothing left to stop
-			}
+		Runnable reconnections = this.reconnections;
+		if (reconnections != null) {
+			reconnections.run();
 		}
 	}
 

@@ -100,11 +100,11 @@ public final class RedisLeaseHost implements LeaseHost, ProtocolRecordingHost, A
 	private RedisLeaseHost(Builder builder) {
 		this.keyPrefix = builder.keyPrefix;
 		this.durability = new RedisDurabilityMonitor(builder.connectionFactory, this.keyPrefix, builder.requireDurable,
-				builder.assumeDurable, builder.durabilityCheckInterval, builder.threads("redis"));
+				builder.assumeDurable, builder.threads("redis"));
 		this.store = new RedisLeaseStore(builder.connectionFactory, this.keyPrefix, builder.replicasToAck,
 				builder.replicaTimeout, this.durability,
 				(redisKey, handed) -> this.wakeups.wake(redisKey, List.of(handed)));
-		this.parts = RedisLeaseParts.lazy(builder.connectionFactory, this.store, this.durability, this.wakeups);
+		this.parts = RedisLeaseParts.lazy(this.store, this.durability, this.wakeups);
 		this.async = LettuceAsyncLeaseHost.orOnThreads(this, builder.replicasToAck, this.store, this.wakeups,
 				this.durability.threads());
 		try {
@@ -120,7 +120,7 @@ public final class RedisLeaseHost implements LeaseHost, ProtocolRecordingHost, A
 			}
 			this.durability.unreachable(ex);
 		}
-		this.durability.watch();
+		this.durability.watch(builder.durabilityCheckInterval);
 	}
 
 	private RedisLeaseParts start() {

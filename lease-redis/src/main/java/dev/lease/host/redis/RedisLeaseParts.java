@@ -16,8 +16,6 @@
 
 package dev.lease.host.redis;
 
-import org.springframework.data.redis.connection.RedisConnectionFactory;
-
 import dev.lease.LeaseHostException;
 import dev.lease.host.LazyStart;
 import dev.lease.host.Wakeups;
@@ -34,18 +32,17 @@ import dev.lease.host.Wakeups;
  */
 record RedisLeaseParts(RedisHandoffSubscription subscription, RedisLeaseWaiting waiting) implements AutoCloseable {
 
-	static LazyStart<RedisLeaseParts> lazy(RedisConnectionFactory connectionFactory, RedisLeaseStore store,
-			RedisDurabilityMonitor durability, Wakeups<String, String> wakeups) {
-		return new LazyStart<>(() -> start(connectionFactory, store, durability, wakeups),
-				"The Redis lease host is closed");
+	static LazyStart<RedisLeaseParts> lazy(RedisLeaseStore store, RedisDurabilityMonitor durability,
+			Wakeups<String, String> wakeups) {
+		return new LazyStart<>(() -> start(store, durability, wakeups), "The Redis lease host is closed");
 	}
 
-	private static RedisLeaseParts start(RedisConnectionFactory connectionFactory, RedisLeaseStore store,
-			RedisDurabilityMonitor durability, Wakeups<String, String> wakeups) {
+	private static RedisLeaseParts start(RedisLeaseStore store, RedisDurabilityMonitor durability,
+			Wakeups<String, String> wakeups) {
 		store.start();
 		RedisHandoffSubscription subscription;
 		try {
-			subscription = new RedisHandoffSubscription(connectionFactory, store.handoffChannels(), wakeups,
+			subscription = new RedisHandoffSubscription(store.connectionFactory(), store.handoffChannels(), wakeups,
 					durability::disturbed, durability.threads());
 		}
 		catch (RuntimeException ex) {

@@ -249,13 +249,12 @@ final class RedisLeaseStore {
 			if (!acknowledged) {
 				return release.test(connection);
 			}
-			long replicas = this.acknowledgements.acknowledged(connection, redisKey, release);
-			if (ended[0] && !this.acknowledgements.enough(replicas)) {
-				throw new LeaseHostException(this.acknowledgements.shortfall(replicas)
-						+ " the release of a grant on Redis key '" + new String(redisKey, StandardCharsets.US_ASCII)
-						+ "' within " + this.acknowledgements.timeout()
-						+ ": the release was not acknowledged, and a failover before the replicas catch up brings"
-						+ " the grant back until its instant");
+			String shortfall = this.acknowledgements.shortfall(
+					this.acknowledgements.acknowledged(connection, redisKey, release),
+					"the release of a grant on Redis key '" + new String(redisKey, StandardCharsets.US_ASCII) + "'");
+			if (ended[0] && shortfall != null) {
+				throw new LeaseHostException(shortfall + ": the release was not acknowledged, and a failover before"
+						+ " the replicas catch up brings the grant back until its instant");
 			}
 			return ended[0];
 		});
@@ -360,11 +359,11 @@ final class RedisLeaseStore {
 		catch (LeaseHostException ex) { // WAIT refused or unanswered
 			throw ReplicaAcknowledgements.givenBack(ex.getMessage(), ex, giveBack);
 		}
-		if (this.acknowledgements.enough(acknowledged)) {
+		String shortfall = this.acknowledgements.shortfall(acknowledged, "the grant of key '" + lease.key() + "'");
+		if (shortfall == null) {
 			return lease;
 		}
-		throw ReplicaAcknowledgements.givenBack(this.acknowledgements.shortfall(acknowledged) + " the grant of key '"
-				+ lease.key() + "' within " + this.acknowledgements.timeout(), null, giveBack);
+		throw ReplicaAcknowledgements.givenBack(shortfall, null, giveBack);
 	}
 
 	private List<Object> run(String operation, byte[] redisKey, byte[]... args) {
@@ -386,7 +385,7 @@ final class RedisLeaseStore {
 		return ascii(Long.toString(duration.toNanos() / 1000));
 	}
 
-	private static byte[] ascii(String text) {
+	static byte[] ascii(String text) {
 		return text.getBytes(StandardCharsets.US_ASCII);
 	}
 

@@ -133,12 +133,10 @@ final class ReplicaAcknowledgements {
 			call.run();
 		}
 		catch (RuntimeException ex) {
-			// Refused, or unreachable? A server that answers PING is reachable, so the
-			// command itself was refused; an unreachable one fails here as any call does.
-			if (ex instanceof LeaseHostException || RedisDurabilityCheck.unreachable(ex)) {
+			if (ex instanceof LeaseHostException) {
 				throw ex;
 			}
-			connection.ping();
+			RedisDurabilityCheck.requireRefused(connection, ex);
 			// The cause is the server's own error, not Spring's wrapper: a
 			// DataAccessException would read as Redis unreachable (RedisLeaseStore).
 			throw new RedisReplicasToAckUnsupportedException("Replicas to acknowledge each grant (replicasToAck "
@@ -148,23 +146,19 @@ final class ReplicaAcknowledgements {
 		}
 	}
 
-	boolean enough(long acknowledged) {
-		return acknowledged >= this.replicas;
-	}
-
-	String shortfall(long acknowledged) {
-		return "Only " + acknowledged + " of " + this.replicas + " replicas acknowledged";
-	}
-
-	Duration timeout() {
-		return this.timeout;
+	// Why what was written is not confirmed, or null when enough replicas acknowledged
+	// it.
+	@Nullable String shortfall(long acknowledged, String what) {
+		return (acknowledged >= this.replicas) ? null : "Only " + acknowledged + " of " + this.replicas
+				+ " replicas acknowledged " + what + " within " + this.timeout;
 	}
 
 	private @Nullable Object waitForReplicas(RedisConnection connection, int replicas, Duration timeout) {
 		long millis = Math.max(1, timeout.toMillis());
 		return (RedisLeaseStore.lettucePresent && LettuceCommands.handles(connection))
 				? LettuceCommands.waitForReplicas(connection, replicas, millis, this.commandTimeoutMillis)
-				: connection.execute("WAIT", ascii(Integer.toString(replicas)), ascii(Long.toString(millis)));
+				: connection.execute("WAIT", RedisLeaseStore.ascii(Integer.toString(replicas)),
+						RedisLeaseStore.ascii(Long.toString(millis)));
 	}
 
 	// The client's id and the server's address: a new connection, to this server or
@@ -172,15 +166,11 @@ final class ReplicaAcknowledgements {
 	private String session(RedisConnection connection) {
 		Object info = (RedisLeaseStore.lettucePresent && LettuceCommands.handles(connection))
 				? LettuceCommands.clientInfo(connection, this.commandTimeoutMillis)
-				: connection.execute("CLIENT", ascii("INFO"));
+				: connection.execute("CLIENT", RedisLeaseStore.ascii("INFO"));
 		String text = (info instanceof byte[] bytes) ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(info);
 		return Arrays.stream(text.trim().split(" "))
 			.filter((field) -> field.startsWith("id=") || field.startsWith("laddr="))
 			.collect(Collectors.joining(" "));
-	}
-
-	private static byte[] ascii(String text) {
-		return text.getBytes(StandardCharsets.US_ASCII);
 	}
 
 	// A grant that could not be confirmed, given back: its caller is told it failed, and
