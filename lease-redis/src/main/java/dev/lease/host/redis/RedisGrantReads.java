@@ -34,7 +34,6 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.Cursor;
 import org.springframework.data.redis.core.ScanOptions;
-import org.springframework.util.ClassUtils;
 
 import dev.lease.GrantsPage;
 import dev.lease.Lease;
@@ -55,9 +54,6 @@ import dev.lease.host.redis.RedisScriptAnswer.Standing;
  * @author Lease contributors
  */
 final class RedisGrantReads {
-
-	private static final boolean lettucePresent = ClassUtils.isPresent("io.lettuce.core.RedisClient",
-			RedisGrantReads.class.getClassLoader());
 
 	// SCAN's COUNT at the most, however large the page: the work of one step.
 	private static final int MOST_SCANNED_A_STEP = 1000;
@@ -175,7 +171,7 @@ final class RedisGrantReads {
 	}
 
 	private ScanStep scan(RedisConnection connection, String cursor, int count) {
-		if (lettucePresent && LettuceCommands.handles(connection)) {
+		if (RedisLeaseStore.lettucePresent && LettuceCommands.handles(connection)) {
 			return LettuceCommands.scan(connection, cursor, this.keys.pattern(), count, this.timeoutMillis);
 		}
 		Object answer = connection.execute("SCAN", ascii(cursor), ascii("MATCH"), ascii(this.keys.pattern()),
@@ -204,7 +200,7 @@ final class RedisGrantReads {
 	}
 
 	private Reads readOnce(RedisConnection connection, List<byte[]> redisKeys) {
-		if (lettucePresent && LettuceCommands.handles(connection)) {
+		if (RedisLeaseStore.lettucePresent && LettuceCommands.handles(connection)) {
 			return LettuceCommands.evalShaEachThenTime(connection, this.script.sha(), redisKeys, GRANT,
 					this.timeoutMillis);
 		}

@@ -71,9 +71,6 @@ final class RedisLeaseScript {
 
 	private final String sha;
 
-	private final boolean lettucePresent = ClassUtils.isPresent("io.lettuce.core.RedisClient",
-			RedisLeaseScript.class.getClassLoader());
-
 	private final boolean jedisPresent = ClassUtils.isPresent("redis.clients.jedis.Jedis",
 			RedisLeaseScript.class.getClassLoader());
 
@@ -208,7 +205,7 @@ final class RedisLeaseScript {
 
 	private List<Object> runOnceUnbounded(RedisConnection connection, byte[][] keys, byte[][] args,
 			long timeoutMillis) {
-		boolean lettuce = this.lettucePresent && LettuceCommands.handles(connection);
+		boolean lettuce = RedisLeaseStore.lettucePresent && LettuceCommands.handles(connection);
 		try {
 			return lettuce ? LettuceCommands.evalSha(connection, this.sha, keys, args, timeoutMillis)
 					: connection.scriptingCommands()
