@@ -40,7 +40,7 @@ final class RedisClusterReplicas {
 	// counts it). replicas: the replica's port by its master's; nodes: every node's.
 	static void join(Map<Integer, Integer> replicas, Collection<Integer> nodes) {
 		replicas.forEach((master, replica) -> {
-			await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> RedisTestCluster.ping(replica));
+			await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> RedisClusterNodes.ping(replica));
 			try (Jedis jedis = new Jedis("127.0.0.1", master)) {
 				jedis.clusterMeet("127.0.0.1", replica);
 			}
@@ -48,7 +48,7 @@ final class RedisClusterReplicas {
 		for (int port : nodes) {
 			await().atMost(Duration.ofSeconds(30))
 				.ignoreExceptions()
-				.until(() -> RedisTestCluster.clusterOk(port, nodes.size()));
+				.until(() -> RedisClusterNodes.clusterOk(port, nodes.size()));
 		}
 		replicas.forEach((master, replica) -> {
 			String id = nodeId(master);

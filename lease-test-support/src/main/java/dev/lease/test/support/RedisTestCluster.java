@@ -52,6 +52,8 @@ public final class RedisTestCluster implements AutoCloseable {
 
 	private static final int SLOTS = 16384;
 
+	private static final int START_ATTEMPTS = 3;
+
 	private final List<Integer> ports = new ArrayList<>();
 
 	private final List<Process> processes = new ArrayList<>();
@@ -80,52 +82,69 @@ public final class RedisTestCluster implements AutoCloseable {
 	public RedisTestCluster(File binary, boolean withReplicas) {
 		try {
 			this.directory = Files.createTempDirectory("lease-redis-cluster");
-			for (int i = 0; i < 3; i++) {
-				this.ports.add(startNode(binary));
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		// Test JVMs run at once (forks), each picking free ports: another JVM's node can
+		// bind a port between its pick here and this node's start. The cluster is then
+		// started afresh on other ports, before any test runs on it.
+		for (int attempt = 1;; attempt++) {
+			try {
+				start(binary, withReplicas);
+				return;
 			}
-			for (int i = 0; i < 3; i++) {
-				int port = this.ports.get(i);
-				await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> ping(port));
-				int from = i * SLOTS / 3;
-				int to = (i + 1) * SLOTS / 3;
-				try (Jedis jedis = new Jedis("127.0.0.1", port)) {
-					jedis.clusterAddSlots(IntStream.range(from, to).toArray());
-					// A config epoch of its own, as redis-cli gives each master of a new
-					// cluster: masters that share one settle it by bumping theirs later,
-					// which can take back a slot moved meanwhile (see awaitAgreement).
-					jedis.clusterSetConfigEpoch(i + 1);
+			catch (IOException | RuntimeException ex) {
+				close();
+				this.ports.clear();
+				this.processes.clear();
+				this.replicas.clear();
+				if (attempt == START_ATTEMPTS) {
+					throw (ex instanceof IOException io) ? new UncheckedIOException(io) : (RuntimeException) ex;
 				}
-			}
-			try (Jedis jedis = new Jedis("127.0.0.1", this.ports.get(0))) {
-				for (int i = 1; i < 3; i++) {
-					jedis.clusterMeet("127.0.0.1", this.ports.get(i));
-				}
-			}
-			for (int port : this.ports) {
-				await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> clusterOk(port, 3));
-			}
-			awaitAgreement();
-			if (withReplicas) {
-				addReplicas(binary);
+				System.err.println(
+						"The test Redis Cluster did not start (attempt " + attempt + "), starting it again: " + ex);
 			}
 		}
-		catch (IOException | RuntimeException ex) {
-			close();
-			throw (ex instanceof IOException io) ? new UncheckedIOException(io) : (RuntimeException) ex;
+	}
+
+	private void start(File binary, boolean withReplicas) throws IOException {
+		for (int i = 0; i < 3; i++) {
+			this.ports.add(startNode(binary));
+		}
+		for (int i = 0; i < 3; i++) {
+			int port = this.ports.get(i);
+			int from = i * SLOTS / 3;
+			int to = (i + 1) * SLOTS / 3;
+			try (Jedis jedis = new Jedis("127.0.0.1", port)) {
+				jedis.clusterAddSlots(IntStream.range(from, to).toArray());
+				// A config epoch of its own, as redis-cli gives each master of a new
+				// cluster: masters that share one settle it by bumping theirs later,
+				// which can take back a slot moved meanwhile (see awaitAgreement).
+				jedis.clusterSetConfigEpoch(i + 1);
+			}
+		}
+		try (Jedis jedis = new Jedis("127.0.0.1", this.ports.get(0))) {
+			for (int i = 1; i < 3; i++) {
+				jedis.clusterMeet("127.0.0.1", this.ports.get(i));
+			}
+		}
+		for (int port : this.ports) {
+			await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> RedisClusterNodes.clusterOk(port, 3));
+		}
+		awaitAgreement();
+		if (withReplicas) {
+			addReplicas(binary);
 		}
 	}
 
 	private int startNode(File binary) throws IOException {
 		int port = RedisTestServer.freePort();
 		Path dir = Files.createDirectories(this.directory.resolve(Integer.toString(port)));
-		Process process = new ProcessBuilder(binary.getAbsolutePath(), "--port", Integer.toString(port), "--bind",
-				"127.0.0.1", "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--dir", dir.toString(),
-				"--save", "", "--appendonly", "no")
-			.redirectErrorStream(true)
-			.redirectOutput(dir.resolve("redis.log").toFile())
-			.start();
+		Process process = RedisClusterNodes.start(binary, port, dir);
 		this.processes.add(process);
 		this.live.put(port, process);
+		RedisClusterNodes.requireOwn(port, process, dir);
 		return port;
 	}
 
@@ -166,7 +185,7 @@ public final class RedisTestCluster implements AutoCloseable {
 		Process process = this.live.remove(port);
 		if (process != null) {
 			process.destroyForcibly();
-			waitFor(process);
+			RedisClusterNodes.waitFor(process);
 		}
 	}
 
@@ -205,19 +224,6 @@ public final class RedisTestCluster implements AutoCloseable {
 				}
 			}
 			return "unknown";
-		}
-	}
-
-	static boolean ping(int port) {
-		try (Jedis jedis = new Jedis("127.0.0.1", port)) {
-			return "PONG".equals(jedis.ping());
-		}
-	}
-
-	static boolean clusterOk(int port, int nodes) {
-		try (Jedis jedis = new Jedis("127.0.0.1", port)) {
-			String info = jedis.clusterInfo();
-			return info.contains("cluster_state:ok") && info.contains("cluster_known_nodes:" + nodes);
 		}
 	}
 
@@ -362,15 +368,6 @@ public final class RedisTestCluster implements AutoCloseable {
 		return factory;
 	}
 
-	private static void waitFor(Process process) {
-		try {
-			process.waitFor();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-	}
-
 	@Override
 	public void close() {
 		for (Object factory : this.factories) {
@@ -383,7 +380,7 @@ public final class RedisTestCluster implements AutoCloseable {
 		}
 		for (Process process : this.processes) {
 			process.destroyForcibly();
-			waitFor(process);
+			RedisClusterNodes.waitFor(process);
 		}
 		this.live.clear();
 		if (this.directory != null) {
