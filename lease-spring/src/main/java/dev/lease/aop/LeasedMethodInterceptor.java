@@ -218,18 +218,13 @@ public final class LeasedMethodInterceptor implements MethodInterceptor, AutoClo
 				}
 				return;
 			}
+			// a method that throws fails the result as its failed stage would
 			CompletionStage<@Nullable Object> stage;
 			try (LeaseStack.Scope scope = LeaseStack.bind(held.lease())) {
 				stage = asStage(invocation.proceed());
 			}
 			catch (Throwable ex) {
-				template.releaseAsync(held).whenComplete((released, overrun) -> {
-					if (overrun != null) {
-						ex.addSuppressed(cause(overrun));
-					}
-					result.completeExceptionally(ex);
-				});
-				return;
+				stage = CompletableFuture.failedFuture(ex);
 			}
 			if (stage == null) {
 				stage = CompletableFuture.completedFuture(null);
@@ -295,23 +290,19 @@ public final class LeasedMethodInterceptor implements MethodInterceptor, AutoClo
 		throw new LeaseUnavailableException(key, reason);
 	}
 
+	// Read once per method and target class, and read without a lock once read; a
+	// method without @Leased is not kept.
 	@Nullable LeasedOperation operation(Method method, @Nullable Class<?> targetClass) {
-		AnnotatedElementKey cacheKey = new AnnotatedElementKey(method, targetClass);
-		LeasedOperation cached = this.operations.get(cacheKey);
-		if (cached != null) {
-			return cached;
-		}
-		Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
-		Leased leased = AnnotatedElementUtils.findMergedAnnotation(specific, Leased.class);
-		if (leased == null && specific != method) {
-			leased = AnnotatedElementUtils.findMergedAnnotation(method, Leased.class);
-		}
-		if (leased == null) {
-			return null;
-		}
-		LeasedOperation operation = LeasedOperation.of(specific, leased, this.placeholders);
-		LeasedOperation previous = this.operations.putIfAbsent(cacheKey, operation);
-		return (previous != null) ? previous : operation;
+		AnnotatedElementKey key = new AnnotatedElementKey(method, targetClass);
+		LeasedOperation cached = this.operations.get(key);
+		return (cached != null) ? cached : this.operations.computeIfAbsent(key, (absent) -> {
+			Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
+			Leased leased = AnnotatedElementUtils.findMergedAnnotation(specific, Leased.class);
+			if (leased == null && specific != method) {
+				leased = AnnotatedElementUtils.findMergedAnnotation(method, Leased.class);
+			}
+			return (leased != null) ? LeasedOperation.of(specific, leased, this.placeholders) : null;
+		});
 	}
 
 	/**
