@@ -217,12 +217,9 @@ public final class LeasedMethodChecks implements BeanPostProcessor, BeanFactoryA
 
 	// An interface-based proxy runs a final method that implements an interface method.
 	private static boolean implementsInterface(Method method) {
-		for (Class<?> type : ClassUtils.getAllInterfacesForClassAsSet(method.getDeclaringClass())) {
-			if (ReflectionUtils.findMethod(type, method.getName(), method.getParameterTypes()) != null) {
-				return true;
-			}
-		}
-		return false;
+		return ClassUtils.getAllInterfacesForClassAsSet(method.getDeclaringClass())
+			.stream()
+			.anyMatch((type) -> ReflectionUtils.findMethod(type, method.getName(), method.getParameterTypes()) != null);
 	}
 
 	private static Problem blankParty(String where, Fenced fenced) {
