@@ -184,9 +184,9 @@ public final class LeasedMethodChecks implements BeanPostProcessor, BeanFactoryA
 		Duration value = minus ? parsed.negated() : parsed;
 		boolean zeroAllowed = !"duration".equals(attribute);
 		if (value.isNegative() || (value.isZero() && !zeroAllowed)) {
-			return problem(problems, method, attribute, text, shown + " is not positive", zeroAllowed
-					? "give a positive hold, or leave it empty to release as soon as the method completes"
-					: "give a positive term, e.g. \"" + example + "\"");
+			return problem(problems, method, attribute, text, shown + " is not positive",
+					zeroAllowed ? "give a positive hold, or leave it empty to release as soon as the method completes"
+							: "give a positive term, e.g. \"" + example + "\"");
 		}
 		return value;
 	}

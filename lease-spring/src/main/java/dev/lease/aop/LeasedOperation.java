@@ -151,8 +151,8 @@ record LeasedOperation(Method method, String description, Expression keyExpressi
 		}
 		catch (IllegalArgumentException ex) {
 			throw new IllegalStateException("@Leased on " + description + " has an invalid " + attribute + " '" + text
-					+ "'" + ((resolved.equals(text)) ? "" : " (resolved to '" + resolved + "')") + ": " + ex.getMessage(),
-					ex);
+					+ "'" + ((resolved.equals(text)) ? "" : " (resolved to '" + resolved + "')") + ": "
+					+ ex.getMessage(), ex);
 		}
 	}
 
@@ -173,8 +173,9 @@ record LeasedOperation(Method method, String description, Expression keyExpressi
 	}
 
 	@Nullable LeaseHolder holder(Object target, @Nullable Object[] arguments, @Nullable BeanResolver beans) {
-		return (this.holderExpression != null) ? identity(this.holderExpression, "holder", target, arguments, beans,
-				LeaseHolder::of, LeaseHolder::of) : null;
+		return (this.holderExpression != null)
+				? identity(this.holderExpression, "holder", target, arguments, beans, LeaseHolder::of, LeaseHolder::of)
+				: null;
 	}
 
 	// A key or a holder is the non-empty bytes or text its expression yields.
@@ -187,9 +188,9 @@ record LeasedOperation(Method method, String description, Expression keyExpressi
 		if (value instanceof String text && !text.isEmpty()) {
 			return ofText.apply(text);
 		}
-		throw new IllegalArgumentException("@Leased on " + this.description + ": '" + element + "' expression '"
-				+ expression.getExpressionString() + "' yielded " + found(value)
-				+ "; it must yield a non-empty String or byte[]");
+		throw new IllegalArgumentException(
+				"@Leased on " + this.description + ": '" + element + "' expression '" + expression.getExpressionString()
+						+ "' yielded " + found(value) + "; it must yield a non-empty String or byte[]");
 	}
 
 	private @Nullable Object evaluate(Expression expression, Object target, @Nullable Object[] arguments,

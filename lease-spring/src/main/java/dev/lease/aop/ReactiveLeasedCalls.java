@@ -97,9 +97,10 @@ final class ReactiveLeasedCalls {
 				return skipped(interceptor, operation, outcome);
 			}
 			// Mono.usingWhen defers every signal until the release completed
-			return mono ? Mono.usingWhen(Mono.just(held), (lease) -> Mono.fromDirect(run(work, lease)),
-					(lease) -> release(template, lease), (lease, failure) -> release(template, lease),
-					(lease) -> release(template, lease))
+			return mono
+					? Mono.usingWhen(Mono.just(held), (lease) -> Mono.fromDirect(run(work, lease)),
+							(lease) -> release(template, lease), (lease, failure) -> release(template, lease),
+							(lease) -> release(template, lease))
 					: Flux.usingWhen(Mono.just(held), (lease) -> run(work, lease), (lease) -> release(template, lease),
 							(lease, failure) -> release(template, lease), (lease) -> release(template, lease));
 		};

@@ -222,20 +222,20 @@ final class LeaseTakes {
 					? LeaseReleases.ask(() -> this.host.tryTake(key, this.holder, duration))
 					: LeaseReleases.ask(() -> this.host.take(key, this.holder, duration));
 			withdrawable(question).whenComplete((result, failure) -> {
-					if (failure != null) {
-						fail(failure);
-					}
-					else if (!(result instanceof Taken taken)) {
-						deliver(LeaseOutcome.notTaken(key, tryTake ? "it is held by another holder"
-								: "it stayed held for the whole arrival term"));
-					}
-					else if (!tryTake && mayHavePassed(started, duration)) {
-						deliverIfStanding(taken.lease());
-					}
-					else {
-						deliver(held(this.request, taken.lease()));
-					}
-				});
+				if (failure != null) {
+					fail(failure);
+				}
+				else if (!(result instanceof Taken taken)) {
+					deliver(LeaseOutcome.notTaken(key,
+							tryTake ? "it is held by another holder" : "it stayed held for the whole arrival term"));
+				}
+				else if (!tryTake && mayHavePassed(started, duration)) {
+					deliverIfStanding(taken.lease());
+				}
+				else {
+					deliver(held(this.request, taken.lease()));
+				}
+			});
 		}
 
 		private <T> CompletableFuture<T> withdrawable(CompletableFuture<T> question) {
