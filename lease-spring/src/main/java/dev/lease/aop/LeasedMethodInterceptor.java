@@ -290,19 +290,23 @@ public final class LeasedMethodInterceptor implements MethodInterceptor, AutoClo
 		throw new LeaseUnavailableException(key, reason);
 	}
 
-	// Read once per method and target class, and read without a lock once read; a
-	// method without @Leased is not kept.
 	@Nullable LeasedOperation operation(Method method, @Nullable Class<?> targetClass) {
-		AnnotatedElementKey key = new AnnotatedElementKey(method, targetClass);
-		LeasedOperation cached = this.operations.get(key);
-		return (cached != null) ? cached : this.operations.computeIfAbsent(key, (absent) -> {
-			Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
-			Leased leased = AnnotatedElementUtils.findMergedAnnotation(specific, Leased.class);
-			if (leased == null && specific != method) {
-				leased = AnnotatedElementUtils.findMergedAnnotation(method, Leased.class);
-			}
-			return (leased != null) ? LeasedOperation.of(specific, leased, this.placeholders) : null;
-		});
+		AnnotatedElementKey cacheKey = new AnnotatedElementKey(method, targetClass);
+		LeasedOperation cached = this.operations.get(cacheKey);
+		if (cached != null) {
+			return cached;
+		}
+		Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
+		Leased leased = AnnotatedElementUtils.findMergedAnnotation(specific, Leased.class);
+		if (leased == null && specific != method) {
+			leased = AnnotatedElementUtils.findMergedAnnotation(method, Leased.class);
+		}
+		if (leased == null) {
+			return null;
+		}
+		LeasedOperation operation = LeasedOperation.of(specific, leased, this.placeholders);
+		LeasedOperation previous = this.operations.putIfAbsent(cacheKey, operation);
+		return (previous != null) ? previous : operation;
 	}
 
 	/**
