@@ -16,6 +16,8 @@
 
 package dev.lease.aop;
 
+import java.util.function.Consumer;
+
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscription;
@@ -96,20 +98,19 @@ final class LeaseBoundFlux<T> extends Flux<T> {
 
 		@Override
 		public void request(long n) {
-			Subscription upstream = this.upstream;
-			if (upstream != null) {
-				try (LeaseStack.Scope scope = LeaseStack.bind(this.lease)) {
-					upstream.request(n);
-				}
-			}
+			bound((upstream) -> upstream.request(n));
 		}
 
 		@Override
 		public void cancel() {
+			bound(Subscription::cancel);
+		}
+
+		private void bound(Consumer<Subscription> signal) {
 			Subscription upstream = this.upstream;
 			if (upstream != null) {
 				try (LeaseStack.Scope scope = LeaseStack.bind(this.lease)) {
-					upstream.cancel();
+					signal.accept(upstream);
 				}
 			}
 		}

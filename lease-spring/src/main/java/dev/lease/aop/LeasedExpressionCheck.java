@@ -109,8 +109,7 @@ final class LeasedExpressionCheck {
 
 	private void run() {
 		if (this.text.isBlank()) {
-			this.problems.add("it is empty");
-			this.fixes.add("give a SpEL expression, e.g. \"'order:' + #orderId\", or a quoted constant");
+			problem("it is empty", "give a SpEL expression, e.g. \"'order:' + #orderId\", or a quoted constant");
 			return;
 		}
 		SpelExpression expression;
@@ -118,9 +117,9 @@ final class LeasedExpressionCheck {
 			expression = PARSER.parseRaw(this.text);
 		}
 		catch (ParseException ex) {
-			this.problems.add("it is not a SpEL expression: " + ex.getSimpleMessage());
-			this.fixes.add(quoted().orElse("write a SpEL expression: a constant is a quoted literal, "
-					+ "e.g. \"'nightly-report'\", an argument is #name, e.g. \"'order:' + #orderId\""));
+			problem("it is not a SpEL expression: " + ex.getSimpleMessage(),
+					quoted().orElse("write a SpEL expression: a constant is a quoted literal, "
+							+ "e.g. \"'nightly-report'\", an argument is #name, e.g. \"'order:' + #orderId\""));
 			return;
 		}
 		walk(expression.getAST(), true, true);
@@ -144,8 +143,8 @@ final class LeasedExpressionCheck {
 			property(property.getName());
 		}
 		else if (node instanceof MethodReference reference && head && beanRoot && !hasMethod(reference.getName())) {
-			this.problems.add(reference.getName() + "() is not a public method of the bean " + this.beanType.getName());
-			this.fixes.add("call a method of an argument as #name.method(), or of another bean as @bean.method()");
+			problem(reference.getName() + "() is not a public method of the bean " + this.beanType.getName(),
+					"call a method of an argument as #name.method(), or of another bean as @bean.method()");
 		}
 		boolean elements = node instanceof Selection || node instanceof Projection;
 		for (int i = 0; i < node.getChildCount(); i++) {
@@ -158,14 +157,10 @@ final class LeasedExpressionCheck {
 		if (name.equals("root") || name.equals("this") || isParameter(name)) {
 			return;
 		}
-		this.problems.add("#" + name + " is not a parameter of the method");
-		if (this.names == null) {
-			this.fixes.add("the method's parameter names are not known (compile with -parameters), "
-					+ "name an argument by position: " + parameters());
-		}
-		else {
-			this.fixes.add("name an argument as one of " + parameters());
-		}
+		problem("#" + name + " is not a parameter of the method",
+				(this.names != null) ? "name an argument as one of " + parameters()
+						: "the method's parameter names are not known (compile with -parameters), "
+								+ "name an argument by position: " + parameters());
 	}
 
 	private boolean isParameter(String name) {
@@ -178,22 +173,25 @@ final class LeasedExpressionCheck {
 
 	private void property(String name) {
 		if (this.names != null && Arrays.asList(this.names).contains(name)) {
-			this.problems.add("'" + name + "' is read as a property of the bean, not as the parameter");
-			this.fixes.add("did you mean `#" + name + "`?");
+			problem("'" + name + "' is read as a property of the bean, not as the parameter",
+					"did you mean `#" + name + "`?");
 			return;
 		}
 		if (isBeanProperty(name)) {
 			return;
 		}
 		if (readsTheLeasedMethod(name) && hasAccessor(name)) {
-			this.problems.add("'" + name + "' is read by calling " + name + "(), the leased method itself, for its "
-					+ this.attribute);
-			this.fixes.add(quoted().orElse("write a constant as a quoted literal, e.g. `'" + name + "'`"));
+			problem("'" + name + "' is read by calling " + name + "(), the leased method itself, for its "
+					+ this.attribute, quoted().orElse("write a constant as a quoted literal, e.g. `'" + name + "'`"));
 			return;
 		}
-		this.problems.add("'" + name + "' is neither a parameter of the method nor a property of the bean");
-		this.fixes.add(quoted()
+		problem("'" + name + "' is neither a parameter of the method nor a property of the bean", quoted()
 			.orElse("write a constant as a quoted literal, e.g. `'" + name + "'`, or an argument as " + parameters()));
+	}
+
+	private void problem(String problem, String fix) {
+		this.problems.add(problem);
+		this.fixes.add(fix);
 	}
 
 	// What SpEL reads for a bare name at the call: a getter, a public field, or a public

@@ -113,7 +113,6 @@ public final class LeasedMethodChecks implements BeanPostProcessor, BeanFactoryA
 	}
 
 	private void checkLeased(Method method, Leased leased, Class<?> type, List<Problem> problems) {
-		String described = describe(method);
 		expression("key", leased.key(), method, type, problems);
 		if (!leased.holder().isEmpty()) {
 			expression("holder", leased.holder(), method, type, problems);
@@ -122,24 +121,23 @@ public final class LeasedMethodChecks implements BeanPostProcessor, BeanFactoryA
 		@Nullable Duration holdAtLeast = (leased.holdAtLeast().isEmpty()) ? null
 				: duration(method, "holdAtLeast", leased.holdAtLeast(), problems);
 		if (duration != null && holdAtLeast != null && holdAtLeast.compareTo(duration) > 0) {
-			problems.add(new Problem(LEASED, described, "holdAtLeast", leased.holdAtLeast(),
+			problem(problems, method, "holdAtLeast", leased.holdAtLeast(),
 					"it is longer than the duration " + duration + ", and a grant is never held past its instant",
-					"hold at most the duration (" + duration + "), or ask for a longer duration"));
+					"hold at most the duration (" + duration + "), or ask for a longer duration");
 		}
 		Class<?> returned = method.getReturnType();
 		if (LeasedDefaults.onUnavailable(method, leased) == OnUnavailable.SKIP && returned.isPrimitive()
 				&& returned != void.class) {
 			String resolved = (leased.onUnavailable() == OnUnavailable.DEFAULT)
 					? " (the default on a @Scheduled method)" : "";
-			problems.add(new Problem(LEASED, described, "onUnavailable", leased.onUnavailable().name(),
+			problem(problems, method, "onUnavailable", leased.onUnavailable().name(),
 					"SKIP" + resolved + ", but a skipped call cannot return a " + returned.getName(),
 					"return void, " + boxed(returned) + ", an Optional, a CompletionStage, a Mono or a Flux; "
-							+ "or set onUnavailable = THROW"));
+							+ "or set onUnavailable = THROW");
 		}
 		String[] refusal = ReturnKind.refusal(method);
 		if (refusal != null) {
-			problems
-				.add(new Problem(LEASED, described, "method", "returns " + returned.getName(), refusal[0], refusal[1]));
+			problem(problems, method, "method", "returns " + returned.getName(), refusal[0], refusal[1]);
 		}
 		unadvised(method, LEASED, problems);
 	}
@@ -148,7 +146,7 @@ public final class LeasedMethodChecks implements BeanPostProcessor, BeanFactoryA
 			List<Problem> problems) {
 		String[] found = LeasedExpressionCheck.check(attribute, text, method, type);
 		if (found != null) {
-			problems.add(new Problem(LEASED, describe(method), attribute, text, found[0], found[1]));
+			problem(problems, method, attribute, text, found[0], found[1]);
 		}
 	}
 
@@ -159,21 +157,18 @@ public final class LeasedMethodChecks implements BeanPostProcessor, BeanFactoryA
 			resolved = resolve(text);
 		}
 		catch (IllegalArgumentException ex) {
-			problems.add(new Problem(LEASED, describe(method), attribute, text,
-					"'" + text + "' cannot be resolved: " + ex.getMessage(), "define the property it names"));
-			return null;
+			return problem(problems, method, attribute, text, "'" + text + "' cannot be resolved: " + ex.getMessage(),
+					"define the property it names");
 		}
 		if (resolved.contains("${")) {
-			problems.add(new Problem(LEASED, describe(method), attribute, text,
-					"'" + resolved + "' has a placeholder no property resolves", "define the property it names"));
-			return null;
+			return problem(problems, method, attribute, text,
+					"'" + resolved + "' has a placeholder no property resolves", "define the property it names");
 		}
 		String shown = (resolved.equals(text)) ? "'" + text + "'" : "'" + text + "' (resolved to '" + resolved + "')";
 		String example = "duration".equals(attribute) ? "30s" : "5s";
 		if (resolved.isBlank()) {
-			problems.add(new Problem(LEASED, describe(method), attribute, text,
-					shown + " is empty: there is no default term", "give the term, e.g. \"" + example + "\""));
-			return null;
+			return problem(problems, method, attribute, text, shown + " is empty: there is no default term",
+					"give the term, e.g. \"" + example + "\"");
 		}
 		String trimmed = resolved.trim();
 		boolean minus = trimmed.startsWith("-");
@@ -182,21 +177,24 @@ public final class LeasedMethodChecks implements BeanPostProcessor, BeanFactoryA
 			parsed = LeaseDurationParser.parse(minus ? trimmed.substring(1) : trimmed);
 		}
 		catch (IllegalArgumentException ex) {
-			problems.add(new Problem(LEASED, describe(method), attribute, text, shown + " is not a duration",
+			return problem(problems, method, attribute, text, shown + " is not a duration",
 					"use a whole number and a unit (ns, us, ms, s, m, h, d), e.g. \"" + example
-							+ "\", or ISO-8601, e.g. \"PT30S\""));
-			return null;
+							+ "\", or ISO-8601, e.g. \"PT30S\"");
 		}
 		Duration value = minus ? parsed.negated() : parsed;
 		boolean zeroAllowed = !"duration".equals(attribute);
 		if (value.isNegative() || (value.isZero() && !zeroAllowed)) {
-			String fix = zeroAllowed
-					? "give a positive hold, or leave it empty to release as soon as the method completes"
-					: "give a positive term, e.g. \"" + example + "\"";
-			problems.add(new Problem(LEASED, describe(method), attribute, text, shown + " is not positive", fix));
-			return null;
+			return problem(problems, method, attribute, text, shown + " is not positive",
+					zeroAllowed ? "give a positive hold, or leave it empty to release as soon as the method completes"
+							: "give a positive term, e.g. \"" + example + "\"");
 		}
 		return value;
+	}
+
+	private static @Nullable Duration problem(List<Problem> problems, Method method, String attribute, String value,
+			String problem, String fix) {
+		problems.add(new Problem(LEASED, describe(method), attribute, value, problem, fix));
+		return null;
 	}
 
 	private String resolve(String text) {
@@ -219,12 +217,9 @@ public final class LeasedMethodChecks implements BeanPostProcessor, BeanFactoryA
 
 	// An interface-based proxy runs a final method that implements an interface method.
 	private static boolean implementsInterface(Method method) {
-		for (Class<?> type : ClassUtils.getAllInterfacesForClassAsSet(method.getDeclaringClass())) {
-			if (ReflectionUtils.findMethod(type, method.getName(), method.getParameterTypes()) != null) {
-				return true;
-			}
-		}
-		return false;
+		return ClassUtils.getAllInterfacesForClassAsSet(method.getDeclaringClass())
+			.stream()
+			.anyMatch((type) -> ReflectionUtils.findMethod(type, method.getName(), method.getParameterTypes()) != null);
 	}
 
 	private static Problem blankParty(String where, Fenced fenced) {

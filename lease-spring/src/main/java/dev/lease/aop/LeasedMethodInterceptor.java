@@ -218,18 +218,13 @@ public final class LeasedMethodInterceptor implements MethodInterceptor, AutoClo
 				}
 				return;
 			}
+			// a method that throws fails the result as its failed stage would
 			CompletionStage<@Nullable Object> stage;
 			try (LeaseStack.Scope scope = LeaseStack.bind(held.lease())) {
 				stage = asStage(invocation.proceed());
 			}
 			catch (Throwable ex) {
-				template.releaseAsync(held).whenComplete((released, overrun) -> {
-					if (overrun != null) {
-						ex.addSuppressed(cause(overrun));
-					}
-					result.completeExceptionally(ex);
-				});
-				return;
+				stage = CompletableFuture.failedFuture(ex);
 			}
 			if (stage == null) {
 				stage = CompletableFuture.completedFuture(null);

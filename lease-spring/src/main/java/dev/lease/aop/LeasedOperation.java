@@ -20,6 +20,7 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.DefaultParameterNameDiscoverer;
@@ -83,8 +84,8 @@ record LeasedOperation(Method method, String description, Expression keyExpressi
 		String description = describe(method);
 		Expression key = parse(leased.key(), "key", description);
 		Expression holder = (leased.holder().isBlank()) ? null : parse(leased.holder(), "holder", description);
-		Duration duration = duration(leased.duration(), placeholders, description);
-		Duration holdAtLeast = holdAtLeast(leased.holdAtLeast(), duration, placeholders, description);
+		Duration duration = term("duration", leased.duration(), null, placeholders, description);
+		Duration holdAtLeast = term("holdAtLeast", leased.holdAtLeast(), duration, placeholders, description);
 		ReturnKind kind = ReturnKind.of(method);
 		if ((kind == ReturnKind.SUSPENDING || kind == ReturnKind.SUSPENDING_FLOW) && !COROUTINES_REACTOR_PRESENT) {
 			throw new IllegalStateException("@Leased on " + description + " is a suspend function, which Spring"
@@ -121,50 +122,37 @@ record LeasedOperation(Method method, String description, Expression keyExpressi
 		}
 	}
 
-	private static Duration duration(String text, @Nullable StringValueResolver placeholders, String description) {
+	// An empty holdAtLeast (duration given): released as soon as the method completes.
+	// Equal to the duration: never released, the instant ends the grant; longer would
+	// hold past the instant.
+	private static Duration term(String attribute, String text, @Nullable Duration duration,
+			@Nullable StringValueResolver placeholders, String description) {
 		String resolved = text;
 		try {
 			resolved = resolve(text, placeholders);
+			if (resolved.isBlank() && duration != null) {
+				return Duration.ZERO;
+			}
 			if (resolved.isBlank()) {
 				throw new IllegalArgumentException("it is empty; there is no default term");
 			}
-			Duration duration = LeaseDurationParser.parse(resolved);
-			if (duration.isZero() || duration.isNegative()) {
+			Duration term = LeaseDurationParser.parse(resolved);
+			if (duration == null && (term.isZero() || term.isNegative())) {
 				throw new IllegalArgumentException("it must be positive");
 			}
-			return duration;
-		}
-		catch (IllegalArgumentException ex) {
-			throw new IllegalStateException("@Leased on " + description + " has an invalid duration '" + text + "'"
-					+ ((resolved.equals(text)) ? "" : " (resolved to '" + resolved + "')") + ": " + ex.getMessage(),
-					ex);
-		}
-	}
-
-	// Empty: released as soon as the method completes. Equal to the duration: never
-	// released, the instant ends the grant; longer would hold past the instant.
-	private static Duration holdAtLeast(String text, Duration duration, @Nullable StringValueResolver placeholders,
-			String description) {
-		String resolved = text;
-		try {
-			resolved = resolve(text, placeholders);
-			if (resolved.isBlank()) {
-				return Duration.ZERO;
-			}
-			Duration holdAtLeast = LeaseDurationParser.parse(resolved);
-			if (holdAtLeast.isNegative()) {
+			if (term.isNegative()) {
 				throw new IllegalArgumentException("it must not be negative");
 			}
-			if (holdAtLeast.compareTo(duration) > 0) {
+			if (duration != null && term.compareTo(duration) > 0) {
 				throw new IllegalArgumentException("it is longer than the duration " + duration
 						+ ", and a grant is never held past its instant: hold at most the duration");
 			}
-			return holdAtLeast;
+			return term;
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalStateException("@Leased on " + description + " has an invalid holdAtLeast '" + text + "'"
-					+ ((resolved.equals(text)) ? "" : " (resolved to '" + resolved + "')") + ": " + ex.getMessage(),
-					ex);
+			throw new IllegalStateException("@Leased on " + description + " has an invalid " + attribute + " '" + text
+					+ "'" + ((resolved.equals(text)) ? "" : " (resolved to '" + resolved + "')") + ": "
+					+ ex.getMessage(), ex);
 		}
 	}
 
@@ -181,32 +169,28 @@ record LeasedOperation(Method method, String description, Expression keyExpressi
 	}
 
 	LeaseKey key(Object target, @Nullable Object[] arguments, @Nullable BeanResolver beans) {
-		Object value = evaluate(this.keyExpression, target, arguments, beans, "key");
-		if (value instanceof byte[] bytes && bytes.length > 0) {
-			return LeaseKey.of(bytes);
-		}
-		if (value instanceof String text && !text.isEmpty()) {
-			return LeaseKey.of(text);
-		}
-		throw new IllegalArgumentException(
-				"@Leased on " + this.description + ": 'key' expression '" + this.keyExpression.getExpressionString()
-						+ "' yielded " + found(value) + "; it must yield a non-empty String" + " or byte[]");
+		return identity(this.keyExpression, "key", target, arguments, beans, LeaseKey::of, LeaseKey::of);
 	}
 
 	@Nullable LeaseHolder holder(Object target, @Nullable Object[] arguments, @Nullable BeanResolver beans) {
-		if (this.holderExpression == null) {
-			return null;
-		}
-		Object value = evaluate(this.holderExpression, target, arguments, beans, "holder");
+		return (this.holderExpression != null)
+				? identity(this.holderExpression, "holder", target, arguments, beans, LeaseHolder::of, LeaseHolder::of)
+				: null;
+	}
+
+	// A key or a holder is the non-empty bytes or text its expression yields.
+	private <T> T identity(Expression expression, String element, Object target, @Nullable Object[] arguments,
+			@Nullable BeanResolver beans, Function<byte[], T> ofBytes, Function<String, T> ofText) {
+		Object value = evaluate(expression, target, arguments, beans, element);
 		if (value instanceof byte[] bytes && bytes.length > 0) {
-			return LeaseHolder.of(bytes);
+			return ofBytes.apply(bytes);
 		}
 		if (value instanceof String text && !text.isEmpty()) {
-			return LeaseHolder.of(text);
+			return ofText.apply(text);
 		}
-		throw new IllegalArgumentException("@Leased on " + this.description + ": 'holder' expression '"
-				+ this.holderExpression.getExpressionString() + "' yielded " + found(value)
-				+ "; it must yield a non-empty String" + " or byte[]");
+		throw new IllegalArgumentException(
+				"@Leased on " + this.description + ": '" + element + "' expression '" + expression.getExpressionString()
+						+ "' yielded " + found(value) + "; it must yield a non-empty String or byte[]");
 	}
 
 	private @Nullable Object evaluate(Expression expression, Object target, @Nullable Object[] arguments,

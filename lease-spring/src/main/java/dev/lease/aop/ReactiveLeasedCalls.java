@@ -91,26 +91,20 @@ final class ReactiveLeasedCalls {
 			return Mono.fromFuture(() -> inCallerContext(template, template.takeAsync(request, operation.mode()),
 					CallerContext.capture(context)), false);
 		}).doOnDiscard(LeaseOutcome.class, (outcome) -> discard(template, outcome));
-		if (mono) {
-			// Mono.usingWhen defers every signal until the release completed
-			return take.flatMap((outcome) -> {
-				HeldLease held = outcome.value();
-				if (held == null) {
-					return Mono.from(skipped(interceptor, operation, outcome));
-				}
-				return Mono.usingWhen(Mono.just(held), (lease) -> Mono.fromDirect(run(work, lease)),
-						(lease) -> release(template, lease), (lease, failure) -> release(template, lease),
-						(lease) -> release(template, lease));
-			});
-		}
-		return take.flatMapMany((outcome) -> {
+		Function<LeaseOutcome<HeldLease>, Publisher<Object>> leased = (outcome) -> {
 			HeldLease held = outcome.value();
 			if (held == null) {
-				return Flux.from(skipped(interceptor, operation, outcome));
+				return skipped(interceptor, operation, outcome);
 			}
-			return Flux.usingWhen(Mono.just(held), (lease) -> run(work, lease), (lease) -> release(template, lease),
-					(lease, failure) -> release(template, lease), (lease) -> release(template, lease));
-		});
+			// Mono.usingWhen defers every signal until the release completed
+			return mono
+					? Mono.usingWhen(Mono.just(held), (lease) -> Mono.fromDirect(run(work, lease)),
+							(lease) -> release(template, lease), (lease, failure) -> release(template, lease),
+							(lease) -> release(template, lease))
+					: Flux.usingWhen(Mono.just(held), (lease) -> run(work, lease), (lease) -> release(template, lease),
+							(lease, failure) -> release(template, lease), (lease) -> release(template, lease));
+		};
+		return mono ? take.flatMap((outcome) -> Mono.from(leased.apply(outcome))) : take.flatMapMany(leased);
 	}
 
 	// A take that waited answers on the thread that woke it: the rest of the call (the

@@ -54,12 +54,7 @@ final class ReactorLeases {
 	}
 
 	static @Nullable Lease find(ContextView context, LeaseKey key) {
-		for (Lease lease : leases(context)) {
-			if (lease.key().equals(key)) {
-				return lease;
-			}
-		}
-		return null;
+		return leases(context).stream().filter((lease) -> lease.key().equals(key)).findFirst().orElse(null);
 	}
 
 	private static List<Lease> leases(ContextView context) {

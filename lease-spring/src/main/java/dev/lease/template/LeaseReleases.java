@@ -17,7 +17,6 @@
 package dev.lease.template;
 
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.LongSupplier;
@@ -80,64 +79,76 @@ final class LeaseReleases implements AutoCloseable {
 	}
 
 	// Ends a grant whose work completed: releases it now, or keeps it until it is old
-	// enough. Answers the exception to throw for an overrun, if any.
+	// enough. Answers the exception to throw for an overrun, if any. The host is asked on
+	// this thread, so the answer is made when this returns.
 	@Nullable LeaseExpiredException finish(HeldLease held) {
-		if (!held.finish()) {
-			return null;
+		try {
+			return finish(held, true).join();
 		}
-		long hold = held.request().holdAtLeast().toNanos();
-		if (hold == 0 || this.holds.now() - held.takenAtNanos() >= hold) {
-			return release(held);
+		catch (CompletionException ex) {
+			throw LeaseReleases.<RuntimeException>thrown((ex.getCause() != null) ? ex.getCause() : ex);
 		}
-		return keep(held, held.takenAtNanos() + hold);
 	}
 
 	// As finish, asked through the host's non-blocking view: the future completes once
 	// the release (or the remaining question of a hold) is answered, never waiting
 	// behind takes for a thread.
 	CompletableFuture<@Nullable LeaseExpiredException> finishAsync(HeldLease held) {
+		return finish(held, false);
+	}
+
+	// The work finished before the grant was old enough. Whether it finished within its
+	// term is the host's to say (Operation 8, 10): a grant already ended is an overrun,
+	// answered now rather than when the hold would have ended.
+	private CompletableFuture<@Nullable LeaseExpiredException> finish(HeldLease held, boolean blocking) {
 		if (!held.finish()) {
 			return CompletableFuture.completedFuture(null);
 		}
 		long hold = held.request().holdAtLeast().toNanos();
 		if (hold == 0 || this.holds.now() - held.takenAtNanos() >= hold) {
-			return releaseAsync(held);
+			return release(held, blocking);
 		}
 		long dueNanos = held.takenAtNanos() + hold;
 		Lease lease = held.lease();
 		long asked = this.holds.now();
-		return ask(() -> this.async.remaining(lease.key(), lease.holder())).handle((remaining, failure) -> {
-			if (failure != null) {
-				logger.debug("Could not ask for the remaining term of the lease on key '" + lease.key()
-						+ "'; it is released when it is old enough", failure);
-				schedule(held, dueNanos, true);
-			}
-			else if (remaining.isEmpty()) {
-				return releaseAsync(held);
-			}
-			else {
-				keep(held, dueNanos, asked, remaining.get());
-			}
-			return CompletableFuture.<@Nullable LeaseExpiredException>completedFuture(null);
-		}).thenCompose((released) -> released);
+		return ask(blocking, () -> this.host.remaining(lease.key(), lease.holder()),
+				() -> this.async.remaining(lease.key(), lease.holder()))
+			.handle((remaining, failure) -> {
+				if (failure != null) {
+					logger.debug("Could not ask for the remaining term of the lease on key '" + lease.key()
+							+ "'; it is released when it is old enough", failure);
+					schedule(held, dueNanos, true);
+				}
+				else if (remaining.isEmpty()) {
+					return release(held, blocking);
+				}
+				else {
+					keep(held, dueNanos, asked, remaining.get());
+				}
+				return CompletableFuture.<@Nullable LeaseExpiredException>completedFuture(null);
+			})
+			.thenCompose((released) -> released);
 	}
 
 	// Gives back a grant nobody will use (its caller went away): no overrun to answer.
 	void giveBack(HeldLease held) {
 		if (held.finish()) {
-			releaseAsync(held);
+			release(held, false);
 		}
 	}
 
-	private CompletableFuture<@Nullable LeaseExpiredException> releaseAsync(HeldLease held) {
+	// A host failure is logged, not answered: the grant then ends at its instant.
+	private CompletableFuture<@Nullable LeaseExpiredException> release(HeldLease held, boolean blocking) {
 		Lease lease = held.lease();
-		return ask(() -> this.async.release(lease.key(), lease.holder())).handle((result, failure) -> {
-			if (failure != null) {
-				releaseFailed(held, failure);
-				return null;
-			}
-			return overrun(held, result);
-		});
+		return ask(blocking, () -> this.host.release(lease.key(), lease.holder()),
+				() -> this.async.release(lease.key(), lease.holder()))
+			.handle((result, failure) -> {
+				if (failure != null) {
+					releaseFailed(held, failure);
+					return null;
+				}
+				return overrun(held, result);
+			});
 	}
 
 	// A view that throws rather than failing its future is answered as if it had failed
@@ -151,27 +162,16 @@ final class LeaseReleases implements AutoCloseable {
 		}
 	}
 
-	// The work finished before the grant was old enough. Whether it finished within its
-	// term is the host's to say (Operation 8, 10): a grant already ended is an overrun,
-	// answered now rather than when the hold would have ended.
-	private @Nullable LeaseExpiredException keep(HeldLease held, long dueNanos) {
-		Lease lease = held.lease();
-		long asked = this.holds.now();
-		Optional<Duration> remaining;
-		try {
-			remaining = this.host.remaining(lease.key(), lease.holder());
-		}
-		catch (RuntimeException ex) {
-			logger.debug("Could not ask for the remaining term of the lease on key '" + lease.key()
-					+ "'; it is released when it is old enough", ex);
-			schedule(held, dueNanos, true);
-			return null;
-		}
-		if (remaining.isEmpty()) {
-			return release(held);
-		}
-		keep(held, dueNanos, asked, remaining.get());
-		return null;
+	// Asked on the caller's thread, a host's RuntimeException answers as the view's
+	// failure would; anything else it throws is thrown as it was.
+	private static <T> CompletableFuture<T> ask(boolean blocking, Supplier<T> onCallersThread,
+			Supplier<CompletableFuture<T>> viewed) {
+		return ask(blocking ? () -> CompletableFuture.completedFuture(onCallersThread.get()) : viewed);
+	}
+
+	@SuppressWarnings("unchecked")
+	private static <E extends Throwable> E thrown(Throwable failure) throws E {
+		throw (E) failure;
 	}
 
 	private void keep(HeldLease held, long dueNanos, long asked, Duration remaining) {
@@ -206,24 +206,8 @@ final class LeaseReleases implements AutoCloseable {
 	// As finishAsync, with an overrun that fails as the future's failure.
 	CompletableFuture<Void> finishOrFailAsync(HeldLease held) {
 		CompletableFuture<Void> released = new CompletableFuture<>();
-		finishAsync(held).whenComplete((overrun, failure) -> {
-			if (failure != null) {
-				released.completeExceptionally(failure);
-			}
-			else if (overrun != null) {
-				released.completeExceptionally(overrun);
-			}
-			else {
-				released.complete(null);
-			}
-		});
+		finishAsync(held).whenComplete((overrun, failure) -> settle(released, null, failure, overrun));
 		return released;
-	}
-
-	// Releases a grant now; answers the exception to throw for an overrun, if any. A host
-	// failure is logged, not thrown: the grant then ends at its instant.
-	@Nullable LeaseExpiredException release(HeldLease held) {
-		return overrun(held, releaseOrLog(held));
 	}
 
 	private @Nullable LeaseExpiredException overrun(HeldLease held, @Nullable ReleaseResult result) {
@@ -241,21 +225,19 @@ final class LeaseReleases implements AutoCloseable {
 	// The work ended within its term (the host said so when it completed); a NotHeld now
 	// means the scheduler ran this release after the instant, which ended the grant.
 	private void releaseHeld(HeldLease held) {
-		if (releaseOrLog(held) instanceof NotHeld) {
-			logger.warn("The release of the lease on key '" + held.lease().key() + "' held at least "
-					+ held.request().holdAtLeast() + " came after its instant " + held.lease().expiresAt()
-					+ ", which had ended the grant; " + held.request().describe() + " had completed within its term");
-		}
-	}
-
-	private @Nullable ReleaseResult releaseOrLog(HeldLease held) {
 		Lease lease = held.lease();
+		ReleaseResult result;
 		try {
-			return this.host.release(lease.key(), lease.holder());
+			result = this.host.release(lease.key(), lease.holder());
 		}
 		catch (RuntimeException ex) {
 			releaseFailed(held, ex);
-			return null;
+			return;
+		}
+		if (result instanceof NotHeld) {
+			logger.warn("The release of the lease on key '" + held.lease().key() + "' held at least "
+					+ held.request().holdAtLeast() + " came after its instant " + held.lease().expiresAt()
+					+ ", which had ended the grant; " + held.request().describe() + " had completed within its term");
 		}
 	}
 
@@ -279,6 +261,21 @@ final class LeaseReleases implements AutoCloseable {
 	@Override
 	public void close() {
 		close(DEFAULT_CLOSE_WAIT);
+	}
+
+	// Completes the result as the work ended, or with the overrun its release found.
+	static <T> void settle(CompletableFuture<T> result, @Nullable T value, @Nullable Throwable failure,
+			@Nullable LeaseExpiredException overrun) {
+		if (failure != null) {
+			suppressOverrun(failure, overrun);
+			result.completeExceptionally(failure);
+		}
+		else if (overrun != null) {
+			result.completeExceptionally(overrun);
+		}
+		else {
+			result.complete(value);
+		}
 	}
 
 	// A failure of the work carries the overrun its release found, rather than hide it.

@@ -17,7 +17,6 @@
 package dev.lease.template;
 
 import java.util.ArrayDeque;
-import java.util.Iterator;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
@@ -73,9 +72,8 @@ public final class LeaseStack {
 	 * @return whether the thread holds the key through a leased call
 	 */
 	public static boolean holds(LeaseKey key) {
-		Iterator<Lease> leases = HELD.get().iterator();
-		while (leases.hasNext()) {
-			if (leases.next().key().equals(key)) {
+		for (Lease lease : HELD.get()) {
+			if (lease.key().equals(key)) {
 				return true;
 			}
 		}

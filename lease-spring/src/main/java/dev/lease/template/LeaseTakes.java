@@ -215,35 +215,27 @@ final class LeaseTakes {
 			}
 			LeaseKey key = this.request.key();
 			Duration duration = this.request.duration();
-			if (this.mode == LeaseMode.TRY_TAKE) {
-				withdrawable(LeaseReleases.ask(() -> this.host.tryTake(key, this.holder, duration)))
-					.whenComplete((result, failure) -> {
-						if (failure != null) {
-							fail(failure);
-						}
-						else {
-							deliver((result instanceof Taken taken) ? held(this.request, taken.lease())
-									: LeaseOutcome.notTaken(key, "it is held by another holder"));
-						}
-					});
-				return;
-			}
-			long started = LeaseTakes.this.clock.getAsLong();
-			withdrawable(LeaseReleases.ask(() -> this.host.take(key, this.holder, duration)))
-				.whenComplete((result, failure) -> {
-					if (failure != null) {
-						fail(failure);
-					}
-					else if (!(result instanceof Taken taken)) {
-						deliver(LeaseOutcome.notTaken(key, "it stayed held for the whole arrival term"));
-					}
-					else if (mayHavePassed(started, duration)) {
-						deliverIfStanding(taken.lease());
-					}
-					else {
-						deliver(held(this.request, taken.lease()));
-					}
-				});
+			// A try take is answered at once: its clock is never read.
+			boolean tryTake = this.mode == LeaseMode.TRY_TAKE;
+			long started = tryTake ? 0 : LeaseTakes.this.clock.getAsLong();
+			CompletableFuture<?> question = tryTake
+					? LeaseReleases.ask(() -> this.host.tryTake(key, this.holder, duration))
+					: LeaseReleases.ask(() -> this.host.take(key, this.holder, duration));
+			withdrawable(question).whenComplete((result, failure) -> {
+				if (failure != null) {
+					fail(failure);
+				}
+				else if (!(result instanceof Taken taken)) {
+					deliver(LeaseOutcome.notTaken(key,
+							tryTake ? "it is held by another holder" : "it stayed held for the whole arrival term"));
+				}
+				else if (!tryTake && mayHavePassed(started, duration)) {
+					deliverIfStanding(taken.lease());
+				}
+				else {
+					deliver(held(this.request, taken.lease()));
+				}
+			});
 		}
 
 		private <T> CompletableFuture<T> withdrawable(CompletableFuture<T> question) {

@@ -269,16 +269,7 @@ public final class LeaseTemplate implements AutoCloseable {
 				completed.completeExceptionally(ex);
 				return;
 			}
-			if (failure != null) {
-				LeaseReleases.suppressOverrun(failure, overrun);
-				completed.completeExceptionally(failure);
-			}
-			else if (overrun != null) {
-				completed.completeExceptionally(overrun);
-			}
-			else {
-				completed.complete(value);
-			}
+			LeaseReleases.settle(completed, value, failure, overrun);
 		});
 		return LeaseOutcome.taken(request.key(), completed);
 	}
