@@ -26,6 +26,7 @@ import java.util.function.Supplier;
 import javax.sql.DataSource;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.support.JdbcUtils;
 
 import dev.lease.host.TimedBorrow;
 
@@ -88,7 +89,7 @@ final class AnswerDeadline {
 			}
 		}
 		try {
-			return this.lender.borrow(answerByNanos, dataSource::getConnection, AnswerDeadline::close);
+			return this.lender.borrow(answerByNanos, dataSource::getConnection, JdbcUtils::closeConnection);
 		}
 		catch (SQLException | RuntimeException ex) {
 			throw ex;
@@ -101,15 +102,6 @@ final class AnswerDeadline {
 			// the time left passed: as a Hikari pool says it
 			// (SQLTransientConnectionException)
 			throw new SQLTransientConnectionException(ex.getMessage(), ex);
-		}
-	}
-
-	private static void close(Connection connection) {
-		try {
-			connection.close();
-		}
-		catch (SQLException ex) {
-			// a broken connection, which the pool discards
 		}
 	}
 

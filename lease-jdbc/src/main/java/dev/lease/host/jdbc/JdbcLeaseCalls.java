@@ -35,6 +35,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.ConnectionHolder;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
 import org.springframework.jdbc.support.JdbcTransactionManager;
+import org.springframework.jdbc.support.JdbcUtils;
 import org.springframework.jdbc.support.SQLErrorCodeSQLExceptionTranslator;
 import org.springframework.jdbc.support.SQLExceptionTranslator;
 import org.springframework.transaction.CannotCreateTransactionException;
@@ -285,7 +286,7 @@ final class JdbcLeaseCalls {
 		}
 		finally {
 			AnswerDeadline.restore(connection, networkTimeout);
-			close(connection);
+			JdbcUtils.closeConnection(connection);
 		}
 	}
 
@@ -351,15 +352,6 @@ final class JdbcLeaseCalls {
 		}
 		catch (SQLException ex) {
 			// the pool resets the connection, or discards it
-		}
-	}
-
-	private static void close(Connection connection) {
-		try {
-			connection.close();
-		}
-		catch (SQLException ex) {
-			// the pool discards it
 		}
 	}
 

@@ -27,6 +27,7 @@ import javax.sql.DataSource;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.PessimisticLockingFailureException;
+import org.springframework.jdbc.support.JdbcUtils;
 
 /**
  * The one connection of a {@link JdbcLeaseHost} on which waiters that give up withdraw,
@@ -162,14 +163,8 @@ final class WithdrawalConnection {
 	private void discard() {
 		Connection connection = this.connection;
 		this.connection = null;
-		if (connection != null) {
-			try {
-				connection.close();
-			}
-			catch (SQLException ex) {
-				// broken already
-			}
-		}
+		// broken already, where closing it fails
+		JdbcUtils.closeConnection(connection);
 	}
 
 }
