@@ -190,7 +190,7 @@ public class FencedJdbcTemplate implements FencedParty {
 		Assert.notNull(work, "'work' must not be null");
 		DatabaseClock clock = clock();
 		Check check = new Check(clock, fence, key, listener);
-		T result = this.transactionTemplate.execute((status) -> {
+		return this.transactionTemplate.execute((status) -> {
 			boolean joined = !status.isNewTransaction();
 			T written = work.apply(this.jdbcTemplate);
 			check.run();
@@ -199,7 +199,6 @@ public class FencedJdbcTemplate implements FencedParty {
 			}
 			return written;
 		});
-		return result;
 	}
 
 	private DatabaseClock clock() {

@@ -25,10 +25,8 @@ import java.util.function.Supplier;
 
 import javax.sql.DataSource;
 
-import com.zaxxer.hikari.HikariDataSource;
-import com.zaxxer.hikari.pool.HikariPool;
 import org.jspecify.annotations.Nullable;
-import org.springframework.util.ClassUtils;
+import org.springframework.jdbc.support.JdbcUtils;
 
 import dev.lease.host.TimedBorrow;
 
@@ -44,9 +42,6 @@ import dev.lease.host.TimedBorrow;
  * @author Lease contributors
  */
 final class AnswerDeadline {
-
-	private static final boolean HIKARI_PRESENT = ClassUtils.isPresent("com.zaxxer.hikari.HikariDataSource",
-			AnswerDeadline.class.getClassLoader());
 
 	private final ThreadLocal<Long> answerBy = new ThreadLocal<>();
 
@@ -87,14 +82,14 @@ final class AnswerDeadline {
 	// A connection had by the instant: a Hikari pool is asked for one within the time
 	// left, any other lends on a lender thread, what it lends later given straight back.
 	Connection connection(DataSource dataSource, long answerByNanos) throws SQLException {
-		if (HIKARI_PRESENT) {
-			Connection connection = Hikari.connection(dataSource, millisLeft(answerByNanos));
+		if (ListenConnections.HIKARI_PRESENT) {
+			Connection connection = ListenConnections.Hikari.connection(dataSource, millisLeft(answerByNanos));
 			if (connection != null) {
 				return connection;
 			}
 		}
 		try {
-			return this.lender.borrow(answerByNanos, dataSource::getConnection, AnswerDeadline::close);
+			return this.lender.borrow(answerByNanos, dataSource::getConnection, JdbcUtils::closeConnection);
 		}
 		catch (SQLException | RuntimeException ex) {
 			throw ex;
@@ -107,15 +102,6 @@ final class AnswerDeadline {
 			// the time left passed: as a Hikari pool says it
 			// (SQLTransientConnectionException)
 			throw new SQLTransientConnectionException(ex.getMessage(), ex);
-		}
-	}
-
-	private static void close(Connection connection) {
-		try {
-			connection.close();
-		}
-		catch (SQLException ex) {
-			// a broken connection, which the pool discards
 		}
 	}
 
@@ -146,30 +132,6 @@ final class AnswerDeadline {
 
 	private static long millisLeft(long answerByNanos) {
 		return Math.max(1, TimeUnit.NANOSECONDS.toMillis(answerByNanos - System.nanoTime()));
-	}
-
-	/**
-	 * A Hikari pool's connection within a timeout of the call's own, read only when
-	 * Hikari is on the class path.
-	 */
-	private static final class Hikari {
-
-		private Hikari() {
-		}
-
-		// Only the pool itself: a data source that wraps it (tracing, metrics) is asked
-		// as
-		// it is, so that what it adds is not bypassed.
-		static @Nullable Connection connection(DataSource dataSource, long timeoutMillis) throws SQLException {
-			if (!(dataSource instanceof HikariDataSource hikariDataSource)) {
-				return null;
-			}
-			// The pool, once started (a data source built from a configuration starts it
-			// at once).
-			Object pool = hikariDataSource.getHikariPoolMXBean();
-			return (pool instanceof HikariPool hikari) ? hikari.getConnection(timeoutMillis) : null;
-		}
-
 	}
 
 }

@@ -70,7 +70,7 @@ public enum DatabaseClock {
 			SELECT CAST(EXTRACT(EPOCH FROM EXECUTING_STATEMENT_START) * 1000000 AS BIGINT)
 			FROM INFORMATION_SCHEMA.SESSIONS WHERE SESSION_ID = SESSION_ID()""");
 
-	private static final String SUPPORTED = "PostgreSQL, MySQL, MariaDB and H2";
+	static final String SUPPORTED = "PostgreSQL, MySQL, MariaDB and H2";
 
 	private final String productName;
 

@@ -49,12 +49,9 @@ final class JdbcGrantReads {
 
 	private static final byte[] BEFORE_EVERY_KEY = new byte[0];
 
-	private final JdbcLeaseStatements statements;
-
 	private final JdbcLeaseStore store;
 
-	JdbcGrantReads(JdbcLeaseStatements statements, JdbcLeaseStore store) {
-		this.statements = statements;
+	JdbcGrantReads(JdbcLeaseStore store) {
 		this.store = store;
 	}
 
@@ -64,7 +61,7 @@ final class JdbcGrantReads {
 	GrantsPage page(@Nullable String cursor, int limit) {
 		byte[] after = (cursor != null) ? KeyCursor.key(cursor).bytes() : BEFORE_EVERY_KEY;
 		List<PageRow> rows = this.store.calls.statement("list the grants", null,
-				(tx) -> tx.queryRows(this.statements.selectGrants, 0, JdbcGrantReads::pageRow, after, limit));
+				(tx) -> tx.queryRows(this.store.statements.selectGrants, 0, JdbcGrantReads::pageRow, after, limit));
 		long reading = rows.get(0).reading();
 		List<Lease> grants = new ArrayList<>();
 		Map<LeaseKey, Instant> starts = new HashMap<>();
@@ -97,10 +94,8 @@ final class JdbcGrantReads {
 	}
 
 	private @Nullable Standing standing(LeaseKey key) {
-		byte[] keyBytes = key.bytes();
-		KeyRow.Read read = this.store.calls.statement("read the standing grant", key,
-				(tx) -> tx.queryRow(this.statements.selectKeyAndNow, KeyRow.ROW_AND_NOW, keyBytes));
-		return (read != null) ? standing(keyBytes, read.row(), read.now()) : null;
+		KeyRow.Read read = this.store.readKeyAndNow("read the standing grant", key);
+		return (read != null) ? standing(key.bytes(), read.row(), read.now()) : null;
 	}
 
 	// One statement: the key's waiters that are neither handed the key nor past their
@@ -112,7 +107,7 @@ final class JdbcGrantReads {
 	// is a waiter queued before the column existed, whose arrival is not known.
 	QueuedTakes waiting(LeaseKey key) {
 		QueuedTakes waiting = this.store.calls.statement("read how many wait", key,
-				(tx) -> tx.queryRow(this.statements.selectWaiting, JdbcGrantReads::waitingRow, key.bytes()));
+				(tx) -> tx.queryRow(this.store.statements.selectWaiting, JdbcGrantReads::waitingRow, key.bytes()));
 		return (waiting != null) ? waiting : QueuedTakes.NONE;
 	}
 

@@ -35,6 +35,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.ConnectionHolder;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
 import org.springframework.jdbc.support.JdbcTransactionManager;
+import org.springframework.jdbc.support.JdbcUtils;
 import org.springframework.jdbc.support.SQLErrorCodeSQLExceptionTranslator;
 import org.springframework.jdbc.support.SQLExceptionTranslator;
 import org.springframework.transaction.CannotCreateTransactionException;
@@ -161,9 +162,10 @@ final class JdbcLeaseCalls {
 					Transaction tx = new Transaction(this.jdbc, this.selectNow);
 					Long answerBy = this.deadline.current();
 					T result = switch (call) {
-						case TRANSACTION -> (answerBy != null) ? inTransactionBy(answerBy, () -> work.run(tx))
-								: inTransaction(() -> work.run(tx));
-						case STATEMENT -> inAutoCommit(() -> work.run(tx));
+						case TRANSACTION ->
+							(answerBy != null) ? onOwnConnection(answerBy, () -> inTransaction(() -> work.run(tx)))
+									: inTransaction(() -> work.run(tx));
+						case STATEMENT -> onOwnConnection(answerBy, () -> inAutoCommit(() -> work.run(tx)));
 						case WITHDRAWAL -> onWithdrawalConnection(() -> work.run(tx));
 					};
 					if (!tx.handoffs.isEmpty() && key != null) {
@@ -274,19 +276,29 @@ final class JdbcLeaseCalls {
 		return this.transactions.execute((status) -> work.get());
 	}
 
-	// As above, on a connection had, and answered, by the instant (AnswerDeadline),
-	// bound under the host's data source for the transaction manager to begin it on.
-	private <T> T inTransactionBy(long answerBy, Supplier<T> work) {
+	// The work on a connection of the host's own, had, and answered, by the instant
+	// where the call has one (AnswerDeadline).
+	private <T> T onOwnConnection(@Nullable Long answerBy, Supplier<T> work) {
 		Connection connection = connection(answerBy);
-		int networkTimeout = AnswerDeadline.bound(connection, answerBy);
+		int networkTimeout = (answerBy != null) ? AnswerDeadline.bound(connection, answerBy) : -1;
+		try {
+			return bound(connection, work);
+		}
+		finally {
+			AnswerDeadline.restore(connection, networkTimeout);
+			JdbcUtils.closeConnection(connection);
+		}
+	}
+
+	// The work with the connection bound under the host's data source, for the
+	// transaction manager to begin a transaction on, and the template to run on.
+	private <T> T bound(Connection connection, Supplier<T> work) {
 		TransactionSynchronizationManager.bindResource(this.own, new ConnectionHolder(connection));
 		try {
-			return inTransaction(work);
+			return work.get();
 		}
 		finally {
 			TransactionSynchronizationManager.unbindResource(this.own);
-			AnswerDeadline.restore(connection, networkTimeout);
-			close(connection);
 		}
 	}
 
@@ -305,34 +317,22 @@ final class JdbcLeaseCalls {
 		}
 	}
 
-	// The one-statement questions: on a connection of the host's own in auto-commit,
-	// bound for the work's statements under the host's data source.
+	// The one-statement questions: in auto-commit, on the bound connection.
 	private <T> T inAutoCommit(Supplier<T> work) {
-		Long answerBy = this.deadline.current();
-		Connection connection = connection(answerBy);
-		int networkTimeout = (answerBy != null) ? AnswerDeadline.bound(connection, answerBy) : -1;
-		TransactionSynchronizationManager.bindResource(this.own, new ConnectionHolder(connection));
-		try {
-			return this.jdbc.execute((ConnectionCallback<T>) (bound) -> {
-				boolean wasAutoCommit = bound.getAutoCommit();
+		return this.jdbc.execute((ConnectionCallback<T>) (bound) -> {
+			boolean wasAutoCommit = bound.getAutoCommit();
+			if (!wasAutoCommit) {
+				bound.setAutoCommit(true);
+			}
+			try {
+				return work.get();
+			}
+			finally {
 				if (!wasAutoCommit) {
-					bound.setAutoCommit(true);
+					restoreAutoCommit(bound);
 				}
-				try {
-					return work.get();
-				}
-				finally {
-					if (!wasAutoCommit) {
-						restoreAutoCommit(bound);
-					}
-				}
-			});
-		}
-		finally {
-			TransactionSynchronizationManager.unbindResource(this.own);
-			AnswerDeadline.restore(connection, networkTimeout);
-			close(connection);
-		}
+			}
+		});
 	}
 
 	// A transaction on the withdrawal connection, bound under the host's data source:
@@ -343,15 +343,7 @@ final class JdbcLeaseCalls {
 		if (withdrawals == null) {
 			return inTransaction(work);
 		}
-		return withdrawals.use((connection) -> {
-			TransactionSynchronizationManager.bindResource(this.own, new ConnectionHolder(connection));
-			try {
-				return inTransaction(work);
-			}
-			finally {
-				TransactionSynchronizationManager.unbindResource(this.own);
-			}
-		}, () -> inTransaction(work));
+		return withdrawals.use((connection) -> bound(connection, () -> inTransaction(work)), () -> inTransaction(work));
 	}
 
 	private static void restoreAutoCommit(Connection connection) {
@@ -360,15 +352,6 @@ final class JdbcLeaseCalls {
 		}
 		catch (SQLException ex) {
 			// the pool resets the connection, or discards it
-		}
-	}
-
-	private static void close(Connection connection) {
-		try {
-			connection.close();
-		}
-		catch (SQLException ex) {
-			// the pool discards it
 		}
 	}
 

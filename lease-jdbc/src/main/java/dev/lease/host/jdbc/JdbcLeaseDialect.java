@@ -59,8 +59,6 @@ enum JdbcLeaseDialect {
 			ON K.LEASE_KEY = S.LEASE_KEY WHEN NOT MATCHED THEN
 			INSERT (LEASE_KEY, LATEST, QUEUED, ARRIVALS) VALUES (S.LEASE_KEY, 0, 0, 0)""");
 
-	static final String SUPPORTED = "PostgreSQL, MySQL, MariaDB and H2";
-
 	private final String displayName;
 
 	private final String platform;
@@ -162,7 +160,7 @@ enum JdbcLeaseDialect {
 		}
 		catch (IllegalStateException ex) {
 			throw new LeaseHostException("Database '" + product + "' is not supported by the JDBC lease host;"
-					+ " supported: " + SUPPORTED + ". Use another lease host, or one of these databases");
+					+ " supported: " + DatabaseClock.SUPPORTED + ". Use another lease host, or one of these databases");
 		}
 		for (JdbcLeaseDialect dialect : values()) {
 			if (dialect.clock == clock) {

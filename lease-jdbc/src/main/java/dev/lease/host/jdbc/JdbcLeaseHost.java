@@ -180,7 +180,7 @@ public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, Au
 	 * @throws LeaseHostException if the database has not answered yet and does not answer
 	 */
 	public String platform() {
-		return this.parts.get().dialect.platform();
+		return this.parts.get().dialect().platform();
 	}
 
 	/**
@@ -214,8 +214,8 @@ public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, Au
 		long durationMicros = Micros.of(ARGUMENTS.requireTake(key, holder, duration));
 		JdbcLeaseParts parts = this.parts.get();
 		// Not after an interrupt, which returns at once, nor after a failure.
-		TakeResult answer = parts.waiting.take(key, holder, durationMicros);
-		parts.sweeper.sweepNowAndThen();
+		TakeResult answer = parts.waiting().take(key, holder, durationMicros);
+		parts.sweeper().sweepNowAndThen();
 		return answer;
 	}
 
@@ -224,24 +224,24 @@ public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, Au
 		long durationMicros = Micros.of(ARGUMENTS.requireTake(key, holder, duration));
 		JdbcLeaseParts parts = this.parts.get();
 		try {
-			TakeAnswer entered = parts.store.enter(key, holder, durationMicros, false);
+			TakeAnswer entered = parts.store().enter(key, holder, durationMicros, false);
 			return (entered instanceof Granted granted) ? JdbcLeaseWaiting.taken(key, holder, granted) : new Held();
 		}
 		finally {
-			parts.sweeper.sweepNowAndThen();
+			parts.sweeper().sweepNowAndThen();
 		}
 	}
 
 	@Override
 	public Optional<Duration> remaining(LeaseKey key, LeaseHolder holder) {
 		HostArguments.requireKeyAndHolder(key, holder);
-		return this.parts.get().store.remaining(key, holder);
+		return this.parts.get().store().remaining(key, holder);
 	}
 
 	@Override
 	public ReleaseResult release(LeaseKey key, LeaseHolder holder) {
 		HostArguments.requireKeyAndHolder(key, holder);
-		return this.parts.get().store.release(key, holder) ? new Released() : new NotHeld();
+		return this.parts.get().store().release(key, holder) ? new Released() : new NotHeld();
 	}
 
 	/**
@@ -252,25 +252,25 @@ public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, Au
 	 */
 	@Override
 	public GrantsPage grants(@Nullable String cursor, int limit) {
-		return this.parts.get().grantReads.page(cursor, HostArguments.requireLimit(limit));
+		return this.parts.get().grantReads().page(cursor, HostArguments.requireLimit(limit));
 	}
 
 	@Override
 	public Optional<Lease> grant(LeaseKey key) {
 		HostArguments.requireKey(key);
-		return this.parts.get().grantReads.grant(key);
+		return this.parts.get().grantReads().grant(key);
 	}
 
 	@Override
 	public Optional<Instant> grantedAt(Lease grant) {
 		HostArguments.requireKey(grant.key());
-		return this.parts.get().grantReads.grantedAt(grant);
+		return this.parts.get().grantReads().grantedAt(grant);
 	}
 
 	@Override
 	public Optional<QueuedTakes> waiting(LeaseKey key) {
 		HostArguments.requireKey(key);
-		return Optional.of(this.parts.get().grantReads.waiting(key));
+		return Optional.of(this.parts.get().grantReads().waiting(key));
 	}
 
 	/**
@@ -301,7 +301,7 @@ public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, Au
 	 */
 	@Override
 	public StoreProtocolReading protocol() {
-		return this.parts.get().protocol.get();
+		return this.parts.get().protocol().get();
 	}
 
 	/**

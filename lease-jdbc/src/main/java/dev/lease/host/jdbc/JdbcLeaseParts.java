@@ -36,43 +36,21 @@ import dev.lease.host.Wakeups;
  * ({@link JdbcProtocolRecord}). Built through the host kit's {@link LazyStart}, so that a
  * host built while the database is down starts at the first call that reaches it.
  *
+ * @param dialect the database's dialect
+ * @param store the store's reads and writes
+ * @param grantReads the reads for operators
+ * @param waiting the takes that may queue
+ * @param sweeper the clean-up
+ * @param listener the listening connection, on PostgreSQL with notifications
+ * @param pickedUp the waiter rows of grants taken up from a notification
+ * @param withdrawals the connection waiters withdraw on, where the host has one
+ * @param protocol the store's protocol record as it stands
  * @author Lease contributors
  */
-final class JdbcLeaseParts implements AutoCloseable {
-
-	final JdbcLeaseDialect dialect;
-
-	final JdbcLeaseStore store;
-
-	final JdbcGrantReads grantReads;
-
-	final JdbcLeaseWaiting waiting;
-
-	final JdbcLeaseSweeper sweeper;
-
-	final @Nullable PostgresqlNotificationListener listener;
-
-	final PickedUpWaiters pickedUp;
-
-	final @Nullable WithdrawalConnection withdrawals;
-
-	// The store's protocol record as it stands.
-	final Supplier<StoreProtocolReading> protocol;
-
-	private JdbcLeaseParts(JdbcLeaseDialect dialect, JdbcLeaseStore store, JdbcGrantReads grantReads,
-			JdbcLeaseWaiting waiting, @Nullable PostgresqlNotificationListener listener, PickedUpWaiters pickedUp,
-			@Nullable WithdrawalConnection withdrawals, Duration cleanupInterval,
-			Supplier<StoreProtocolReading> protocol) {
-		this.dialect = dialect;
-		this.store = store;
-		this.grantReads = grantReads;
-		this.waiting = waiting;
-		this.sweeper = new JdbcLeaseSweeper(store, cleanupInterval, store.calls.threads);
-		this.listener = listener;
-		this.pickedUp = pickedUp;
-		this.withdrawals = withdrawals;
-		this.protocol = protocol;
-	}
+record JdbcLeaseParts(JdbcLeaseDialect dialect, JdbcLeaseStore store, JdbcGrantReads grantReads,
+		JdbcLeaseWaiting waiting, JdbcLeaseSweeper sweeper, @Nullable PostgresqlNotificationListener listener,
+		PickedUpWaiters pickedUp, @Nullable WithdrawalConnection withdrawals,
+		Supplier<StoreProtocolReading> protocol) implements AutoCloseable {
 
 	static LazyStart<JdbcLeaseParts> lazy(DataSource dataSource, String tablePrefix, boolean notifications,
 			@Nullable DataSource listenDataSource, Duration cleanupInterval, HostThreads threads) {
@@ -110,8 +88,9 @@ final class JdbcLeaseParts implements AutoCloseable {
 				withdrawals, threads);
 		JdbcLeaseStore store = JdbcLeaseStore.of(calls, statements, dialect, pickedUp, channel, listener != null);
 		JdbcLeaseWaiting waiting = new JdbcLeaseWaiting(store, wakeups, interrupts, pickedUp, listener);
-		JdbcGrantReads grantReads = new JdbcGrantReads(statements, store);
-		return new JdbcLeaseParts(dialect, store, grantReads, waiting, listener, pickedUp, withdrawals, cleanupInterval,
+		JdbcGrantReads grantReads = new JdbcGrantReads(store);
+		JdbcLeaseSweeper sweeper = new JdbcLeaseSweeper(store, cleanupInterval, threads);
+		return new JdbcLeaseParts(dialect, store, grantReads, waiting, sweeper, listener, pickedUp, withdrawals,
 				protocol);
 	}
 

@@ -17,6 +17,7 @@
 package dev.lease.host.jdbc;
 
 import java.util.Locale;
+import java.util.function.UnaryOperator;
 
 /**
  * The SQL the JDBC host runs, with one table-name placeholder, {@code %PREFIX%}, and
@@ -92,75 +93,73 @@ final class JdbcLeaseStatements {
 	final String selectWaiting;
 
 	JdbcLeaseStatements(JdbcLeaseDialect dialect, String tablePrefix) {
+		UnaryOperator<String> sql = (template) -> sql(template, dialect, tablePrefix);
+		UnaryOperator<String> mysql = (template) -> mysql(template, dialect, tablePrefix);
 		// On PostgreSQL the key's lock comes first (KEY_LOCKED).
-		this.selectKeyForUpdate = sql("""
+		this.selectKeyForUpdate = sql.apply("""
 				SELECT HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS, GRANTED_AT FROM %PREFIX%KEYS
-				WHERE LEASE_KEY = %KEY% FOR UPDATE""", dialect, tablePrefix);
-		this.selectKeyAndNow = sql("""
+				WHERE LEASE_KEY = %KEY% FOR UPDATE""");
+		this.selectKeyAndNow = sql.apply("""
 				SELECT HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS, GRANTED_AT, %NOW% FROM %PREFIX%KEYS
-				WHERE LEASE_KEY = ?""", dialect, tablePrefix);
-		this.selectNow = sql("SELECT %NOW%", dialect, tablePrefix);
-		this.selectWaiter = sql("""
-				SELECT BOUND, GRANTED_EXPIRES_AT FROM %PREFIX%WAITERS WHERE WAITER_ID = ?""", dialect, tablePrefix);
+				WHERE LEASE_KEY = ?""");
+		this.selectNow = sql.apply("SELECT %NOW%");
+		this.selectWaiter = sql.apply("""
+				SELECT BOUND, GRANTED_EXPIRES_AT FROM %PREFIX%WAITERS WHERE WAITER_ID = ?""");
 		// A waiter's own row read with the key's row locked: a locking read waits for
 		// the transaction that handed it the key to end and reads what it wrote, where a
 		// plain read may not see it yet on H2 though the key's row shows the handoff.
-		this.lockWaiter = sql("""
-				SELECT BOUND, GRANTED_EXPIRES_AT FROM %PREFIX%WAITERS WHERE WAITER_ID = ? FOR UPDATE""", dialect,
-				tablePrefix);
-		this.insertKeyIfAbsent = sql(dialect.insertKeyIfAbsent(), dialect, tablePrefix);
-		this.updateKey = sql("""
+		this.lockWaiter = sql.apply("""
+				SELECT BOUND, GRANTED_EXPIRES_AT FROM %PREFIX%WAITERS WHERE WAITER_ID = ? FOR UPDATE""");
+		this.insertKeyIfAbsent = sql.apply(dialect.insertKeyIfAbsent());
+		this.updateKey = sql.apply("""
 				UPDATE %PREFIX%KEYS SET HOLDER = ?, EXPIRES_AT = ?, LATEST = ?, QUEUED = ?, ARRIVALS = ?,
-				GRANTED_AT = ? WHERE LEASE_KEY = ?""", dialect, tablePrefix);
-		this.deleteKey = sql("DELETE FROM %PREFIX%KEYS WHERE LEASE_KEY = ?", dialect, tablePrefix);
-		this.insertWaiter = sql("""
+				GRANTED_AT = ? WHERE LEASE_KEY = ?""");
+		this.deleteKey = sql.apply("DELETE FROM %PREFIX%KEYS WHERE LEASE_KEY = ?");
+		this.insertWaiter = sql.apply("""
 				INSERT INTO %PREFIX%WAITERS (WAITER_ID, LEASE_KEY, HOLDER, DURATION_MICROS, BOUND, ARRIVAL, ARRIVED_AT)
-				VALUES (?, ?, ?, ?, ?, ?, ?)""", dialect, tablePrefix);
-		this.handWaiter = sql("UPDATE %PREFIX%WAITERS SET GRANTED_EXPIRES_AT = ? WHERE WAITER_ID = ?", dialect,
-				tablePrefix);
-		this.deleteWaiter = sql("DELETE FROM %PREFIX%WAITERS WHERE WAITER_ID = ?", dialect, tablePrefix);
+				VALUES (?, ?, ?, ?, ?, ?, ?)""");
+		this.handWaiter = sql.apply("UPDATE %PREFIX%WAITERS SET GRANTED_EXPIRES_AT = ? WHERE WAITER_ID = ?");
+		this.deleteWaiter = sql.apply("DELETE FROM %PREFIX%WAITERS WHERE WAITER_ID = ?");
 		// A page of keys with a holder after the given key, the limit the second
 		// parameter, and one reading of the clock: on a row of its own with no key when
 		// the page is empty. The limit applies to the key table alone, so that the page
 		// costs its own rows, in key order. A passed grant with nobody queued reads as
 		// free and takes no place in the page: it is passed at the statement's start,
 		// which is no later than the page's reading.
-		this.selectGrants = sql("""
+		this.selectGrants = sql.apply("""
 				SELECT C.READING, K.LEASE_KEY, K.HOLDER, K.EXPIRES_AT, K.LATEST, K.QUEUED, K.ARRIVALS, K.GRANTED_AT
 				FROM (SELECT %NOW% AS READING) C LEFT JOIN (SELECT LEASE_KEY, HOLDER, EXPIRES_AT, LATEST, QUEUED,
 				ARRIVALS, GRANTED_AT FROM %PREFIX%KEYS WHERE HOLDER IS NOT NULL AND LEASE_KEY > ?
 				AND (QUEUED > 0 OR EXPIRES_AT > %START%) ORDER BY LEASE_KEY LIMIT ?) K
-				ON 1 = 1 ORDER BY K.LEASE_KEY""", dialect, tablePrefix);
+				ON 1 = 1 ORDER BY K.LEASE_KEY""");
 		// How many wait for a key, for operators: its waiters not handed the key whose
 		// bound has not passed at the key's now, with the key's row and one reading of
 		// the clock; a row with no key when the key has none.
-		this.selectWaiting = sql("""
+		this.selectWaiting = sql.apply("""
 				SELECT C.READING, K.HOLDER, K.EXPIRES_AT, K.LATEST, K.QUEUED, K.ARRIVALS,
 				(SELECT COUNT(*) FROM %PREFIX%WAITERS W WHERE W.LEASE_KEY = K.LEASE_KEY
 				AND W.GRANTED_EXPIRES_AT IS NULL AND W.BOUND >= GREATEST(K.LATEST, C.READING)),
 				(SELECT MIN(W.ARRIVED_AT) FROM %PREFIX%WAITERS W WHERE W.LEASE_KEY = K.LEASE_KEY
 				AND W.GRANTED_EXPIRES_AT IS NULL AND W.BOUND >= GREATEST(K.LATEST, C.READING))
-				FROM (SELECT %NOW% AS READING) C LEFT JOIN %PREFIX%KEYS K ON K.LEASE_KEY = ?""", dialect, tablePrefix);
+				FROM (SELECT %NOW% AS READING) C LEFT JOIN %PREFIX%KEYS K ON K.LEASE_KEY = ?""");
 		// Removing a passed grant with nobody queued changes no answer: it reads as free.
 		// On PostgreSQL a row goes only under its key's lock (KEY_LOCK), taken only for a
 		// row that qualifies (CASE fixes the order); a key whose lock is taken is left to
 		// the next round rather than waited for.
-		this.deleteFreeKeys = sql(dialect.hasOneStatementPaths() ? """
+		this.deleteFreeKeys = sql.apply(dialect.hasOneStatementPaths() ? """
 				DELETE FROM %PREFIX%KEYS WHERE CASE WHEN QUEUED = 0 AND (HOLDER IS NULL OR EXPIRES_AT <= %NOW%)
 				THEN PG_TRY_ADVISORY_XACT_LOCK(%KEY_LOCK%) ELSE FALSE END""" : """
-				DELETE FROM %PREFIX%KEYS WHERE QUEUED = 0 AND (HOLDER IS NULL OR EXPIRES_AT <= %NOW%)""", dialect,
-				tablePrefix);
+				DELETE FROM %PREFIX%KEYS WHERE QUEUED = 0 AND (HOLDER IS NULL OR EXPIRES_AT <= %NOW%)""");
 		// A grant handed to a waiter is kept for it until it asks, even past its instant.
 		// A waiter asks at its bound at the latest, so the row goes only once the later
 		// of its instant and its bound lies further back than its duration and than the
 		// grace, the first parameter and the second: a waiter stalled that long is gone.
-		this.deleteStaleHandedWaiters = sql("""
+		this.deleteStaleHandedWaiters = sql.apply("""
 				DELETE FROM %PREFIX%WAITERS
 				WHERE GRANTED_EXPIRES_AT IS NOT NULL AND GRANTED_EXPIRES_AT < %NOW% - ?
-				AND GREATEST(GRANTED_EXPIRES_AT, BOUND) + GREATEST(DURATION_MICROS, ?) < %NOW%""", dialect,
-				tablePrefix);
-		this.selectKeysToResolve = sql("""
-				SELECT LEASE_KEY FROM %PREFIX%KEYS WHERE QUEUED > 0 AND EXPIRES_AT <= %NOW%""", dialect, tablePrefix);
+				AND GREATEST(GRANTED_EXPIRES_AT, BOUND) + GREATEST(DURATION_MICROS, ?) < %NOW%""");
+		this.selectKeysToResolve = sql.apply("""
+				SELECT LEASE_KEY FROM %PREFIX%KEYS WHERE QUEUED > 0 AND EXPIRES_AT <= %NOW%""");
 		// PostgreSQL only: take a free key with nobody queued, in one statement, whether
 		// or not it has a row, answering the grant's instant, or no row when the key is
 		// not free. The key's lock is taken first, then the clock read: on the insert
@@ -169,7 +168,7 @@ final class JdbcLeaseStatements {
 		// evaluates once the row is locked, so the grant is dated after any other. SET
 		// reads it once for the grant's instant, its start and the latest, so that the
 		// start is exactly the instant less the duration.
-		this.takeInOneStatement = sql("""
+		this.takeInOneStatement = sql.apply("""
 				INSERT INTO %PREFIX%KEYS AS K (LEASE_KEY, HOLDER, EXPIRES_AT, LATEST, QUEUED, ARRIVALS, GRANTED_AT)
 				SELECT C.KEY, ?, C.READING + ?, C.READING, 0, 0, C.READING
 				FROM (SELECT L.KEY, %NOW% AS READING FROM (%LOCKING%) L) C
@@ -177,55 +176,54 @@ final class JdbcLeaseStatements {
 				(EXPIRES_AT, LATEST, GRANTED_AT) = (SELECT N.AT + ?, N.AT, N.AT
 				FROM (SELECT GREATEST(K.LATEST, %NOW%) AS AT) N)
 				WHERE K.QUEUED = 0 AND (K.HOLDER IS NULL OR K.EXPIRES_AT <= GREATEST(K.LATEST, %NOW%))
-				RETURNING K.EXPIRES_AT""", dialect, tablePrefix);
+				RETURNING K.EXPIRES_AT""");
 		// PostgreSQL only: release by the holder of a standing grant with nobody queued,
 		// under the key's lock.
-		this.releaseInOneStatement = sql("""
+		this.releaseInOneStatement = sql.apply("""
 				DELETE FROM %PREFIX%KEYS WHERE LEASE_KEY = %KEY% AND HOLDER = ? AND QUEUED = 0
-				AND EXPIRES_AT > GREATEST(LATEST, %NOW%)""", dialect, tablePrefix);
+				AND EXPIRES_AT > GREATEST(LATEST, %NOW%)""");
 		this.notify = "SELECT PG_NOTIFY(?, ?)";
 		// PostgreSQL only: a waiter takes the grant a release handed it, in one
 		// statement.
-		this.pickUpGrant = sql("""
+		this.pickUpGrant = sql.apply("""
 				DELETE FROM %PREFIX%WAITERS WHERE WAITER_ID = ? AND GRANTED_EXPIRES_AT IS NOT NULL
-				RETURNING GRANTED_EXPIRES_AT""", dialect, tablePrefix);
+				RETURNING GRANTED_EXPIRES_AT""");
 		this.asynchronousCommit = "SET LOCAL SYNCHRONOUS_COMMIT TO OFF";
 		// PostgreSQL only, with the key's row locked: write back a resolved state that
 		// queued nobody new (waiters dropped, grants handed, the key kept or deleted) and
 		// notify, in one round trip.
-		this.saveInOneStatement = sql("""
+		this.saveInOneStatement = sql.apply("""
 				WITH DROPPED AS (DELETE FROM %PREFIX%WAITERS WHERE WAITER_ID = ANY(?)),
 				HANDED AS (UPDATE %PREFIX%WAITERS W SET GRANTED_EXPIRES_AT = H.EXPIRES_AT
 				FROM UNNEST(?, ?) AS H(WAITER_ID, EXPIRES_AT) WHERE W.WAITER_ID = H.WAITER_ID),
 				KEPT AS (UPDATE %PREFIX%KEYS SET HOLDER = ?, EXPIRES_AT = ?, LATEST = ?, QUEUED = ?, ARRIVALS = ?,
 				GRANTED_AT = ? WHERE LEASE_KEY = ? AND ?),
 				GONE AS (DELETE FROM %PREFIX%KEYS WHERE LEASE_KEY = ? AND NOT ?)
-				SELECT PG_NOTIFY(?, ?) WHERE ?""", dialect, tablePrefix);
-		this.selectQueuePage = sql(QUEUE_PAGE, dialect, tablePrefix);
+				SELECT PG_NOTIFY(?, ?) WHERE ?""");
+		this.selectQueuePage = sql.apply(QUEUE_PAGE);
 		// With the key's row locked, the first page and a reading of the clock in one
 		// round trip (PostgreSQL, MySQL and MariaDB).
-		this.selectQueuePageAndNow = sql("SELECT C.READING, W.* FROM (SELECT %NOW% AS READING) C LEFT JOIN ("
-				+ QUEUE_PAGE + ") W ON TRUE ORDER BY W.ARRIVAL", dialect, tablePrefix);
-		this.selectQueuedWaiter = sql("""
+		this.selectQueuePageAndNow = sql.apply("SELECT C.READING, W.* FROM (SELECT %NOW% AS READING) C LEFT JOIN ("
+				+ QUEUE_PAGE + ") W ON TRUE ORDER BY W.ARRIVAL");
+		this.selectQueuedWaiter = sql.apply("""
 				SELECT WAITER_ID, HOLDER, DURATION_MICROS, BOUND, ARRIVAL, ARRIVED_AT FROM %PREFIX%WAITERS
-				WHERE WAITER_ID = ? AND LEASE_KEY = ? AND GRANTED_EXPIRES_AT IS NULL""", dialect, tablePrefix);
-		this.selectWaitersOfHolder = sql("""
+				WHERE WAITER_ID = ? AND LEASE_KEY = ? AND GRANTED_EXPIRES_AT IS NULL""");
+		this.selectWaitersOfHolder = sql.apply("""
 				SELECT WAITER_ID, HOLDER, DURATION_MICROS, BOUND, ARRIVAL, ARRIVED_AT FROM %PREFIX%WAITERS
-				WHERE LEASE_KEY = ? AND HOLDER = ? AND GRANTED_EXPIRES_AT IS NULL ORDER BY ARRIVAL""", dialect,
-				tablePrefix);
+				WHERE LEASE_KEY = ? AND HOLDER = ? AND GRANTED_EXPIRES_AT IS NULL ORDER BY ARRIVAL""");
 		// The grants handed to a key's waiters and not yet taken up, and the waiter at
 		// the
 		// head of its queue with the standing grant's instant: the poller of a key wakes
 		// the ones waiting in this JVM, and tells the head when to ask, though the grant
 		// changed hands on another host and no notification said so. The key as the
 		// first three parameters.
-		this.selectHandedWaiters = sql("""
+		this.selectHandedWaiters = sql.apply("""
 				SELECT 0 AS IS_NEXT, WAITER_ID, GRANTED_EXPIRES_AT FROM %PREFIX%WAITERS
 				WHERE LEASE_KEY = ? AND GRANTED_EXPIRES_AT IS NOT NULL
 				UNION ALL
 				SELECT 1, H.WAITER_ID, K.EXPIRES_AT FROM %PREFIX%KEYS K, (SELECT WAITER_ID FROM %PREFIX%WAITERS
 				WHERE LEASE_KEY = ? AND GRANTED_EXPIRES_AT IS NULL ORDER BY ARRIVAL LIMIT 1) H
-				WHERE K.LEASE_KEY = ? AND K.HOLDER IS NOT NULL""", dialect, tablePrefix);
+				WHERE K.LEASE_KEY = ? AND K.HOLDER IS NOT NULL""");
 		// MySQL and MariaDB only: take a free key with nobody queued, in one statement.
 		// The first row only makes sure the key's row exists (an empty row grants
 		// nothing), so the second always meets it, locked by this statement, and decides
@@ -236,7 +234,7 @@ final class JdbcLeaseStatements {
 		// 0 while undecided (reset in the first row's values), 1 when the key is not
 		// free, else the grant's instant, whose start is that instant less the duration.
 		// Assignments after the first read no column that an earlier one assigns.
-		this.mysqlTakeInOneStatement = mysql("""
+		this.mysqlTakeInOneStatement = mysql.apply("""
 				INSERT INTO %PREFIX%KEYS (LEASE_KEY, LATEST, QUEUED, ARRIVALS)
 				VALUES (?, LAST_INSERT_ID(0), 0, 0), (?, 0, 0, 0)
 				ON DUPLICATE KEY UPDATE EXPIRES_AT = IF(LAST_INSERT_ID() <> 0, EXPIRES_AT,
@@ -245,12 +243,12 @@ final class JdbcLeaseStatements {
 				HOLDER = IF(LAST_INSERT_ID() > 1, ?, HOLDER),
 				LATEST = IF(LAST_INSERT_ID() > 1, LAST_INSERT_ID() - ?, LATEST),
 				GRANTED_AT = IF(LAST_INSERT_ID() > 1, LAST_INSERT_ID() - ?, GRANTED_AT),
-				ARRIVALS = IF(LAST_INSERT_ID() > 1, 0, ARRIVALS)""", dialect, tablePrefix);
+				ARRIVALS = IF(LAST_INSERT_ID() > 1, 0, ARRIVALS)""");
 		// MySQL and MariaDB only: release by the holder of a standing grant with nobody
 		// queued, the clock read once the row is locked.
-		this.mysqlReleaseInOneStatement = mysql("""
+		this.mysqlReleaseInOneStatement = mysql.apply("""
 				DELETE FROM %PREFIX%KEYS WHERE LEASE_KEY = ? AND HOLDER = ? AND QUEUED = 0
-				AND EXPIRES_AT > GREATEST(LATEST, %READING%) AND %READING_TRUSTED%""", dialect, tablePrefix);
+				AND EXPIRES_AT > GREATEST(LATEST, %READING%) AND %READING_TRUSTED%""");
 		// MySQL and MariaDB only: whether SYSDATE(6) is read where it is evaluated, as
 		// it is unless the server was started with --sysdate-is-now: a positive time
 		// after a pause.
@@ -261,10 +259,10 @@ final class JdbcLeaseStatements {
 		// MySQL and MariaDB only, with the key's row locked: hand the key to one waiter
 		// and write the key's row, in one statement. Both rows exist and both change, so
 		// it counts two rows, or none when the waiter's row is gone.
-		this.mysqlHandAndKeep = sql("""
+		this.mysqlHandAndKeep = sql.apply("""
 				UPDATE %PREFIX%KEYS K, %PREFIX%WAITERS W SET W.GRANTED_EXPIRES_AT = ?, K.HOLDER = ?, K.EXPIRES_AT = ?,
 				K.LATEST = ?, K.QUEUED = ?, K.ARRIVALS = ?, K.GRANTED_AT = ?
-				WHERE K.LEASE_KEY = ? AND W.WAITER_ID = ?""", dialect, tablePrefix);
+				WHERE K.LEASE_KEY = ? AND W.WAITER_ID = ?""");
 	}
 
 	// MySQL and MariaDB read UTC_TIMESTAMP(6) once, at the statement's start, which a

@@ -59,9 +59,10 @@ class JdbcLeaseStore {
 
 	private final PickedUpWaiters pickedUp;
 
-	private final String channel;
+	final String channel;
 
-	private final boolean notifying;
+	// Whether the host notifies other hosts of its handoffs (WrittenHandoffs).
+	final boolean notifying;
 
 	private final SecureRandom random = new SecureRandom();
 
@@ -152,13 +153,13 @@ class JdbcLeaseStore {
 
 	final Optional<Duration> remaining(LeaseKey key, LeaseHolder holder) {
 		// One statement when nobody is queued: the row and the clock read together.
-		KeyRow.Read read = readKeyAndNow(key);
+		KeyRow.Read read = readKeyAndNow("read the remaining term", key);
 		if (read == null) {
 			return Optional.empty();
 		}
 		KeyRow keyRow = read.row();
 		if (keyRow.queued() == 0) {
-			KeyModel state = keyRow.state(key, List.of());
+			KeyModel state = keyRow.state(key, WaiterQueue.of(List.of()));
 			return state.remaining(holder, state.now(read.now()));
 		}
 		// Answered from the resolved state; nothing is written (Check 5.2).
@@ -170,9 +171,9 @@ class JdbcLeaseStore {
 
 	// The key's row, unlocked, read together with the clock, or null when it has none:
 	// one statement, so it needs no transaction of its own.
-	private KeyRow.@Nullable Read readKeyAndNow(LeaseKey key) {
+	final KeyRow.@Nullable Read readKeyAndNow(String what, LeaseKey key) {
 		byte[] keyBytes = key.bytes();
-		return this.calls.statement("read the remaining term", key,
+		return this.calls.statement(what, key,
 				(tx) -> tx.queryRow(this.statements.selectKeyAndNow, KeyRow.ROW_AND_NOW, keyBytes));
 	}
 
@@ -369,20 +370,10 @@ class JdbcLeaseStore {
 			tx.update(this.statements.updateKey, KeyRow.holderBytes(state), state.expiresAt(), now, state.queued(),
 					state.arrivals(), state.grantedAt(), keyBytes);
 		}
-		String payload = handoffs(tx, state);
+		String payload = WrittenHandoffs.note(tx, state, this.notifying);
 		if (payload != null) {
 			tx.select(this.statements.notify, this.channel, payload);
 		}
-	}
-
-	// The handoffs the write makes, noted for this host's waiters, and the payload of
-	// the NOTIFY for the others (WrittenHandoffs).
-	final @Nullable String handoffs(Transaction tx, KeyModel state) {
-		return WrittenHandoffs.note(tx, state, this.notifying);
-	}
-
-	final String channel() {
-		return this.channel;
 	}
 
 }

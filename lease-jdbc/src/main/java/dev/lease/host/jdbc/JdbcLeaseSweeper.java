@@ -64,8 +64,8 @@ final class JdbcLeaseSweeper {
 	JdbcLeaseSweeper(JdbcLeaseStore store, Duration interval, HostThreads threads) {
 		this.store = store;
 		long nanos = interval.toNanos();
-		this.schedule = interval.isZero() ? null
-				: threads.scheduleWithFixedDelay(this::sweepOnSchedule, nanos, nanos, TimeUnit.NANOSECONDS);
+		this.schedule = interval.isZero() ? null : threads.scheduleWithFixedDelay(() -> sweep("at the next interval"),
+				nanos, nanos, TimeUnit.NANOSECONDS);
 	}
 
 	// Called after each take: sweeps when no schedule does, at most once a second.
@@ -78,21 +78,17 @@ final class JdbcLeaseSweeper {
 		if (nanos - due < 0 || !this.nextSweep.compareAndSet(due, nanos + CALLER_SWEEP_INTERVAL_NANOS)) {
 			return;
 		}
-		try {
-			sweep();
-		}
-		catch (RuntimeException ex) {
-			logger.debug("Lease clean-up failed; it runs again with a later question", ex);
-		}
+		sweep("with a later question");
 	}
 
-	// A failure must not end the schedule: the next run tries again.
-	private void sweepOnSchedule() {
+	// A failure must not end the schedule: the next run, or the next question, tries
+	// again.
+	private void sweep(String again) {
 		try {
 			sweep();
 		}
 		catch (RuntimeException ex) {
-			logger.debug("Lease clean-up failed; it runs again at the next interval", ex);
+			logger.debug("Lease clean-up failed; it runs again " + again, ex);
 		}
 	}
 

@@ -19,7 +19,6 @@ package dev.lease.host.jdbc;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.List;
 import java.util.OptionalLong;
 
 import org.jspecify.annotations.Nullable;
@@ -57,10 +56,6 @@ record KeyRow(byte @Nullable [] holder, long expiresAt, long latest, int queued,
 	static final RowMapper<Read> ROW_AND_NOW = (resultSet, rowNumber) -> new Read(of(resultSet, 1),
 			number(resultSet, 7));
 
-	/** The key, then its row. */
-	static final RowMapper<Keyed> KEY_AND_ROW = (resultSet, rowNumber) -> new Keyed(resultSet.getBytes(1),
-			of(resultSet, 2));
-
 	/** A queued waiter from its first column. */
 	static final RowMapper<QueuedWaiter> WAITER = (resultSet, rowNumber) -> waiter(resultSet, 1);
 
@@ -89,10 +84,6 @@ record KeyRow(byte @Nullable [] holder, long expiresAt, long latest, int queued,
 		return new KeyRow(resultSet.getBytes(first), optionalNumber(resultSet, first + 1).orElse(0),
 				number(resultSet, first + 2), (int) number(resultSet, first + 3), number(resultSet, first + 4),
 				number(resultSet, first + 5));
-	}
-
-	KeyModel state(LeaseKey key, List<QueuedWaiter> queue) {
-		return state(key, WaiterQueue.of(queue));
 	}
 
 	KeyModel state(LeaseKey key, WaiterQueue queue) {
@@ -134,16 +125,6 @@ record KeyRow(byte @Nullable [] holder, long expiresAt, long latest, int queued,
 	 * @param now the reading of the clock
 	 */
 	record Read(KeyRow row, long now) {
-
-	}
-
-	/**
-	 * A key's row with its key.
-	 *
-	 * @param key the key's bytes
-	 * @param row the key's row
-	 */
-	record Keyed(byte[] key, KeyRow row) {
 
 	}
 

@@ -25,6 +25,7 @@ import java.util.Properties;
 import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.pool.HikariPool;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -46,21 +47,16 @@ import org.springframework.util.ClassUtils;
 @FunctionalInterface
 interface ListenConnections {
 
+	/** Whether Hikari is on the class path, so that {@link Hikari} may be used. */
+	boolean HIKARI_PRESENT = ClassUtils.isPresent("com.zaxxer.hikari.HikariDataSource",
+			ListenConnections.class.getClassLoader());
+
 	Connection open() throws SQLException;
 
 	static ListenConnections of(DataSource dataSource, @Nullable DataSource listenDataSource) {
-		if (listenDataSource != null) {
-			return listenDataSource::getConnection;
-		}
-		if (ClassUtils.isPresent("com.zaxxer.hikari.HikariDataSource", ListenConnections.class.getClassLoader())) {
-			ListenConnections hikari = Hikari.outside(dataSource);
-			if (hikari != null) {
-				return hikari;
-			}
-		}
-		if (dataSource instanceof AbstractDriverBasedDataSource
-				|| dataSource.getClass().getName().equals("org.postgresql.ds.PGSimpleDataSource")) {
-			return dataSource::getConnection;
+		ListenConnections outside = outsidePool(dataSource, listenDataSource);
+		if (outside != null) {
+			return outside;
 		}
 		Log logger = LogFactory.getLog(PostgresqlNotificationListener.class);
 		logger.warn("The LISTEN connection of the JDBC lease host is borrowed from the application's data source ("
@@ -70,23 +66,67 @@ interface ListenConnections {
 		return dataSource::getConnection;
 	}
 
+	// The connections opened outside the application's pool, in the order above, or null
+	// when only the pool can lend one.
+	static @Nullable ListenConnections outsidePool(DataSource dataSource, @Nullable DataSource listenDataSource) {
+		if (listenDataSource != null) {
+			return listenDataSource::getConnection;
+		}
+		if (HIKARI_PRESENT) {
+			ListenConnections hikari = Hikari.outside(dataSource);
+			if (hikari != null) {
+				return hikari;
+			}
+		}
+		if (dataSource instanceof AbstractDriverBasedDataSource
+				|| dataSource.getClass().getName().equals("org.postgresql.ds.PGSimpleDataSource")) {
+			return dataSource::getConnection;
+		}
+		return null;
+	}
+
 	/**
-	 * A Hikari pool's settings, read only when Hikari is on the class path.
+	 * A Hikari pool's settings and connections, read only when Hikari is on the class
+	 * path ({@link #HIKARI_PRESENT}).
 	 */
 	final class Hikari {
 
 		private Hikari() {
 		}
 
-		static @Nullable ListenConnections outside(DataSource dataSource) {
-			HikariDataSource pool;
+		// The pool, also where the data source wraps it.
+		static @Nullable HikariDataSource pool(DataSource dataSource) {
 			try {
-				if (!dataSource.isWrapperFor(HikariDataSource.class)) {
-					return null;
-				}
-				pool = dataSource.unwrap(HikariDataSource.class);
+				return dataSource.isWrapperFor(HikariDataSource.class) ? dataSource.unwrap(HikariDataSource.class)
+						: null;
 			}
 			catch (SQLException ex) {
+				return null;
+			}
+		}
+
+		// A pool's URL, for a report that names the database.
+		static @Nullable String url(DataSource dataSource) {
+			HikariDataSource pool = pool(dataSource);
+			return (pool != null) ? pool.getJdbcUrl() : null;
+		}
+
+		// A connection within a timeout of the call's own (AnswerDeadline). Only the pool
+		// itself: a data source that wraps it (tracing, metrics) is asked as it is, so
+		// that what it adds is not bypassed.
+		static @Nullable Connection connection(DataSource dataSource, long timeoutMillis) throws SQLException {
+			if (!(dataSource instanceof HikariDataSource hikariDataSource)) {
+				return null;
+			}
+			// The pool, once started (a data source built from a configuration starts it
+			// at once).
+			Object pool = hikariDataSource.getHikariPoolMXBean();
+			return (pool instanceof HikariPool hikari) ? hikari.getConnection(timeoutMillis) : null;
+		}
+
+		static @Nullable ListenConnections outside(DataSource dataSource) {
+			HikariDataSource pool = pool(dataSource);
+			if (pool == null) {
 				return null;
 			}
 			String url = pool.getJdbcUrl();

@@ -105,7 +105,7 @@ final class MysqlLeaseStore extends JdbcLeaseStore {
 					state.grantedAt(), keyBytes);
 		}
 		// Notes the handoff, to wake this host's waiter after the commit.
-		handoffs(tx, state);
+		WrittenHandoffs.note(tx, state, this.notifying);
 	}
 
 	@Override

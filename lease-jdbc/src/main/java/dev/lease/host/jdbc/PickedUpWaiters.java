@@ -63,10 +63,7 @@ final class PickedUpWaiters {
 
 	// Remove the rows gathered so far; the ones not removed are kept for the next time.
 	<E extends Exception> void remove(Delete<E> delete) throws E {
-		List<Long> taken = new ArrayList<>();
-		for (Long id = this.rows.poll(); id != null; id = this.rows.poll()) {
-			taken.add(id);
-		}
+		List<Long> taken = take();
 		for (int i = 0; i < taken.size(); i++) {
 			try {
 				delete.row(taken.get(i));

@@ -24,6 +24,7 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.stream.LongStream;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
@@ -160,18 +161,12 @@ final class Transaction {
 				if (bindable == parameters) {
 					bindable = parameters.clone();
 				}
-				bindable[i] = (parameter instanceof long[] values) ? bigints(values) : NULL_BYTES;
+				bindable[i] = (parameter instanceof long[] values)
+						? new SqlArrayValue("bigint", (Object[]) LongStream.of(values).boxed().toArray(Long[]::new))
+						: NULL_BYTES;
 			}
 		}
 		return bindable;
-	}
-
-	private static SqlArrayValue bigints(long[] values) {
-		Long[] boxed = new Long[values.length];
-		for (int i = 0; i < values.length; i++) {
-			boxed[i] = values[i];
-		}
-		return new SqlArrayValue("bigint", (Object[]) boxed);
 	}
 
 	/**

@@ -21,7 +21,6 @@ import java.sql.SQLNonTransientConnectionException;
 
 import javax.sql.DataSource;
 
-import com.zaxxer.hikari.HikariDataSource;
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
@@ -29,7 +28,6 @@ import org.springframework.jdbc.datasource.AbstractDriverBasedDataSource;
 import org.springframework.jdbc.support.SQLExceptionSubclassTranslator;
 import org.springframework.jdbc.support.SQLExceptionTranslator;
 import org.springframework.transaction.CannotCreateTransactionException;
-import org.springframework.util.ClassUtils;
 
 import dev.lease.LeaseHostException;
 
@@ -52,9 +50,6 @@ final class UnreachableDatabase {
 	static final String DATASOURCE_SETTINGS = "spring.datasource.*";
 
 	private static final SQLExceptionTranslator TRANSLATOR = new SQLExceptionSubclassTranslator();
-
-	private static final boolean HIKARI_PRESENT = ClassUtils.isPresent("com.zaxxer.hikari.HikariDataSource",
-			UnreachableDatabase.class.getClassLoader());
 
 	// Bounds a walk of a cause chain that a driver may have made circular.
 	private static final int MAXIMUM_CAUSES = 32;
@@ -125,8 +120,8 @@ final class UnreachableDatabase {
 		if (dataSource instanceof AbstractDriverBasedDataSource driverBased) {
 			url = driverBased.getUrl();
 		}
-		else if (HIKARI_PRESENT) {
-			url = Hikari.url(dataSource);
+		else if (ListenConnections.HIKARI_PRESENT) {
+			url = ListenConnections.Hikari.url(dataSource);
 		}
 		return (url != null) ? "at " + withoutCredentials(url) : "of " + dataSource.getClass().getName();
 	}
@@ -153,26 +148,6 @@ final class UnreachableDatabase {
 		}
 		// Oracle's "thin:user/password@host" keeps its '@'.
 		return address.substring(0, address.lastIndexOf(':', at) + 1) + address.substring(at);
-	}
-
-	/**
-	 * A Hikari pool's URL, read only when Hikari is on the class path.
-	 */
-	private static final class Hikari {
-
-		private Hikari() {
-		}
-
-		static @Nullable String url(DataSource dataSource) {
-			try {
-				return dataSource.isWrapperFor(HikariDataSource.class)
-						? dataSource.unwrap(HikariDataSource.class).getJdbcUrl() : null;
-			}
-			catch (SQLException ex) {
-				return null;
-			}
-		}
-
 	}
 
 }

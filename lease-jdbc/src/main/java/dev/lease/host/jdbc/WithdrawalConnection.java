@@ -27,8 +27,7 @@ import javax.sql.DataSource;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.PessimisticLockingFailureException;
-import org.springframework.jdbc.datasource.AbstractDriverBasedDataSource;
-import org.springframework.util.ClassUtils;
+import org.springframework.jdbc.support.JdbcUtils;
 
 /**
  * The one connection of a {@link JdbcLeaseHost} on which waiters that give up withdraw,
@@ -72,20 +71,8 @@ final class WithdrawalConnection {
 
 	// The withdrawal connection, or null when only the pool can lend one.
 	static @Nullable WithdrawalConnection of(DataSource dataSource, @Nullable DataSource listenDataSource) {
-		if (listenDataSource != null) {
-			return new WithdrawalConnection(listenDataSource::getConnection);
-		}
-		if (ClassUtils.isPresent("com.zaxxer.hikari.HikariDataSource", WithdrawalConnection.class.getClassLoader())) {
-			ListenConnections hikari = ListenConnections.Hikari.outside(dataSource);
-			if (hikari != null) {
-				return new WithdrawalConnection(hikari);
-			}
-		}
-		if (dataSource instanceof AbstractDriverBasedDataSource
-				|| dataSource.getClass().getName().equals("org.postgresql.ds.PGSimpleDataSource")) {
-			return new WithdrawalConnection(dataSource::getConnection);
-		}
-		return null;
+		ListenConnections outside = ListenConnections.outsidePool(dataSource, listenDataSource);
+		return (outside != null) ? new WithdrawalConnection(outside) : null;
 	}
 
 	// Run a withdrawal on the connection, in its turn, or elsewhere (on the pool, out of
@@ -176,14 +163,8 @@ final class WithdrawalConnection {
 	private void discard() {
 		Connection connection = this.connection;
 		this.connection = null;
-		if (connection != null) {
-			try {
-				connection.close();
-			}
-			catch (SQLException ex) {
-				// broken already
-			}
-		}
+		// broken already, where closing it fails
+		JdbcUtils.closeConnection(connection);
 	}
 
 }
