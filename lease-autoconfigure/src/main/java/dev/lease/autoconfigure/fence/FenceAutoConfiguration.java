@@ -74,14 +74,9 @@ public final class FenceAutoConfiguration {
 		properties.fences().forEach((party, declared) -> {
 			Duration allowance = declared.allowance();
 			if (allowance != null) {
-				try {
-					allowances.put(party, Allowance.of(allowance));
-				}
-				catch (IllegalArgumentException ex) {
-					throw LeaseConfigurationException.invalidProperty("lease.fences." + party + ".allowance", allowance,
-							ex, "the clock allowance between the lease host and " + party
-									+ ", zero or positive, such as 250ms");
-				}
+				LeaseConfigurationException.applyProperty("lease.fences." + party + ".allowance", allowance,
+						"the clock allowance between the lease host and " + party + ", zero or positive, such as 250ms",
+						() -> allowances.put(party, Allowance.of(allowance)));
 			}
 		});
 		return FenceAllowances.of(allowances);
