@@ -24,6 +24,7 @@ import java.util.function.Supplier;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -101,8 +102,9 @@ public final class FenceAutoConfiguration {
 	}
 
 	@Bean
-	static FencedPartiesCheck fencedPartiesCheck(ObjectProvider<FenceAllowances> allowances) {
-		return new FencedPartiesCheck(allowances);
+	static FencedPartiesCheck fencedPartiesCheck(ObjectProvider<FenceAllowances> allowances,
+			ConfigurableListableBeanFactory beanFactory) {
+		return new FencedPartiesCheck(allowances, beanFactory);
 	}
 
 	@Configuration(proxyBeanMethods = false)
