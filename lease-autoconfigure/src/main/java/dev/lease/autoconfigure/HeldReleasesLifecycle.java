@@ -17,7 +17,7 @@
 package dev.lease.autoconfigure;
 
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.function.BiConsumer;
@@ -107,7 +107,7 @@ public final class HeldReleasesLifecycle<T> implements SmartLifecycle {
 
 	@Override
 	public void stop() {
-		closeAll();
+		closeAll(created());
 		this.running = false;
 	}
 
@@ -142,10 +142,6 @@ public final class HeldReleasesLifecycle<T> implements SmartLifecycle {
 		return PHASE;
 	}
 
-	private void closeAll() {
-		closeAll(created());
-	}
-
 	// One wait for all the beans, not one each.
 	private void closeAll(List<T> beans) {
 		long deadline = System.nanoTime() + this.wait.toNanos();
@@ -157,14 +153,12 @@ public final class HeldReleasesLifecycle<T> implements SmartLifecycle {
 	// A bean not created yet (the template is lazy) held nothing back: it is not
 	// created now.
 	private List<T> created() {
-		List<T> beans = new ArrayList<>();
-		for (String name : this.beanFactory.getBeanNamesForType(this.type, false, false)) {
-			Object bean = this.beanFactory.containsSingleton(name) ? this.beanFactory.getSingleton(name) : null;
-			if (this.type.isInstance(bean)) {
-				beans.add(this.type.cast(bean));
-			}
-		}
-		return beans;
+		return Arrays.stream(this.beanFactory.getBeanNamesForType(this.type, false, false))
+			.filter(this.beanFactory::containsSingleton)
+			.map(this.beanFactory::getSingleton)
+			.filter(this.type::isInstance)
+			.map(this.type::cast)
+			.toList();
 	}
 
 }

@@ -85,10 +85,8 @@ public final class LeaseAutoConfiguration {
 		for (LeaseHostDecorator decorator : decorators.orderedStream().toList()) {
 			host = decorator.decorate(host);
 		}
-		String holderPrefix = properties.holderPrefix();
-		if (!StringUtils.hasText(holderPrefix)) {
-			holderPrefix = defaultHolderPrefix(environment);
-		}
+		String holderPrefix = StringUtils.hasText(properties.holderPrefix()) ? properties.holderPrefix()
+				: defaultHolderPrefix(environment);
 		return new LeaseTemplate(host, holderPrefix, properties.onOverrun());
 	}
 

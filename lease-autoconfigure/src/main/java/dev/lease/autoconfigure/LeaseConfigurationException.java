@@ -70,6 +70,25 @@ public class LeaseConfigurationException extends IllegalStateException {
 	}
 
 	/**
+	 * Apply a property's value, failing as {@link #invalidProperty} says when it is
+	 * refused.
+	 * @param property the property's name
+	 * @param value the value it was given
+	 * @param expected what a usable value looks like
+	 * @param apply applies the value, throwing {@link IllegalArgumentException} when it
+	 * cannot be used
+	 * @since 0.1.0
+	 */
+	public static void applyProperty(String property, @Nullable Object value, String expected, Runnable apply) {
+		try {
+			apply.run();
+		}
+		catch (IllegalArgumentException ex) {
+			throw invalidProperty(property, value, ex, expected);
+		}
+	}
+
+	/**
 	 * Return what is wrong.
 	 * @return the description
 	 */

@@ -21,7 +21,7 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 
 /**
  * Explains a {@link LeaseConfigurationException} at start-up (no host, a missing schema,
- * ...): what is wrong, and what to change.
+ * an unsupported Spring Boot, ...): what is wrong, and what to change.
  *
  * @author Lease contributors
  * @since 0.1.0

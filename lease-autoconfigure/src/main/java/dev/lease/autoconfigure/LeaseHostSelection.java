@@ -54,12 +54,12 @@ public final class LeaseHostSelection implements SmartInitializingSingleton {
 
 	private final LeaseProperties properties;
 
-	private final @Nullable ConfigurableListableBeanFactory beanFactory;
+	private final ConfigurableListableBeanFactory beanFactory;
 
 	private volatile boolean logged;
 
 	LeaseHostSelection(ObjectProvider<LeaseHost> hosts, LeaseProperties properties,
-			@Nullable ConfigurableListableBeanFactory beanFactory) {
+			ConfigurableListableBeanFactory beanFactory) {
 		this.hosts = hosts;
 		this.properties = properties;
 		this.beanFactory = beanFactory;
@@ -94,38 +94,20 @@ public final class LeaseHostSelection implements SmartInitializingSingleton {
 	private static NoLeaseHostException missing(LeaseProperties.Host named) {
 		String name = named.name().toLowerCase(Locale.ROOT);
 		String description = "lease.host is '" + name + "' but no " + name + " lease host could be created";
-		return switch (named) {
-			case REDIS -> new NoLeaseHostException(description, "The Redis lease host needs spring-boot-data-redis"
-					+ " on the classpath and a RedisConnectionFactory bean; add them, or choose another lease.host");
-			case JDBC -> new NoLeaseHostException(description, "The JDBC lease host needs spring-boot-jdbc on the"
-					+ " classpath and a DataSource bean; add them, or choose another lease.host");
-			default ->
-				new NoLeaseHostException(description, "Remove the lease.host property, or define a LeaseHost bean");
-		};
+		return new NoLeaseHostException(description, switch (named) {
+			case REDIS -> "The Redis lease host needs spring-boot-data-redis on the classpath and a"
+					+ " RedisConnectionFactory bean; add them, or choose another lease.host";
+			case JDBC -> "The JDBC lease host needs spring-boot-jdbc on the classpath and a DataSource bean; add"
+					+ " them, or choose another lease.host";
+			default -> "Remove the lease.host property, or define a LeaseHost bean";
+		});
 	}
 
-	// Whether the host is a bean of one of our host auto-configurations, rather than one
-	// the application, or a test through @AutoConfigureLeaseTesting, defined.
-	// Configuration classes are registered under their class names, also in an
-	// AOT-processed context.
-	private boolean isAutoConfigured(LeaseHost host) {
-		if (this.beanFactory == null) {
-			return true;
-		}
-		String factory = factoryOf(host, this.beanFactory);
-		return factory != null && factory.startsWith(AUTO_CONFIGURATION_PACKAGE)
-				&& !factory.equals(TESTING_CONFIGURATION);
-	}
-
-	private boolean isTestingHost(LeaseHost host) {
-		return this.beanFactory != null && TESTING_CONFIGURATION.equals(factoryOf(host, this.beanFactory));
-	}
-
-	private static @Nullable String factoryOf(LeaseHost host, ConfigurableListableBeanFactory beanFactory) {
-		for (Map.Entry<String, LeaseHost> candidate : beanFactory.getBeansOfType(LeaseHost.class).entrySet()) {
+	private @Nullable String factoryOf(LeaseHost host) {
+		for (Map.Entry<String, LeaseHost> candidate : this.beanFactory.getBeansOfType(LeaseHost.class).entrySet()) {
 			if (candidate.getValue() == host) {
 				try {
-					return beanFactory.getMergedBeanDefinition(candidate.getKey()).getFactoryBeanName();
+					return this.beanFactory.getMergedBeanDefinition(candidate.getKey()).getFactoryBeanName();
 				}
 				catch (NoSuchBeanDefinitionException ex) {
 					return null;
@@ -140,9 +122,6 @@ public final class LeaseHostSelection implements SmartInitializingSingleton {
 	// Spring Boot). Guarding jobs in one JVM only, believing them guarded across all, is
 	// the failure this refuses.
 	private void refuseSilentFallback() {
-		if (this.beanFactory == null) {
-			return;
-		}
 		String[][] stores = { { "javax.sql.DataSource", "DataSource", "jdbc" },
 				{ "org.springframework.data.redis.connection.RedisConnectionFactory", "RedisConnectionFactory",
 						"redis" } };
@@ -172,11 +151,16 @@ public final class LeaseHostSelection implements SmartInitializingSingleton {
 			return;
 		}
 		this.logged = true;
-		String name = LeaseHostNames.of(host);
 		// the observed bean's target: the host that answers
 		LeaseHost target = LeaseHostTarget.of(host);
 		boolean memory = target instanceof InMemoryLeaseHost;
-		boolean autoConfigured = isAutoConfigured(host);
+		// Whether the host is a bean of one of our host auto-configurations, rather than
+		// one the application, or a test through @AutoConfigureLeaseTesting, defined.
+		// Configuration classes are registered under their class names, also in an
+		// AOT-processed context.
+		String factory = factoryOf(host);
+		boolean testing = TESTING_CONFIGURATION.equals(factory);
+		boolean autoConfigured = factory != null && factory.startsWith(AUTO_CONFIGURATION_PACKAGE) && !testing;
 		if (memory && autoConfigured && this.properties.host() == null) {
 			refuseSilentFallback();
 			logger.warn("Leases are hosted in memory because no Redis or JDBC host was detected. " + NOT_SHARED
@@ -185,7 +169,7 @@ public final class LeaseHostSelection implements SmartInitializingSingleton {
 			return;
 		}
 		String how;
-		if (isTestingHost(host)) {
+		if (testing) {
 			how = ", the testing host of @AutoConfigureLeaseTesting";
 		}
 		else if (!autoConfigured) {
@@ -194,8 +178,8 @@ public final class LeaseHostSelection implements SmartInitializingSingleton {
 		else {
 			how = (this.properties.host() != null) ? ", chosen by lease.host" : ", detected";
 		}
-		logger.info("Leases are hosted by the " + name + " lease host (" + target.getClass().getName() + ")" + how
-				+ (memory ? ". " + NOT_SHARED : ""));
+		logger.info("Leases are hosted by the " + LeaseHostNames.of(host) + " lease host ("
+				+ target.getClass().getName() + ")" + how + (memory ? ". " + NOT_SHARED : ""));
 	}
 
 }

@@ -80,13 +80,11 @@ public final class LeaseHostThreads implements AutoCloseable {
 	 * @return the builder
 	 */
 	public <B extends HostBuilder<B>> B applyTo(B builder) {
-		Executor executor = executor();
-		if (executor != null) {
-			builder.executor(executor);
+		if (this.executor != null) {
+			builder.executor(this.executor);
 		}
-		ScheduledExecutorService scheduler = scheduler();
-		if (scheduler != null) {
-			builder.scheduler(scheduler);
+		if (this.scheduler != null) {
+			builder.scheduler(this.scheduler.getScheduledExecutor());
 		}
 		return builder;
 	}

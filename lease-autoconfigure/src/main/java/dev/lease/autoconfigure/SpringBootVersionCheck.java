@@ -53,9 +53,8 @@ class SpringBootVersionCheck implements ApplicationContextInitializer<Configurab
 	}
 
 	private static int major(String version) {
-		int dot = version.indexOf('.');
 		try {
-			return Integer.parseInt((dot >= 0) ? version.substring(0, dot) : version);
+			return Integer.parseInt(version.split("\\.", 2)[0]);
 		}
 		catch (NumberFormatException ex) {
 			return -1;

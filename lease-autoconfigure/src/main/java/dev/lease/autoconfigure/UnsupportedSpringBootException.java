@@ -17,19 +17,23 @@
 package dev.lease.autoconfigure;
 
 /**
- * Thrown at start-up on a Spring Boot version the lease starter does not support.
+ * Thrown at start-up on a Spring Boot version the lease starter does not support; its
+ * report names the version found, the versions supported, and what to change.
  *
  * @author Lease contributors
  * @since 0.1.0
  */
-public class UnsupportedSpringBootException extends IllegalStateException {
+public class UnsupportedSpringBootException extends LeaseConfigurationException {
 
 	private final String version;
 
 	private final String supported;
 
 	UnsupportedSpringBootException(String version, String supported) {
-		super("The lease starter does not support Spring Boot " + version + "; it needs " + supported);
+		super("The lease starter does not support Spring Boot " + version + "; it needs " + supported
+				+ ". Its leases would not be hosted where you expect",
+				"Upgrade the application to " + supported + ", or remove dev.lease:lease-spring-boot-starter (see the"
+						+ " compatibility table in the lease starter's README)");
 		this.version = version;
 		this.supported = supported;
 	}

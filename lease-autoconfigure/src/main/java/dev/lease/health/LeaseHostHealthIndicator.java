@@ -18,6 +18,7 @@ package dev.lease.health;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.function.Supplier;
 
@@ -30,7 +31,6 @@ import dev.lease.LeaseHost;
 import dev.lease.LeaseKey;
 import dev.lease.autoconfigure.LeaseHostTarget;
 import dev.lease.host.ProtocolRecordingHost;
-import dev.lease.host.StoreProtocol;
 import dev.lease.host.StoreProtocolReading;
 
 /**
@@ -95,8 +95,7 @@ public class LeaseHostHealthIndicator extends AbstractHealthIndicator {
 	private static void protocol(StoreProtocolReading reading, Health.Builder builder) {
 		Map<String, Object> protocol = new LinkedHashMap<>();
 		protocol.put("speaks", reading.ours().toString());
-		StoreProtocol recorded = reading.recorded();
-		protocol.put("recorded", (recorded != null) ? recorded.toString() : "none");
+		protocol.put("recorded", Objects.toString(reading.recorded(), "none"));
 		protocol.put("record", reading.record());
 		builder.withDetail("protocol", protocol);
 		if (!reading.compatible()) {

@@ -59,7 +59,7 @@ class SpringBootVersionCheckTests {
 	void theAnalysisNamesTheVersionFoundAndTheFix() {
 		UnsupportedSpringBootException failure = new UnsupportedSpringBootException("3.5.6",
 				SpringBootVersionCheck.SUPPORTED);
-		FailureAnalysis analysis = new UnsupportedSpringBootFailureAnalyzer()
+		FailureAnalysis analysis = new LeaseConfigurationFailureAnalyzer()
 			.analyze(new IllegalStateException("wrapped", failure));
 		assertThat(analysis).isNotNull();
 		assertThat(analysis.getDescription()).contains("Spring Boot 3.5.6").contains("Spring Boot 4.0 or 4.1");

@@ -18,6 +18,7 @@ package dev.lease.actuate.endpoint;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Set;
@@ -187,16 +188,10 @@ public class LeasesEndpoint {
 
 	// The web selector drops empty segments and trims each one: a key that would lose
 	// a character that way is printed in Base64 so that the printed form reads it back.
+	// An empty key splits into one empty segment.
 	private static boolean carriedByAPath(String text) {
-		if (text.isEmpty()) {
-			return false;
-		}
-		for (String segment : text.split("/", -1)) {
-			if (segment.isEmpty() || !segment.equals(segment.trim())) {
-				return false;
-			}
-		}
-		return true;
+		return Arrays.stream(text.split("/", -1))
+			.noneMatch((segment) -> segment.isEmpty() || !segment.equals(segment.trim()));
 	}
 
 }

@@ -18,6 +18,7 @@ package dev.lease.autoconfigure.fence;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Set;
@@ -71,9 +72,13 @@ final class BuiltParties {
 		}, (field) -> !Modifier.isStatic(field.getModifiers()));
 	}
 
+	void name(String party, String where) {
+		this.named.computeIfAbsent(party, (name) -> new TreeSet<>()).add(where);
+	}
+
 	private boolean record(Object candidate, String where) {
 		if (candidate instanceof FencedParty party) {
-			this.named.computeIfAbsent(party.party(), (name) -> new TreeSet<>()).add(describe(candidate) + " " + where);
+			name(party.party(), describe(candidate) + " " + where);
 			return true;
 		}
 		return false;
@@ -88,9 +93,7 @@ final class BuiltParties {
 				map.values().forEach((element) -> record(element, where));
 			}
 			else if (container instanceof Object[] array) {
-				for (Object element : array) {
-					record(element, where);
-				}
+				Arrays.asList(array).forEach((element) -> record(element, where));
 			}
 		}
 		catch (RuntimeException ex) {
@@ -103,12 +106,8 @@ final class BuiltParties {
 	}
 
 	private static Object target(Object bean) {
-		Object target = bean;
-		for (Object next = AopProxyUtils.getSingletonTarget(target); next != null; next = AopProxyUtils
-			.getSingletonTarget(next)) {
-			target = next;
-		}
-		return target;
+		Object next = AopProxyUtils.getSingletonTarget(bean);
+		return (next != null) ? target(next) : bean;
 	}
 
 	private static @Nullable Object read(Field field, Object target) {

@@ -24,6 +24,7 @@ import java.util.function.Supplier;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -74,14 +75,9 @@ public final class FenceAutoConfiguration {
 		properties.fences().forEach((party, declared) -> {
 			Duration allowance = declared.allowance();
 			if (allowance != null) {
-				try {
-					allowances.put(party, Allowance.of(allowance));
-				}
-				catch (IllegalArgumentException ex) {
-					throw LeaseConfigurationException.invalidProperty("lease.fences." + party + ".allowance", allowance,
-							ex, "the clock allowance between the lease host and " + party
-									+ ", zero or positive, such as 250ms");
-				}
+				LeaseConfigurationException.applyProperty("lease.fences." + party + ".allowance", allowance,
+						"the clock allowance between the lease host and " + party + ", zero or positive, such as 250ms",
+						() -> allowances.put(party, Allowance.of(allowance)));
 			}
 		});
 		return FenceAllowances.of(allowances);
@@ -106,8 +102,9 @@ public final class FenceAutoConfiguration {
 	}
 
 	@Bean
-	static FencedPartiesCheck fencedPartiesCheck(ObjectProvider<FenceAllowances> allowances) {
-		return new FencedPartiesCheck(allowances);
+	static FencedPartiesCheck fencedPartiesCheck(ObjectProvider<FenceAllowances> allowances,
+			ConfigurableListableBeanFactory beanFactory) {
+		return new FencedPartiesCheck(allowances, beanFactory);
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -20,12 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.StringJoiner;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
-import org.jspecify.annotations.Nullable;
-import org.springframework.beans.BeansException;
-import org.springframework.beans.factory.BeanFactory;
-import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -45,40 +40,26 @@ import dev.lease.fence.FenceAllowances;
  * proxies, and into {@code java.util} collections and arrays held there). A party built
  * later, or held deeper, still fails at its first write.
  *
+ * @param allowances the declared allowances, looked up once the singletons exist
+ * @param beans the bean factory whose beans name or hold the parties
  * @author Lease contributors
  */
-final class FencedPartiesCheck implements SmartInitializingSingleton, BeanFactoryAware {
-
-	private final ObjectProvider<FenceAllowances> allowances;
-
-	private @Nullable ConfigurableListableBeanFactory beanFactory;
-
-	FencedPartiesCheck(ObjectProvider<FenceAllowances> allowances) {
-		this.allowances = allowances;
-	}
-
-	@Override
-	public void setBeanFactory(BeanFactory beanFactory) throws BeansException {
-		this.beanFactory = (ConfigurableListableBeanFactory) beanFactory;
-	}
+record FencedPartiesCheck(ObjectProvider<FenceAllowances> allowances,
+		ConfigurableListableBeanFactory beans) implements SmartInitializingSingleton {
 
 	@Override
 	public void afterSingletonsInstantiated() {
-		ConfigurableListableBeanFactory beans = this.beanFactory;
-		if (beans == null) {
-			return;
-		}
 		// party -> where the application names it, for the report
 		Map<String, Set<String>> named = new TreeMap<>();
-		for (String name : beans.getBeanDefinitionNames()) {
-			Class<?> type = beans.getType(name, false);
+		BuiltParties built = new BuiltParties(named);
+		for (String name : this.beans.getBeanDefinitionNames()) {
+			Class<?> type = this.beans.getType(name, false);
 			if (type != null) {
-				collectAnnotated(name, ClassUtils.getUserClass(type), named);
+				collectAnnotated(name, ClassUtils.getUserClass(type), built);
 			}
 		}
-		BuiltParties built = new BuiltParties(named);
-		for (String name : beans.getSingletonNames()) {
-			Object singleton = beans.getSingleton(name);
+		for (String name : this.beans.getSingletonNames()) {
+			Object singleton = this.beans.getSingleton(name);
 			if (singleton != null && singleton != this) {
 				built.collect(name, singleton);
 			}
@@ -103,16 +84,16 @@ final class FencedPartiesCheck implements SmartInitializingSingleton, BeanFactor
 		return new LeaseConfigurationException(description, action);
 	}
 
-	private static void collectAnnotated(String beanName, Class<?> type, Map<String, Set<String>> named) {
+	private static void collectAnnotated(String beanName, Class<?> type, BuiltParties named) {
 		String where = "@Fenced on bean '" + beanName + "' (" + type.getSimpleName() + ")";
 		Fenced onType = AnnotatedElementUtils.findMergedAnnotation(type, Fenced.class);
 		if (onType != null) {
-			named.computeIfAbsent(onType.value(), (party) -> new TreeSet<>()).add(where);
+			named.name(onType.value(), where);
 		}
 		ReflectionUtils.doWithMethods(type, (method) -> {
 			Fenced onMethod = AnnotatedElementUtils.findMergedAnnotation(method, Fenced.class);
 			if (onMethod != null) {
-				named.computeIfAbsent(onMethod.value(), (party) -> new TreeSet<>()).add(where);
+				named.name(onMethod.value(), where);
 			}
 		});
 	}

@@ -16,8 +16,6 @@
 
 package dev.lease.autoconfigure.jdbc;
 
-import java.time.Duration;
-
 import javax.sql.DataSource;
 
 import org.apache.commons.logging.Log;
@@ -96,8 +94,10 @@ public final class JdbcLeaseHostAutoConfiguration {
 		// closed by the context: its destroy method, close(), is inferred
 		JdbcLeaseHost.Builder builder = JdbcLeaseHost.builder(dataSource)
 			.tablePrefix(validTablePrefix(properties).getTablePrefix())
-			.notifications(properties.isNotifications())
-			.cleanupInterval(validCleanupInterval(properties));
+			.notifications(properties.isNotifications());
+		LeaseConfigurationException.applyProperty("lease.jdbc.cleanup-interval", properties.getCleanupInterval(),
+				"a positive duration such as '5s', or 0 to clean up only as takes go",
+				() -> builder.cleanupInterval(properties.getCleanupInterval()));
 		if (StringUtils.hasText(properties.getListenUrl())) {
 			builder.listenDataSource(new DriverManagerDataSource(properties.getListenUrl(),
 					properties.getListenUsername(), properties.getListenPassword()));
@@ -125,24 +125,10 @@ public final class JdbcLeaseHostAutoConfiguration {
 	}
 
 	private static JdbcLeaseHostProperties validTablePrefix(JdbcLeaseHostProperties properties) {
-		try {
-			JdbcLeaseHost.requireTablePrefix(properties.getTablePrefix());
-			return properties;
-		}
-		catch (IllegalArgumentException ex) {
-			throw LeaseConfigurationException.invalidProperty("lease.jdbc.table-prefix", properties.getTablePrefix(),
-					ex, "an SQL identifier of letters, digits and underscores, such as 'ORDERS_LEASE_'");
-		}
-	}
-
-	private static Duration validCleanupInterval(JdbcLeaseHostProperties properties) {
-		Duration interval = properties.getCleanupInterval();
-		if (interval == null || interval.isNegative()) {
-			throw LeaseConfigurationException.invalidProperty("lease.jdbc.cleanup-interval", interval,
-					new IllegalArgumentException("the clean-up interval must be zero or positive"),
-					"a positive duration such as '5s', or 0 to clean up only as takes go");
-		}
-		return interval;
+		LeaseConfigurationException.applyProperty("lease.jdbc.table-prefix", properties.getTablePrefix(),
+				"an SQL identifier of letters, digits and underscores, such as 'ORDERS_LEASE_'",
+				() -> JdbcLeaseHost.requireTablePrefix(properties.getTablePrefix()));
+		return properties;
 	}
 
 	static class OnJdbcLeaseHostInitializationCondition extends OnDatabaseInitializationCondition {

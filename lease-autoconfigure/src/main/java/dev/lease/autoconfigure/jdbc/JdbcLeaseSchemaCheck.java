@@ -32,13 +32,13 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.core.io.Resource;
-import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.NonTransientDataAccessException;
 import org.springframework.jdbc.core.ConnectionCallback;
@@ -90,25 +90,16 @@ final class JdbcLeaseSchemaCheck {
 	}
 
 	static void check(DataSource dataSource, JdbcLeaseHost host) {
-		String platform;
-		try {
-			platform = host.platform();
-		}
-		catch (LeaseHostException ex) {
-			logger.warn("Could not check the JDBC lease host's tables, the database did not answer; they are not"
-					+ " checked later: " + ex.getMessage());
-			return;
-		}
-		String location = JdbcLeaseHost.SCHEMA_LOCATION.replace("@@platform@@", platform);
+		String location;
 		List<String> problems;
 		try {
-			problems = problems(new JdbcTemplate(dataSource), expected(location, host.tablePrefix()),
-					expectedIndexes(location, host.tablePrefix()), platform,
-					host.tablePrefix().toUpperCase(Locale.ROOT));
+			String platform = host.platform();
+			location = JdbcLeaseHost.SCHEMA_LOCATION.replace("@@platform@@", platform);
+			problems = problems(new JdbcTemplate(dataSource), platform, host.tablePrefix());
 		}
-		catch (DataAccessResourceFailureException ex) {
-			logger
-				.warn("Could not check the JDBC lease host's tables, the database did not answer: " + ex.getMessage());
+		catch (LeaseHostException | DataAccessResourceFailureException ex) {
+			logger.warn("Could not check the JDBC lease host's tables, the database did not answer; they are not"
+					+ " checked later: " + ex.getMessage());
 			return;
 		}
 		if (!problems.isEmpty()) {
@@ -125,8 +116,8 @@ final class JdbcLeaseSchemaCheck {
 
 	// Table name (with the prefix) to its column names, upper case, from the schema
 	// scripts.
-	static Map<String, Set<String>> expected(String location, String tablePrefix) {
-		String sql = read(location);
+	static Map<String, Set<String>> expected(String platform, String tablePrefix) {
+		String sql = read(platform);
 		Map<String, Set<String>> tables = new LinkedHashMap<>();
 		Matcher table = CREATE_TABLE.matcher(sql);
 		while (table.find()) {
@@ -150,8 +141,8 @@ final class JdbcLeaseSchemaCheck {
 
 	// Table name (with the prefix) to the names (with the prefix) of the indexes the
 	// schema scripts create on it, upper case.
-	static Map<String, Set<String>> expectedIndexes(String location, String tablePrefix) {
-		String sql = read(location);
+	static Map<String, Set<String>> expectedIndexes(String platform, String tablePrefix) {
+		String sql = read(platform);
 		Map<String, Set<String>> indexes = new LinkedHashMap<>();
 		Matcher index = CREATE_INDEX.matcher(sql);
 		while (index.find()) {
@@ -183,38 +174,29 @@ final class JdbcLeaseSchemaCheck {
 				"(?:\\b(?:INDEX|TABLE|ADD\\s+COLUMN)\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?)" + Pattern.quote(name) + "\\b",
 				Pattern.CASE_INSENSITIVE);
 		for (Resource script : JdbcLeaseSchema.scripts(platform)) {
-			if (adds.matcher(read(script, script.getDescription())).find()) {
+			if (adds.matcher(read(script)).find()) {
 				return Optional.of("classpath:dev/lease/host/jdbc/migration/" + platform + "/" + script.getFilename());
 			}
 		}
 		return Optional.empty();
 	}
 
-	// The scripts at the location, in version order, as one.
-	private static String read(String location) {
-		StringBuilder sql = new StringBuilder();
-		try {
-			List<Resource> scripts = new ArrayList<>(
-					List.of(new PathMatchingResourcePatternResolver().getResources(location)));
-			scripts.sort(JdbcLeaseSchema.VERSION_ORDER);
-			for (Resource script : scripts) {
-				sql.append(read(script, script.getDescription())).append('\n');
-			}
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Could not read " + location, ex);
-		}
-		return sql.toString();
+	// The platform's scripts, in version order, as one.
+	private static String read(String platform) {
+		return JdbcLeaseSchema.scripts(platform)
+			.stream()
+			.map((script) -> read(script) + "\n")
+			.collect(Collectors.joining());
 	}
 
 	// A script without its comments, which may hold commas and words the parsing reads.
-	private static String read(Resource script, String location) {
+	private static String read(Resource script) {
 		try {
 			return COMMENT.matcher(StreamUtils.copyToString(script.getInputStream(), StandardCharsets.UTF_8))
 				.replaceAll("");
 		}
 		catch (IOException ex) {
-			throw new UncheckedIOException("Could not read " + location, ex);
+			throw new UncheckedIOException("Could not read " + script.getDescription(), ex);
 		}
 	}
 
@@ -226,10 +208,11 @@ final class JdbcLeaseSchemaCheck {
 		return upper;
 	}
 
-	private static List<String> problems(JdbcTemplate jdbc, Map<String, Set<String>> expected,
-			Map<String, Set<String>> expectedIndexes, String platform, String tablePrefix) {
+	private static List<String> problems(JdbcTemplate jdbc, String platform, String prefix) {
+		Map<String, Set<String>> expectedIndexes = expectedIndexes(platform, prefix);
+		String tablePrefix = prefix.toUpperCase(Locale.ROOT);
 		List<String> problems = new ArrayList<>();
-		expected.forEach((table, columns) -> {
+		expected(platform, prefix).forEach((table, columns) -> {
 			try {
 				Set<String> found = jdbc.query("SELECT * FROM " + table + " WHERE 1 = 0", (rs) -> {
 					Set<String> names = new TreeSet<>();
@@ -238,13 +221,11 @@ final class JdbcLeaseSchemaCheck {
 					}
 					return names;
 				});
-				Set<String> missing = new TreeSet<>(columns);
-				missing.removeAll(found);
-				for (String column : missing) {
-					problems.add("table " + table + " has no column " + column
+				columns.stream()
+					.filter((column) -> !found.contains(column))
+					.forEach((column) -> problems.add("table " + table + " has no column " + column
 							+ migrationAdding(platform, column).map((script) -> " (added by " + script + ")")
-								.orElse(""));
-				}
+								.orElse("")));
 				Set<String> indexes = new TreeSet<>(expectedIndexes.getOrDefault(table, Set.of()));
 				indexes.removeAll(indexes(jdbc, table));
 				for (String index : indexes) {

@@ -69,31 +69,18 @@ public final class RedisLeaseHostAutoConfiguration {
 			ObjectProvider<LeaseHostThreads> threads, ObjectProvider<RedisLeaseHostBuilderCustomizer> customizers) {
 		// closed by the context: its destroy method, close(), is inferred
 		RedisLeaseHost.Builder builder = RedisLeaseHost.builder(connectionFactory);
-		try {
-			builder.keyPrefix(properties.keyPrefix());
-		}
-		catch (IllegalArgumentException ex) {
-			throw LeaseConfigurationException.invalidProperty("lease.redis.key-prefix", properties.keyPrefix(), ex,
-					"printable ASCII without spaces, braces or glob characters, such as 'orders:lease:'");
-		}
-		try {
-			builder.durabilityCheckInterval(properties.durabilityCheckInterval());
-		}
-		catch (IllegalArgumentException ex) {
-			throw LeaseConfigurationException.invalidProperty("lease.redis.durability-check-interval",
-					properties.durabilityCheckInterval(), ex, "a positive duration, or 0 for no schedule");
-		}
-		try {
-			builder.replicasToAck(properties.replicasToAck(), properties.replicaTimeout());
-		}
-		catch (IllegalArgumentException ex) {
-			boolean count = properties.replicasToAck() < 0;
-			throw LeaseConfigurationException.invalidProperty(
-					count ? "lease.redis.replicas-to-ack" : "lease.redis.replica-timeout",
-					count ? properties.replicasToAck() : properties.replicaTimeout(), ex,
-					count ? "0 (no confirmation) or the number of replicas that must acknowledge each grant"
-							: "a positive duration");
-		}
+		LeaseConfigurationException.applyProperty("lease.redis.key-prefix", properties.keyPrefix(),
+				"printable ASCII without spaces, braces or glob characters, such as 'orders:lease:'",
+				() -> builder.keyPrefix(properties.keyPrefix()));
+		LeaseConfigurationException.applyProperty("lease.redis.durability-check-interval",
+				properties.durabilityCheckInterval(), "a positive duration, or 0 for no schedule",
+				() -> builder.durabilityCheckInterval(properties.durabilityCheckInterval()));
+		boolean count = properties.replicasToAck() < 0;
+		LeaseConfigurationException.applyProperty(count ? "lease.redis.replicas-to-ack" : "lease.redis.replica-timeout",
+				count ? properties.replicasToAck() : properties.replicaTimeout(),
+				count ? "0 (no confirmation) or the number of replicas that must acknowledge each grant"
+						: "a positive duration",
+				() -> builder.replicasToAck(properties.replicasToAck(), properties.replicaTimeout()));
 		builder.requireDurable(properties.requireDurable()).assumeDurable(properties.assumeDurable());
 		threads.ifAvailable((given) -> given.applyTo(builder));
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));

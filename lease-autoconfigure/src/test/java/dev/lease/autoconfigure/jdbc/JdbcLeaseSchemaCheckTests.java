@@ -115,9 +115,7 @@ class JdbcLeaseSchemaCheckTests {
 	@Test
 	void theExpectedColumnsAreReadFromTheScriptOfEachPlatform() {
 		for (String platform : new String[] { "h2", "postgresql", "mysql" }) {
-			assertThat(JdbcLeaseSchemaCheck.expected(JdbcLeaseHost.SCHEMA_LOCATION.replace("@@platform@@", platform),
-					"LEASE_"))
-				.as(platform)
+			assertThat(JdbcLeaseSchemaCheck.expected(platform, "LEASE_")).as(platform)
 				.containsOnlyKeys("LEASE_KEYS", "LEASE_WAITERS", "LEASE_PROTOCOL")
 				.allSatisfy((table, columns) -> assertThat(columns).isNotEmpty()
 					.doesNotContain("CONSTRAINT", "PRIMARY", "INDEX", "--"));
@@ -127,9 +125,7 @@ class JdbcLeaseSchemaCheckTests {
 	@Test
 	void theExpectedIndexesAreReadFromTheScriptOfEachPlatformEachNamingTheMigrationThatAddsIt() {
 		for (String platform : new String[] { "h2", "postgresql", "mysql" }) {
-			assertThat(JdbcLeaseSchemaCheck
-				.expectedIndexes(JdbcLeaseHost.SCHEMA_LOCATION.replace("@@platform@@", platform), "ORDERS_LEASE_"))
-				.as(platform)
+			assertThat(JdbcLeaseSchemaCheck.expectedIndexes(platform, "ORDERS_LEASE_")).as(platform)
 				.containsExactly(Map.entry("ORDERS_LEASE_WAITERS", Set.of("ORDERS_LEASE_WAITERS_IX1",
 						"ORDERS_LEASE_WAITERS_IX2", "ORDERS_LEASE_WAITERS_IX3", "ORDERS_LEASE_WAITERS_IX4")));
 			String migration = "classpath:dev/lease/host/jdbc/migration/" + platform + "/";
