@@ -194,13 +194,14 @@ class InMemoryAsyncLeaseHostTests {
 	// scheduler, after the cancel returned.
 	private boolean freeWithin(Duration wait) {
 		long deadline = System.nanoTime() + wait.toNanos();
-		Optional<Lease> grant;
-		while ((grant = this.host.grant(this.key)).isPresent()) {
+		Optional<Lease> grant = this.host.grant(this.key);
+		while (grant.isPresent()) {
 			assertThat(grant.get().holder()).isEqualTo(LeaseHolder.of("waiter"));
 			if (System.nanoTime() - deadline > 0) {
 				return false;
 			}
 			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+			grant = this.host.grant(this.key);
 		}
 		return true;
 	}
