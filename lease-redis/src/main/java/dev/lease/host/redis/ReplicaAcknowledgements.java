@@ -75,6 +75,17 @@ final class ReplicaAcknowledgements {
 	 * @return how many replicas acknowledged the writes: 0 when the session changed
 	 */
 	long acknowledged(RedisConnection connection, byte[] redisKey, Predicate<RedisConnection> writes) {
+		if (RedisLeaseStore.lettucePresent && LettuceCommands.handles(connection)) {
+			// WAIT blocks its client, and every command queued behind it on the same
+			// connection: on the native connection Lettuce's factory shares, every other
+			// call of the application would wait, or time out and run after its caller
+			// was told it failed.
+			return LettuceCommands.onConnectionOfItsOwn(connection, () -> acknowledgedBy(connection, redisKey, writes));
+		}
+		return acknowledgedBy(connection, redisKey, writes);
+	}
+
+	private long acknowledgedBy(RedisConnection connection, byte[] redisKey, Predicate<RedisConnection> writes) {
 		if (RedisLeaseStore.lettucePresent && LettuceClusterAcknowledgements.handles(connection)) {
 			return LettuceClusterAcknowledgements.onMasterOf(connection, redisKey, this.commandTimeoutMillis,
 					(node) -> acknowledged(node, writes,
