@@ -105,8 +105,7 @@ class RedisSentinelFailoverIntegrationTests {
 	@EnumSource(Replica.class)
 	@DisplayName("Invariant 1.2, 2.2, Check 1.1: with replicas-to-ack=1, kill -9 of the primary under load loses no grant answered Taken; the history, continued on the promoted replica, holds")
 	void primaryKilledUnderLoadLosesNoGrantAnsweredTakenWithReplicasToAck(Replica replica) throws Throwable {
-		try (RedisSentinelGroup group = (replica == Replica.LAGGING) ? RedisSentinelGroup.startLinked()
-				: RedisSentinelGroup.start()) {
+		try (RedisSentinelGroup group = RedisSentinelGroup.start()) {
 			runner(group).withPropertyValues("lease.redis.replicas-to-ack=1").run(withLogs(group, (context) -> {
 				RecordingLeaseHost host = new RecordingLeaseHost(context.getBean(LeaseHost.class));
 				FailoverLoad load = new FailoverLoad(host, THREADS, KEYS);
@@ -214,7 +213,7 @@ class RedisSentinelFailoverIntegrationTests {
 	@Test
 	@DisplayName("Invariant 1.2 (the README's documented loss): without replicas-to-ack a failover loses a grant answered Taken that the lagging replica lacked, and a second holder takes its key while its term stands; with replicas-to-ack=1 the same lag makes the take give its grant back, so nothing answered Taken is lost")
 	void withoutReplicasToAckAFailoverLosesAGrantTheReplicaLacked() throws Throwable {
-		try (RedisSentinelGroup group = RedisSentinelGroup.startLinked()) {
+		try (RedisSentinelGroup group = RedisSentinelGroup.start()) {
 			ApplicationContextRunner runner = runner(group);
 			// Two hosts on the same servers, one with replicas-to-ack=1 and one without.
 			runner.withPropertyValues("lease.redis.replicas-to-ack=1")
@@ -228,7 +227,7 @@ class RedisSentinelFailoverIntegrationTests {
 	@Test
 	@DisplayName("Operation 11, 13, Invariant 2.2: with replicas-to-ack=1 a release the lagging replica cannot acknowledge is not answered released, since a failover brings its grant back")
 	void releaseTheReplicaCannotAcknowledgeIsNotAnsweredReleased() throws Throwable {
-		try (RedisSentinelGroup group = RedisSentinelGroup.startLinked()) {
+		try (RedisSentinelGroup group = RedisSentinelGroup.start()) {
 			runner(group).withPropertyValues("lease.redis.replicas-to-ack=1").run(withLogs(group, (context) -> {
 				RecordingLeaseHost host = new RecordingLeaseHost(context.getBean(LeaseHost.class));
 				LeaseKey key = LeaseKey.of("released-" + UUID.randomUUID());

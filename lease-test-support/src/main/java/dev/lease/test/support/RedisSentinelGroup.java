@@ -33,6 +33,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import io.lettuce.core.AclSetuserArgs;
+import io.lettuce.core.KillArgs;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -65,6 +67,8 @@ public final class RedisSentinelGroup implements AutoCloseable {
 
 	private static final int SENTINELS = 3;
 
+	private static final String REPLICATOR = "replicator";
+
 	private final Path directory;
 
 	private final String binary;
@@ -79,16 +83,13 @@ public final class RedisSentinelGroup implements AutoCloseable {
 
 	private final int replicaPort;
 
-	private final @Nullable ReplicationLink link;
-
 	private @Nullable Process primary;
 
-	private RedisSentinelGroup(boolean linked) throws IOException {
+	private RedisSentinelGroup() throws IOException {
 		this.directory = Files.createTempDirectory("lease-redis-sentinel");
 		this.binary = binary();
 		this.primaryPort = freePort();
 		this.replicaPort = freePort();
-		this.link = linked ? new ReplicationLink(this.primaryPort) : null;
 	}
 
 	private void launch() throws IOException {
@@ -96,8 +97,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
 		await("the primary answers").atMost(Duration.ofSeconds(10))
 			.ignoreExceptions()
 			.until(() -> info(this.primaryPort).contains("role:master"));
-		int upstream = (this.link != null) ? this.link.port() : this.primaryPort;
-		startServer("replica", this.replicaPort, List.of("replicaof 127.0.0.1 " + upstream));
+		startServer("replica", this.replicaPort, List.of("replicaof 127.0.0.1 " + this.primaryPort));
 		await("the replica is in sync").atMost(Duration.ofSeconds(20))
 			.ignoreExceptions()
 			.until(() -> info(this.replicaPort).contains("master_link_status:up"));
@@ -114,26 +114,13 @@ public final class RedisSentinelGroup implements AutoCloseable {
 	}
 
 	/**
-	 * Start a group whose replica replicates from the primary directly.
+	 * Start a group whose replica replicates from the primary.
 	 * @return the running group
 	 */
 	public static RedisSentinelGroup start() {
-		return start(false);
-	}
-
-	/**
-	 * Start a group whose replica replicates through a {@link ReplicationLink}, so that
-	 * {@link #holdReplication()} can make it lag.
-	 * @return the running group
-	 */
-	public static RedisSentinelGroup startLinked() {
-		return start(true);
-	}
-
-	private static RedisSentinelGroup start(boolean linked) {
 		RedisSentinelGroup group;
 		try {
-			group = new RedisSentinelGroup(linked);
+			group = new RedisSentinelGroup();
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
@@ -156,12 +143,19 @@ public final class RedisSentinelGroup implements AutoCloseable {
 				+ this.sentinelPorts.stream().map((port) -> "127.0.0.1:" + port).collect(Collectors.joining(",")) };
 	}
 
-	// Nothing the primary writes from now on reaches the replica.
+	/**
+	 * From now on nothing the primary writes reaches the replica, as in a partition of
+	 * that one link: the primary refuses the replica's user and drops its connection,
+	 * with what was not yet sent on it. The replica keeps asking to be let in and stays
+	 * the one the Sentinels promote. (A relay between the two would not do: a Sentinel
+	 * points a replica that replicates from an address other than the primary's back at
+	 * the primary, and the replica catches up.)
+	 */
 	public void holdReplication() {
-		if (this.link == null) {
-			throw new IllegalStateException("The replica replicates directly; start the group linked");
+		try (StatefulRedisConnection<String, String> connection = connect(this.primaryPort)) {
+			connection.sync().aclSetuser(REPLICATOR, AclSetuserArgs.Builder.off());
+			connection.sync().clientKill(KillArgs.Builder.typeSlave());
 		}
-		this.link.hold();
 	}
 
 	// kill -9 of the primary's process (SIGKILL to its PID): no shutdown, nothing
@@ -202,13 +196,22 @@ public final class RedisSentinelGroup implements AutoCloseable {
 			.until(() -> info(this.primaryPort).contains("master_link_status:up"));
 	}
 
+	// The port the first primary listens on, until it is killed.
+	public int primaryPort() {
+		return this.primaryPort;
+	}
+
 	// Whether the replica's copy of the data holds anything for the key under the prefix,
 	// read on the replica itself: what a failover would keep.
 	public boolean replicaHasKey(String keyPrefix, LeaseKey key) {
-		String redisKey = keyPrefix + "{" + Base64.getUrlEncoder().withoutPadding().encodeToString(key.bytes()) + "}";
 		try (StatefulRedisConnection<String, String> connection = connect(this.replicaPort)) {
-			return connection.sync().exists(redisKey) > 0;
+			return connection.sync().exists(redisKey(keyPrefix, key)) > 0;
 		}
+	}
+
+	// The Redis key the host keeps a lease key's grant under.
+	public String redisKey(String keyPrefix, LeaseKey key) {
+		return keyPrefix + "{" + Base64.getUrlEncoder().withoutPadding().encodeToString(key.bytes()) + "}";
 	}
 
 	// The last lines each process logged, for a failure's message.
@@ -234,9 +237,6 @@ public final class RedisSentinelGroup implements AutoCloseable {
 			process.destroyForcibly();
 			waitFor(process);
 		}
-		if (this.link != null) {
-			this.link.close();
-		}
 		this.client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
 		try (var paths = Files.walk(this.directory)) {
 			paths.sorted(Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
@@ -248,7 +248,10 @@ public final class RedisSentinelGroup implements AutoCloseable {
 
 	private Process startServer(String name, int port, List<String> extra) throws IOException {
 		List<String> config = new ArrayList<>(List.of("port " + port, "bind 127.0.0.1", "dir " + dir(name), "save \"\"",
-				"appendonly no", "repl-diskless-sync-delay 0"));
+				"appendonly no", "repl-diskless-sync-delay 0",
+				// replicas log in as a user of their own, which holdReplication() refuses
+				"user " + REPLICATOR + " on >" + REPLICATOR + " ~* &* +@all", "masteruser " + REPLICATOR,
+				"masterauth " + REPLICATOR));
 		config.addAll(extra);
 		return start(name, port, config, false);
 	}
