@@ -38,7 +38,6 @@ import dev.lease.LeaseKey;
 import dev.lease.TryTakeResult;
 import dev.lease.test.support.RedisTestServer;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
