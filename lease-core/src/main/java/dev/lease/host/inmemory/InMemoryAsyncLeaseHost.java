@@ -70,40 +70,21 @@ final class InMemoryAsyncLeaseHost implements AsyncLeaseHost, AutoCloseable {
 
 	@Override
 	public CompletableFuture<TakeResult> take(LeaseKey key, LeaseHolder holder, Duration duration) {
-		long micros;
+		InMemoryLeaseHost.Entry entry;
 		try {
-			micros = Micros.of(InMemoryLeaseHost.ARGUMENTS.requireTake(key, holder, duration));
+			entry = this.host.enter(key, holder, duration, true);
 		}
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
 		}
-		Wakeups<KeyState, Long> sleepers = this.host.sleepers();
-		TakeAnswer entered;
-		Wakeups.Signal<Long> signal = null;
-		long reading = Long.MIN_VALUE;
-		KeyState state = this.host.lock(key);
-		try {
-			reading = this.host.reading();
-			entered = this.host.enter(state, holder, micros, reading, true);
-			if (entered instanceof Queued queued) {
-				// Registered before the key's lock is let go: no wake-up is missed.
-				signal = sleepers.register(state, queued.waiterId());
-			}
+		if (!(entry.answer() instanceof Queued queued)) {
+			return CompletableFuture.completedFuture(InMemoryLeaseHost.taken(key, holder, entry.answer()));
 		}
-		catch (RuntimeException ex) {
-			return CompletableFuture.failedFuture(ex);
-		}
-		finally {
-			this.host.unlock(state);
-			this.host.cleanUpSome(reading);
-		}
-		if (!(entered instanceof Queued queued)) {
-			return CompletableFuture.completedFuture(InMemoryLeaseHost.taken(key, holder, entered));
-		}
-		Wakeups.Signal<Long> registered = signal;
-		Questions questions = new Questions(state, holder, queued.waiterId());
-		ScheduledWaiter waiter = new ScheduledWaiter(registered, new WaiterMachine(registered, duration, null),
-				questions, this.threads::schedule, () -> sleepers.unregister(state, registered));
+		KeyState state = entry.state();
+		Wakeups.Signal<Long> signal = entry.signal();
+		ScheduledWaiter waiter = new ScheduledWaiter(signal, new WaiterMachine(signal, duration, null),
+				new Questions(state, holder, queued.waiterId()), this.threads::schedule,
+				() -> this.host.sleepers().unregister(state, signal));
 		waiter.start(CompletableFuture.completedFuture(queued));
 		return waiter.answer();
 	}

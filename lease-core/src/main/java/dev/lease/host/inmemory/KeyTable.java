@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
@@ -94,17 +95,11 @@ final class KeyTable {
 
 	// Every stored key, in no order; a key stored or removed meanwhile may be missed.
 	void forEach(Consumer<KeyState> action) {
-		for (ConcurrentHashMap<LeaseKey, KeyState> stripe : this.stripes) {
-			stripe.values().forEach(action);
-		}
+		this.stripes.forEach((stripe) -> stripe.values().forEach(action));
 	}
 
 	int size() {
-		int size = 0;
-		for (ConcurrentHashMap<LeaseKey, KeyState> stripe : this.stripes) {
-			size += stripe.size();
-		}
-		return size;
+		return this.stripes.stream().mapToInt(Map::size).sum();
 	}
 
 	/**
@@ -148,21 +143,11 @@ final class KeyTable {
 		return null;
 	}
 
-	// Lock the key's state, stored or new: a state retired meanwhile is replaced.
-	KeyState lock(LeaseKey key) {
+	// Lock the key's state, stored or (if asked) new, which is never null: a state
+	// retired meanwhile is looked up again.
+	@Nullable KeyState lock(LeaseKey key, boolean orNew) {
 		while (true) {
-			KeyState state = storedOrNew(key);
-			state.lock.lock();
-			if (!state.retired) {
-				return state;
-			}
-			state.lock.unlock();
-		}
-	}
-
-	@Nullable KeyState lockIfPresent(LeaseKey key) {
-		while (true) {
-			KeyState state = stored(key);
+			KeyState state = orNew ? storedOrNew(key) : stored(key);
 			if (state == null) {
 				return null;
 			}
