@@ -34,7 +34,6 @@ import dev.lease.ReleaseResult;
 import dev.lease.TakeResult;
 import dev.lease.TryTakeResult;
 import dev.lease.host.HostThreads;
-import dev.lease.host.KeyModel;
 import dev.lease.host.Micros;
 import dev.lease.host.ScheduledWaiter;
 import dev.lease.host.TakeAnswer;
@@ -166,25 +165,12 @@ final class InMemoryAsyncLeaseHost implements AsyncLeaseHost, AutoCloseable {
 		@Override
 		public void giveBack() {
 			InMemoryLeaseHost host = InMemoryAsyncLeaseHost.this.host;
-			KeyState state = host.lockIfPresent(this.state.key);
-			if (state == null) {
-				return;
-			}
-			try {
-				KeyModel model = state.model();
+			host.write(this.state.key, (model) -> {
 				long now = model.now(host.reading());
 				model.resolve(now);
-				if (this.holder.equals(model.holder()) && model.expiresAt() == this.expiresAt) {
-					model.release(this.holder, now);
-					state.save(model);
-				}
-				else {
-					state.saveClock(model);
-				}
-			}
-			finally {
-				host.unlock(state);
-			}
+				return this.holder.equals(model.holder()) && model.expiresAt() == this.expiresAt
+						&& model.release(this.holder, now);
+			});
 		}
 
 	}

@@ -27,6 +27,7 @@ import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiFunction;
+import java.util.function.Predicate;
 
 import org.jspecify.annotations.Nullable;
 
@@ -163,7 +164,7 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 	// A question that writes nothing but the clock's reading (Check 5.2), asked of the
 	// key's model under its lock; empty for a key with nothing stored.
 	<T> Optional<T> read(LeaseKey key, BiFunction<KeyState, KeyModel, Optional<T>> question) {
-		KeyState state = lockIfPresent(key);
+		KeyState state = this.states.lock(key, false);
 		if (state == null) {
 			return Optional.empty();
 		}
@@ -181,18 +182,27 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 	@Override
 	public ReleaseResult release(LeaseKey key, LeaseHolder holder) {
 		HostArguments.requireKeyAndHolder(key, holder);
-		KeyState state = lockIfPresent(key);
+		return write(key, (model) -> model.release(holder, now(model))) ? new Released() : new NotHeld();
+	}
+
+	// A question that may change the key, asked of its model under its lock: the model is
+	// saved if the question answers that it changed it, else its clock reading only, and
+	// the key's lock is let go as after every write. False for a key with nothing stored.
+	boolean write(LeaseKey key, Predicate<KeyModel> question) {
+		KeyState state = this.states.lock(key, false);
 		if (state == null) {
-			return new NotHeld();
+			return false;
 		}
 		try {
 			KeyModel model = state.model();
-			if (!model.release(holder, now(model))) {
-				state.saveClock(model);
-				return new NotHeld();
+			boolean changed = question.test(model);
+			if (changed) {
+				state.save(model);
 			}
-			state.save(model);
-			return new Released();
+			else {
+				state.saveClock(model);
+			}
+			return changed;
 		}
 		finally {
 			unlock(state);
@@ -326,10 +336,6 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 
 	static Taken taken(LeaseKey key, LeaseHolder holder, TakeAnswer granted) {
 		return new Taken(new Lease(key, holder, Micros.toInstant(((Granted) granted).expiresAt())));
-	}
-
-	@Nullable KeyState lockIfPresent(LeaseKey key) {
-		return this.states.lock(key, false);
 	}
 
 	// The question just read the clock and saved its reading: no second reading is
