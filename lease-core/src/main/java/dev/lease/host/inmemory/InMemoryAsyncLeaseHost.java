@@ -82,7 +82,7 @@ final class InMemoryAsyncLeaseHost implements AsyncLeaseHost, AutoCloseable {
 		KeyState state = entry.state();
 		Wakeups.Signal<Long> signal = entry.signal();
 		ScheduledWaiter waiter = new ScheduledWaiter(signal, new WaiterMachine(signal, duration, null),
-				new Questions(state, holder, queued.waiterId()), this.threads::schedule,
+				new Questions(new SleepingWaiter(this.host, state, holder, queued.waiterId())), this.threads::schedule,
 				() -> this.host.sleepers().unregister(state, signal));
 		waiter.start(CompletableFuture.completedFuture(queued));
 		return waiter.answer();
@@ -126,20 +126,14 @@ final class InMemoryAsyncLeaseHost implements AsyncLeaseHost, AutoCloseable {
 	 * the answer releases would wait for the lock), and a cancel before the completion
 	 * finds the future cancelled, and the waiter gives the grant back.
 	 */
-	private final class Questions implements ScheduledWaiter.Questions {
+	private static final class Questions implements ScheduledWaiter.Questions {
 
 		private final SleepingWaiter questions;
 
-		private final KeyState state;
-
-		private final LeaseHolder holder;
-
 		private volatile long expiresAt;
 
-		Questions(KeyState state, LeaseHolder holder, long waiterId) {
-			this.questions = new SleepingWaiter(InMemoryAsyncLeaseHost.this.host, state, holder, waiterId);
-			this.state = state;
-			this.holder = holder;
+		Questions(SleepingWaiter questions) {
+			this.questions = questions;
 		}
 
 		@Override
@@ -161,16 +155,9 @@ final class InMemoryAsyncLeaseHost implements AsyncLeaseHost, AutoCloseable {
 			return now(() -> this.questions.taken(expiresAt, handed));
 		}
 
-		// Give back the grant, if it still stands.
 		@Override
 		public void giveBack() {
-			InMemoryLeaseHost host = InMemoryAsyncLeaseHost.this.host;
-			host.write(this.state.key, (model) -> {
-				long now = model.now(host.reading());
-				model.resolve(now);
-				return this.holder.equals(model.holder()) && model.expiresAt() == this.expiresAt
-						&& model.release(this.holder, now);
-			});
+			this.questions.giveBack(this.expiresAt);
 		}
 
 	}
