@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 
@@ -47,18 +48,15 @@ final class KeyTable {
 
 	private static final int STRIPES = 1 << STRIPE_BITS;
 
-	private final List<ConcurrentHashMap<LeaseKey, KeyState>> stripes = new ArrayList<>(STRIPES);
+	private final List<ConcurrentHashMap<LeaseKey, KeyState>> stripes = Stream
+		.generate(ConcurrentHashMap<LeaseKey, KeyState>::new)
+		.limit(STRIPES)
+		.toList();
 
 	// The clean-up walk, guarded by the caller's clean-up lock.
 	private int walkStripe;
 
 	private @Nullable Iterator<KeyState> walk;
-
-	KeyTable() {
-		for (int i = 0; i < STRIPES; i++) {
-			this.stripes.add(new ConcurrentHashMap<>());
-		}
-	}
 
 	// The top bits of a multiplicative hash: the maps index by the low bits, which
 	// would otherwise be the same for every key of a stripe.
