@@ -172,17 +172,10 @@ final class KeyState {
 	// queued until it or a handoff takes it out, and is not counted. Reads only; the
 	// key's lock is held.
 	QueuedTakes waitingAfter(int skipped, long now) {
-		int count = 0;
-		long since = 0;
-		int index = 0;
-		if (this.queue != null) {
-			for (QueuedWaiter waiter : this.queue) {
-				if (index++ >= skipped && waiter.bound() >= now) {
-					since = (count++ == 0) ? waiter.arrivedAt() : since;
-				}
-			}
-		}
-		return (count != 0) ? new QueuedTakes(count, Micros.toInstant(since)) : QueuedTakes.NONE;
+		List<QueuedWaiter> waiting = (this.queue != null)
+				? this.queue.stream().skip(skipped).filter((waiter) -> waiter.bound() >= now).toList() : List.of();
+		return waiting.isEmpty() ? QueuedTakes.NONE
+				: new QueuedTakes(waiting.size(), Micros.toInstant(waiting.get(0).arrivedAt()));
 	}
 
 	// Free at the later of the reading and the latest one saved.
