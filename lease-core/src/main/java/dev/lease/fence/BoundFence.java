@@ -47,9 +47,7 @@ public record BoundFence(String party, LeaseKey key, Fence fence, FenceRefusalLi
 		if (fence == null) {
 			throw new IllegalArgumentException("'fence' must not be null");
 		}
-		if (listener == null) {
-			throw new IllegalArgumentException("'listener' must not be null");
-		}
+		FenceRefusals.requireListener(listener);
 	}
 
 	/**

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
@@ -71,13 +72,7 @@ public interface FenceAllowances {
 	 * @return the parties with no declared allowance, empty when all are declared
 	 */
 	default Set<String> missing(Set<String> parties) {
-		Set<String> missing = new TreeSet<>();
-		for (String party : parties) {
-			if (find(party) == null) {
-				missing.add(party);
-			}
-		}
-		return missing;
+		return parties.stream().filter((party) -> find(party) == null).collect(Collectors.toCollection(TreeSet::new));
 	}
 
 }

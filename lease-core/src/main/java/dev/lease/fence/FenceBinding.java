@@ -64,8 +64,7 @@ public final class FenceBinding {
 	 * @return the fence, or {@code null} when none is bound for that party
 	 */
 	public static @Nullable BoundFence current(String party) {
-		Iterator<BoundFence> fences = BOUND.get().descendingIterator();
-		while (fences.hasNext()) {
+		for (Iterator<BoundFence> fences = BOUND.get().descendingIterator(); fences.hasNext();) {
 			BoundFence fence = fences.next();
 			if (fence.party().equals(party)) {
 				return fence;

@@ -18,7 +18,6 @@ package dev.lease.fence;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
-import java.time.Instant;
 
 import org.jspecify.annotations.Nullable;
 
@@ -98,8 +97,7 @@ public final class FenceRefusals {
 		catch (RuntimeException ex) {
 			logger.log(Level.WARNING, "Fence refusal listener failed for party '" + refusal.party() + "'", ex);
 		}
-		Instant reading = refusal.reading();
-		return new FenceExpiredException(refusal.party(), refusal.fence(), reading);
+		return new FenceExpiredException(refusal.party(), refusal.fence(), refusal.reading());
 	}
 
 }

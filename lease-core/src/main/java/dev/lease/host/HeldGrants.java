@@ -97,10 +97,7 @@ public final class HeldGrants implements AutoCloseable {
 	 * @return its nanoseconds
 	 */
 	public static LongSupplier nanos(InstantSource clock) {
-		if (clock == null) {
-			throw new IllegalArgumentException("'clock' must not be null");
-		}
-		Instant origin = clock.instant();
+		Instant origin = HostArguments.notNull(clock, "clock").instant();
 		return () -> Duration.between(origin, clock.instant()).toNanos();
 	}
 

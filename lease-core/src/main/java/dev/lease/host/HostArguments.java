@@ -85,9 +85,7 @@ public final class HostArguments {
 	 */
 	public static void requireKeyAndHolder(LeaseKey key, LeaseHolder holder) {
 		requireKey(key);
-		if (holder == null) {
-			throw new IllegalArgumentException("'holder' must not be null");
-		}
+		notNull(holder, "holder");
 	}
 
 	/**
@@ -96,9 +94,7 @@ public final class HostArguments {
 	 * @throws IllegalArgumentException if the key is missing
 	 */
 	public static void requireKey(LeaseKey key) {
-		if (key == null) {
-			throw new IllegalArgumentException("'key' must not be null");
-		}
+		notNull(key, "key");
 	}
 
 	/**
@@ -112,6 +108,14 @@ public final class HostArguments {
 			throw new IllegalArgumentException("'limit' must be positive, but was " + limit);
 		}
 		return limit;
+	}
+
+	// The host kit's one null check, with the message every host gives.
+	static <T> T notNull(T value, String name) {
+		if (value == null) {
+			throw new IllegalArgumentException("'" + name + "' must not be null");
+		}
+		return value;
 	}
 
 }

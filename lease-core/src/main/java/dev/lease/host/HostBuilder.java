@@ -53,10 +53,7 @@ public abstract class HostBuilder<B extends HostBuilder<B>> {
 	 * @return this builder
 	 */
 	public B executor(Executor executor) {
-		if (executor == null) {
-			throw new IllegalArgumentException("'executor' must not be null");
-		}
-		this.executor = executor;
+		this.executor = HostArguments.notNull(executor, "executor");
 		return self();
 	}
 
@@ -68,10 +65,7 @@ public abstract class HostBuilder<B extends HostBuilder<B>> {
 	 * @return this builder
 	 */
 	public B scheduler(ScheduledExecutorService scheduler) {
-		if (scheduler == null) {
-			throw new IllegalArgumentException("'scheduler' must not be null");
-		}
-		this.scheduler = scheduler;
+		this.scheduler = HostArguments.notNull(scheduler, "scheduler");
 		return self();
 	}
 

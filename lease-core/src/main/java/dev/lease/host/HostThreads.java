@@ -229,9 +229,7 @@ public final class HostThreads implements AutoCloseable {
 	@Override
 	public void close() {
 		this.closed = true;
-		for (Future<?> future : this.started) {
-			future.cancel(true);
-		}
+		this.started.forEach((future) -> future.cancel(true));
 		this.started.clear();
 		if (this.ownExecutor != null) {
 			this.ownExecutor.shutdown();

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
 
@@ -50,26 +51,15 @@ final class KeyWaiters<W> {
 	}
 
 	synchronized void askDelegate() {
-		Wakeups.Signal<W> delegate = delegate();
-		if (delegate != null) {
-			delegate.askNow();
-		}
+		delegate().ifPresent(Wakeups.Signal::askNow);
 	}
 
 	synchronized void wakeDelegate() {
-		Wakeups.Signal<W> delegate = delegate();
-		if (delegate != null) {
-			delegate.wake();
-		}
+		delegate().ifPresent(Wakeups.Signal::wake);
 	}
 
-	private Wakeups.@Nullable Signal<W> delegate() {
-		for (Wakeups.Signal<W> signal : this.byName.values()) {
-			if (signal.delegate) {
-				return signal;
-			}
-		}
-		return null;
+	private Optional<Wakeups.Signal<W>> delegate() {
+		return this.byName.values().stream().filter((signal) -> signal.delegate).findFirst();
 	}
 
 	// Whether no waiter is left; a delegate leaving hands its part to the next.

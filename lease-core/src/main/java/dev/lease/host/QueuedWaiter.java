@@ -47,9 +47,7 @@ public record QueuedWaiter(long id, LeaseHolder holder, long duration, long boun
 	 * @param arrivedAt the key's now when it was queued, or 0 where it is not known
 	 */
 	public QueuedWaiter {
-		if (holder == null) {
-			throw new IllegalArgumentException("'holder' must not be null");
-		}
+		HostArguments.notNull(holder, "holder");
 	}
 
 }

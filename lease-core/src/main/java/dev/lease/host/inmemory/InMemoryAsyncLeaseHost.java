@@ -34,7 +34,6 @@ import dev.lease.ReleaseResult;
 import dev.lease.TakeResult;
 import dev.lease.TryTakeResult;
 import dev.lease.host.HostThreads;
-import dev.lease.host.KeyModel;
 import dev.lease.host.Micros;
 import dev.lease.host.ScheduledWaiter;
 import dev.lease.host.TakeAnswer;
@@ -70,40 +69,21 @@ final class InMemoryAsyncLeaseHost implements AsyncLeaseHost, AutoCloseable {
 
 	@Override
 	public CompletableFuture<TakeResult> take(LeaseKey key, LeaseHolder holder, Duration duration) {
-		long micros;
+		InMemoryLeaseHost.Entry entry;
 		try {
-			micros = Micros.of(InMemoryLeaseHost.ARGUMENTS.requireTake(key, holder, duration));
+			entry = this.host.enter(key, holder, duration, true);
 		}
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
 		}
-		Wakeups<KeyState, Long> sleepers = this.host.sleepers();
-		TakeAnswer entered;
-		Wakeups.Signal<Long> signal = null;
-		long reading = Long.MIN_VALUE;
-		KeyState state = this.host.lock(key);
-		try {
-			reading = this.host.reading();
-			entered = this.host.enter(state, holder, micros, reading, true);
-			if (entered instanceof Queued queued) {
-				// Registered before the key's lock is let go: no wake-up is missed.
-				signal = sleepers.register(state, queued.waiterId());
-			}
+		if (!(entry.answer() instanceof Queued queued)) {
+			return CompletableFuture.completedFuture(InMemoryLeaseHost.taken(key, holder, entry.answer()));
 		}
-		catch (RuntimeException ex) {
-			return CompletableFuture.failedFuture(ex);
-		}
-		finally {
-			this.host.unlock(state);
-			this.host.cleanUpSome(reading);
-		}
-		if (!(entered instanceof Queued queued)) {
-			return CompletableFuture.completedFuture(InMemoryLeaseHost.taken(key, holder, entered));
-		}
-		Wakeups.Signal<Long> registered = signal;
-		Questions questions = new Questions(state, holder, queued.waiterId());
-		ScheduledWaiter waiter = new ScheduledWaiter(registered, new WaiterMachine(registered, duration, null),
-				questions, this.threads::schedule, () -> sleepers.unregister(state, registered));
+		KeyState state = entry.state();
+		Wakeups.Signal<Long> signal = entry.signal();
+		ScheduledWaiter waiter = new ScheduledWaiter(signal, new WaiterMachine(signal, duration, null),
+				new Questions(new SleepingWaiter(this.host, state, holder, queued.waiterId())), this.threads::schedule,
+				() -> this.host.sleepers().unregister(state, signal));
 		waiter.start(CompletableFuture.completedFuture(queued));
 		return waiter.answer();
 	}
@@ -146,20 +126,14 @@ final class InMemoryAsyncLeaseHost implements AsyncLeaseHost, AutoCloseable {
 	 * the answer releases would wait for the lock), and a cancel before the completion
 	 * finds the future cancelled, and the waiter gives the grant back.
 	 */
-	private final class Questions implements ScheduledWaiter.Questions {
+	private static final class Questions implements ScheduledWaiter.Questions {
 
 		private final SleepingWaiter questions;
 
-		private final KeyState state;
-
-		private final LeaseHolder holder;
-
 		private volatile long expiresAt;
 
-		Questions(KeyState state, LeaseHolder holder, long waiterId) {
-			this.questions = new SleepingWaiter(InMemoryAsyncLeaseHost.this.host, state, holder, waiterId);
-			this.state = state;
-			this.holder = holder;
+		Questions(SleepingWaiter questions) {
+			this.questions = questions;
 		}
 
 		@Override
@@ -181,29 +155,9 @@ final class InMemoryAsyncLeaseHost implements AsyncLeaseHost, AutoCloseable {
 			return now(() -> this.questions.taken(expiresAt, handed));
 		}
 
-		// Give back the grant, if it still stands.
 		@Override
 		public void giveBack() {
-			InMemoryLeaseHost host = InMemoryAsyncLeaseHost.this.host;
-			KeyState state = host.lockIfPresent(this.state.key);
-			if (state == null) {
-				return;
-			}
-			try {
-				KeyModel model = state.model();
-				long now = model.now(host.reading());
-				model.resolve(now);
-				if (this.holder.equals(model.holder()) && model.expiresAt() == this.expiresAt) {
-					model.release(this.holder, now);
-					state.save(model);
-				}
-				else {
-					state.saveClock(model);
-				}
-			}
-			finally {
-				host.unlock(state);
-			}
+			this.questions.giveBack(this.expiresAt);
 		}
 
 	}

@@ -26,7 +26,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Function;
+import java.util.function.BiFunction;
+import java.util.function.Predicate;
 
 import org.jspecify.annotations.Nullable;
 
@@ -134,67 +135,42 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 
 	@Override
 	public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
-		long micros = Micros.of(ARGUMENTS.requireTake(key, holder, duration));
-		long reading = Long.MIN_VALUE;
-		TakeAnswer answer;
-		Wakeups.Signal<Long> signal = null;
-		KeyState state = lock(key);
-		try {
-			reading = reading();
-			answer = enter(state, holder, micros, reading, true);
-			if (answer instanceof Queued queued) {
-				// Registered before the key's lock is let go: no wake-up is missed.
-				signal = this.sleepers.register(state, queued.waiterId());
-			}
+		Entry entry = enter(key, holder, duration, true);
+		if (!(entry.answer() instanceof Queued queued)) {
+			return taken(key, holder, entry.answer());
 		}
-		finally {
-			unlock(state);
-			cleanUpSome(reading);
-		}
-		if (!(answer instanceof Queued queued)) {
-			return taken(key, holder, answer);
-		}
+		Wakeups.Signal<Long> signal = entry.signal();
 		try {
 			return BlockingWaiter.await(signal, new WaiterMachine(signal, duration, null), queued,
-					new SleepingWaiter(this, state, holder, queued.waiterId()), Runnable::run);
+					new SleepingWaiter(this, entry.state(), holder, queued.waiterId()), Runnable::run);
 		}
 		finally {
-			this.sleepers.unregister(state, signal);
+			this.sleepers.unregister(entry.state(), signal);
 		}
 	}
 
 	@Override
 	public TryTakeResult tryTake(LeaseKey key, LeaseHolder holder, Duration duration) {
-		long micros = Micros.of(ARGUMENTS.requireTake(key, holder, duration));
-		long reading = Long.MIN_VALUE;
-		KeyState state = lock(key);
-		try {
-			reading = reading();
-			TakeAnswer answer = enter(state, holder, micros, reading, false);
-			return (answer instanceof Granted) ? taken(key, holder, answer) : new Held();
-		}
-		finally {
-			unlock(state);
-			cleanUpSome(reading);
-		}
+		TakeAnswer answer = enter(key, holder, duration, false).answer();
+		return (answer instanceof Granted) ? taken(key, holder, answer) : new Held();
 	}
 
 	@Override
 	public Optional<Duration> remaining(LeaseKey key, LeaseHolder holder) {
 		HostArguments.requireKeyAndHolder(key, holder);
-		return read(key, (model) -> model.remaining(holder, now(model)));
+		return read(key, (state, model) -> model.remaining(holder, now(model)));
 	}
 
 	// A question that writes nothing but the clock's reading (Check 5.2), asked of the
 	// key's model under its lock; empty for a key with nothing stored.
-	private <T> Optional<T> read(LeaseKey key, Function<KeyModel, Optional<T>> question) {
-		KeyState state = lockIfPresent(key);
+	<T> Optional<T> read(LeaseKey key, BiFunction<KeyState, KeyModel, Optional<T>> question) {
+		KeyState state = this.states.lock(key, false);
 		if (state == null) {
 			return Optional.empty();
 		}
 		try {
 			KeyModel model = state.model();
-			Optional<T> answer = question.apply(model);
+			Optional<T> answer = question.apply(state, model);
 			state.saveClock(model);
 			return answer;
 		}
@@ -206,18 +182,27 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 	@Override
 	public ReleaseResult release(LeaseKey key, LeaseHolder holder) {
 		HostArguments.requireKeyAndHolder(key, holder);
-		KeyState state = lockIfPresent(key);
+		return write(key, (model) -> model.release(holder, now(model))) ? new Released() : new NotHeld();
+	}
+
+	// A question that may change the key, asked of its model under its lock: the model is
+	// saved if the question answers that it changed it, else its clock reading only, and
+	// the key's lock is let go as after every write. False for a key with nothing stored.
+	boolean write(LeaseKey key, Predicate<KeyModel> question) {
+		KeyState state = this.states.lock(key, false);
 		if (state == null) {
-			return new NotHeld();
+			return false;
 		}
 		try {
 			KeyModel model = state.model();
-			if (!model.release(holder, now(model))) {
-				state.saveClock(model);
-				return new NotHeld();
+			boolean changed = question.test(model);
+			if (changed) {
+				state.save(model);
 			}
-			state.save(model);
-			return new Released();
+			else {
+				state.saveClock(model);
+			}
+			return changed;
 		}
 		finally {
 			unlock(state);
@@ -266,7 +251,7 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 	@Override
 	public Optional<Lease> grant(LeaseKey key) {
 		HostArguments.requireKey(key);
-		return read(key, (model) -> {
+		return read(key, (state, model) -> {
 			model.resolve(now(model));
 			LeaseHolder holder = model.holder();
 			return (holder != null) ? Optional.of(new Lease(key, holder, Micros.toInstant(model.expiresAt())))
@@ -277,7 +262,7 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 	@Override
 	public Optional<Instant> grantedAt(Lease grant) {
 		HostArguments.requireKey(grant.key());
-		return read(grant.key(), (model) -> {
+		return read(grant.key(), (state, model) -> {
 			model.resolve(now(model));
 			boolean stands = grant.holder().equals(model.holder())
 					&& grant.expiresAt().equals(Micros.toInstant(model.expiresAt()));
@@ -321,12 +306,24 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 		return this.states.size();
 	}
 
-	// Take the key if it is free; otherwise refuse, or queue the caller.
-	TakeAnswer enter(KeyState state, LeaseHolder holder, long micros, long reading, boolean waits) {
-		KeyModel model = state.model();
-		TakeAnswer answer = model.take(holder, micros, model.now(reading), waits, state::nextWaiterId);
-		state.save(model);
-		return answer;
+	// Take the key if it is free; otherwise refuse, or queue the caller, whose wake-ups
+	// are registered before the key's lock is let go: no wake-up is missed.
+	Entry enter(LeaseKey key, LeaseHolder holder, Duration duration, boolean waits) {
+		long micros = Micros.of(ARGUMENTS.requireTake(key, holder, duration));
+		long reading = Long.MIN_VALUE;
+		KeyState state = this.states.lock(key, true);
+		try {
+			reading = reading();
+			KeyModel model = state.model();
+			TakeAnswer answer = model.take(holder, micros, model.now(reading), waits, state::nextWaiterId);
+			state.save(model);
+			return new Entry(state, answer,
+					(answer instanceof Queued queued) ? this.sleepers.register(state, queued.waiterId()) : null);
+		}
+		finally {
+			unlock(state);
+			cleanUpSome(reading);
+		}
 	}
 
 	private long now(KeyModel model) {
@@ -339,14 +336,6 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 
 	static Taken taken(LeaseKey key, LeaseHolder holder, TakeAnswer granted) {
 		return new Taken(new Lease(key, holder, Micros.toInstant(((Granted) granted).expiresAt())));
-	}
-
-	KeyState lock(LeaseKey key) {
-		return this.states.lock(key);
-	}
-
-	@Nullable KeyState lockIfPresent(LeaseKey key) {
-		return this.states.lockIfPresent(key);
 	}
 
 	// The question just read the clock and saved its reading: no second reading is
@@ -375,7 +364,7 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 	// Look at a few stored keys and remove those whose grant passed with nobody waiting.
 	// Removing them changes no answer: a passed grant is read as free either way. The
 	// reading is the take's own, so the clean-up reads no clock of its own.
-	void cleanUpSome(long reading) {
+	private void cleanUpSome(long reading) {
 		if (!this.cleanUpLock.tryLock()) {
 			return;
 		}
@@ -395,6 +384,11 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 		finally {
 			this.cleanUpLock.unlock();
 		}
+	}
+
+	// A take's step under the key's lock: the key's state, the state model's answer, and
+	// the waiter's wake-ups when it queued.
+	record Entry(KeyState state, TakeAnswer answer, Wakeups.@Nullable Signal<Long> signal) {
 	}
 
 }

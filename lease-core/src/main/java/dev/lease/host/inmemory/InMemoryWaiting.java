@@ -21,7 +21,6 @@ import java.util.Optional;
 import dev.lease.LeaseKey;
 import dev.lease.QueuedTakes;
 import dev.lease.host.HostArguments;
-import dev.lease.host.KeyModel;
 
 /**
  * The in-memory host's answer to how many takes wait for a key: the key's queue, read
@@ -38,23 +37,14 @@ final class InMemoryWaiting {
 
 	static Optional<QueuedTakes> read(InMemoryLeaseHost host, LeaseKey key) {
 		HostArguments.requireKey(key);
-		KeyState state = host.lockIfPresent(key);
-		if (state == null) {
-			return Optional.of(QueuedTakes.NONE);
-		}
-		try {
-			KeyModel model = state.model();
+		return Optional.of(host.read(key, (state, model) -> {
 			int stored = model.queued();
 			long now = model.now(host.reading());
 			// Resolving takes waiters from the head only: those a passed grant handed the
 			// key to, and those dropped on the way, are the first stored - queued.
 			model.resolve(now);
-			state.saveClock(model);
 			return Optional.of(state.waitingAfter(stored - model.queued(), now));
-		}
-		finally {
-			state.lock.unlock();
-		}
+		}).orElse(QueuedTakes.NONE));
 	}
 
 }

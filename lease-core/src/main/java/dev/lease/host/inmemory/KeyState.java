@@ -136,14 +136,11 @@ final class KeyState {
 			this.queue = new ArrayDeque<>();
 			this.handed = new HashMap<>();
 		}
-		for (QueuedWaiter dropped : model.dropped()) {
-			this.queue.remove(dropped);
-		}
+		model.dropped().forEach(this.queue::remove);
 		for (HandedGrant handoff : model.handed()) {
 			this.queue.remove(handoff.waiter());
 			// The waiter is woken with it, and it is kept for the waiter until it takes
-			// it
-			// up.
+			// it up.
 			this.handed.put(handoff.waiter().id(), handoff.expiresAt());
 			if (this.toWake == null) {
 				this.toWake = new ArrayList<>();
@@ -173,20 +170,12 @@ final class KeyState {
 	// For operators: the queued waiters after the first skipped whose bound has not
 	// passed at now, and when the first of them arrived; a waiter past its bound stays
 	// queued until it or a handoff takes it out, and is not counted. Reads only; the
-	// key's
-	// lock is held.
+	// key's lock is held.
 	QueuedTakes waitingAfter(int skipped, long now) {
-		int count = 0;
-		long since = 0;
-		int index = 0;
-		if (this.queue != null) {
-			for (QueuedWaiter waiter : this.queue) {
-				if (index++ >= skipped && waiter.bound() >= now) {
-					since = (count++ == 0) ? waiter.arrivedAt() : since;
-				}
-			}
-		}
-		return (count != 0) ? new QueuedTakes(count, Micros.toInstant(since)) : QueuedTakes.NONE;
+		List<QueuedWaiter> waiting = (this.queue != null)
+				? this.queue.stream().skip(skipped).filter((waiter) -> waiter.bound() >= now).toList() : List.of();
+		return waiting.isEmpty() ? QueuedTakes.NONE
+				: new QueuedTakes(waiting.size(), Micros.toInstant(waiting.get(0).arrivedAt()));
 	}
 
 	// Free at the later of the reading and the latest one saved.

@@ -20,8 +20,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 
@@ -46,18 +48,15 @@ final class KeyTable {
 
 	private static final int STRIPES = 1 << STRIPE_BITS;
 
-	private final List<ConcurrentHashMap<LeaseKey, KeyState>> stripes = new ArrayList<>(STRIPES);
+	private final List<ConcurrentHashMap<LeaseKey, KeyState>> stripes = Stream
+		.generate(ConcurrentHashMap<LeaseKey, KeyState>::new)
+		.limit(STRIPES)
+		.toList();
 
 	// The clean-up walk, guarded by the caller's clean-up lock.
 	private int walkStripe;
 
 	private @Nullable Iterator<KeyState> walk;
-
-	KeyTable() {
-		for (int i = 0; i < STRIPES; i++) {
-			this.stripes.add(new ConcurrentHashMap<>());
-		}
-	}
 
 	// The top bits of a multiplicative hash: the maps index by the low bits, which
 	// would otherwise be the same for every key of a stripe.
@@ -94,17 +93,11 @@ final class KeyTable {
 
 	// Every stored key, in no order; a key stored or removed meanwhile may be missed.
 	void forEach(Consumer<KeyState> action) {
-		for (ConcurrentHashMap<LeaseKey, KeyState> stripe : this.stripes) {
-			stripe.values().forEach(action);
-		}
+		this.stripes.forEach((stripe) -> stripe.values().forEach(action));
 	}
 
 	int size() {
-		int size = 0;
-		for (ConcurrentHashMap<LeaseKey, KeyState> stripe : this.stripes) {
-			size += stripe.size();
-		}
-		return size;
+		return this.stripes.stream().mapToInt(Map::size).sum();
 	}
 
 	/**
@@ -148,21 +141,11 @@ final class KeyTable {
 		return null;
 	}
 
-	// Lock the key's state, stored or new: a state retired meanwhile is replaced.
-	KeyState lock(LeaseKey key) {
+	// Lock the key's state, stored or (if asked) new, which is never null: a state
+	// retired meanwhile is looked up again.
+	@Nullable KeyState lock(LeaseKey key, boolean orNew) {
 		while (true) {
-			KeyState state = storedOrNew(key);
-			state.lock.lock();
-			if (!state.retired) {
-				return state;
-			}
-			state.lock.unlock();
-		}
-	}
-
-	@Nullable KeyState lockIfPresent(LeaseKey key) {
-		while (true) {
-			KeyState state = stored(key);
+			KeyState state = orNew ? storedOrNew(key) : stored(key);
 			if (state == null) {
 				return null;
 			}

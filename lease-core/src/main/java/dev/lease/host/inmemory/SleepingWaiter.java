@@ -28,29 +28,19 @@ import dev.lease.host.TakeAnswer.Queued;
 import dev.lease.host.WaiterStore;
 
 /**
- * A blocking take's questions for the host kit's {@link dev.lease.host.WaiterMachine},
- * each one step of the key's model under its lock; its key's state stays stored while it
- * is queued. A withdrawal is written at once, on the waiter's thread: memory never fails
- * to answer.
+ * A queued take's questions for the host kit's {@link dev.lease.host.WaiterMachine}, a
+ * blocking take's and those the non-blocking view answers at once, each one step of the
+ * key's model under its lock; its key's state stays stored while it is queued. A
+ * withdrawal is written at once, on the waiter's thread: memory never fails to answer.
  *
+ * @param host the host
+ * @param state the key's state
+ * @param holder the holder waiting
+ * @param waiterId the waiter's id in the key's queue
  * @author Lease contributors
  */
-final class SleepingWaiter implements WaiterStore {
-
-	private final InMemoryLeaseHost host;
-
-	private final KeyState state;
-
-	private final LeaseHolder holder;
-
-	private final long waiterId;
-
-	SleepingWaiter(InMemoryLeaseHost host, KeyState state, LeaseHolder holder, long waiterId) {
-		this.host = host;
-		this.state = state;
-		this.holder = holder;
-		this.waiterId = waiterId;
-	}
+record SleepingWaiter(InMemoryLeaseHost host, KeyState state, LeaseHolder holder,
+		long waiterId) implements WaiterStore {
 
 	@Override
 	public TakeAnswer ask(boolean atBound, long answerBy) {
@@ -92,6 +82,17 @@ final class SleepingWaiter implements WaiterStore {
 			}
 		}
 		return new Taken(new Lease(this.state.key, this.holder, expiresAt));
+	}
+
+	// A non-blocking waiter's grant that its answer came too late for: given back if it
+	// still stands.
+	void giveBack(long expiresAt) {
+		this.host.write(this.state.key, (model) -> {
+			long now = model.now(this.host.reading());
+			model.resolve(now);
+			return this.holder.equals(model.holder()) && model.expiresAt() == expiresAt
+					&& model.release(this.holder, now);
+		});
 	}
 
 }
