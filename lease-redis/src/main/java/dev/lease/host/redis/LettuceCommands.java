@@ -24,7 +24,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Supplier;
 
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisFuture;
@@ -162,19 +161,6 @@ final class LettuceCommands {
 			long timeoutMillis) {
 		return await(commands(connection).waitForReplication(replicas, replicaTimeoutMillis),
 				replicaTimeoutMillis + timeoutMillis);
-	}
-
-	// Run the action with the connection's native commands going out on a connection of
-	// their own rather than the one the factory shares: Spring lends a pipeline one, and
-	// nothing is queued through Spring for the pipeline to collect.
-	static <T> T onConnectionOfItsOwn(RedisConnection connection, Supplier<T> action) {
-		connection.openPipeline();
-		try {
-			return action.get();
-		}
-		finally {
-			connection.closePipeline();
-		}
 	}
 
 	private static RedisClusterAsyncCommands<byte[], byte[]> commands(RedisConnection connection) {

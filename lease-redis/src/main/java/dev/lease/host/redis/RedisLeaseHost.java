@@ -270,6 +270,7 @@ public final class RedisLeaseHost implements LeaseHost, ProtocolRecordingHost, A
 			lettuce.close();
 		}
 		this.parts.close();
+		this.store.close();
 		this.durability.threads().close();
 	}
 

@@ -122,8 +122,8 @@ final class RedisLeaseStore {
 		this.commandTimeoutMillis = lettucePresent
 				? LettuceCommands.timeoutMillis(connectionFactory, DEFAULT_COMMAND_TIMEOUT_MILLIS)
 				: DEFAULT_COMMAND_TIMEOUT_MILLIS;
-		this.acknowledgements = new ReplicaAcknowledgements(replicasToAck, replicaTimeout, this.commandTimeoutMillis,
-				keyPrefix);
+		this.acknowledgements = new ReplicaAcknowledgements(connectionFactory, replicasToAck, replicaTimeout,
+				this.commandTimeoutMillis, keyPrefix);
 		this.script = new RedisLeaseScript(this.commandTimeoutMillis);
 		this.grantReads = new RedisGrantReads(this.keys, this.script, this.commandTimeoutMillis);
 		this.durability = durability;
@@ -152,6 +152,11 @@ final class RedisLeaseStore {
 			this.script.publishSharded(this.handoffChannels);
 			return null;
 		});
+	}
+
+	// Close what the store opened of its own: the connection acknowledgements go out on.
+	void close() {
+		this.acknowledgements.close();
 	}
 
 	StoreProtocolReading protocol() {

@@ -26,6 +26,7 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import dev.lease.LeaseHostException;
 
@@ -53,11 +54,25 @@ final class ReplicaAcknowledgements {
 
 	private final byte[] channel;
 
-	ReplicaAcknowledgements(int replicas, Duration timeout, long commandTimeoutMillis, String keyPrefix) {
+	// The connection acknowledgements go out on through Lettuce; null when none are asked
+	// or Lettuce is absent.
+	private final @Nullable AcknowledgementConnection lettuceConnection;
+
+	ReplicaAcknowledgements(RedisConnectionFactory connectionFactory, int replicas, Duration timeout,
+			long commandTimeoutMillis, String keyPrefix) {
+		this.lettuceConnection = (replicas > 0 && RedisLeaseStore.lettucePresent)
+				? new AcknowledgementConnection(connectionFactory) : null;
 		this.replicas = replicas;
 		this.timeout = timeout;
 		this.commandTimeoutMillis = commandTimeoutMillis;
 		this.channel = (keyPrefix + "acknowledged").getBytes(StandardCharsets.US_ASCII);
+	}
+
+	// Close the connection acknowledgements went out on, if any.
+	void close() {
+		if (this.lettuceConnection != null) {
+			this.lettuceConnection.close();
+		}
 	}
 
 	boolean asked() {
@@ -75,14 +90,10 @@ final class ReplicaAcknowledgements {
 	 * @return how many replicas acknowledged the writes: 0 when the session changed
 	 */
 	long acknowledged(RedisConnection connection, byte[] redisKey, Predicate<RedisConnection> writes) {
-		if (RedisLeaseStore.lettucePresent && LettuceCommands.handles(connection)) {
-			// WAIT blocks its client, and every command queued behind it on the same
-			// connection: on the native connection Lettuce's factory shares, every other
-			// call of the application would wait, or time out and run after its caller
-			// was told it failed.
-			return LettuceCommands.onConnectionOfItsOwn(connection, () -> acknowledgedBy(connection, redisKey, writes));
-		}
-		return acknowledgedBy(connection, redisKey, writes);
+		// Through Lettuce, never on the native connection the factory shares.
+		AcknowledgementConnection own = this.lettuceConnection;
+		return acknowledgedBy((own != null && LettuceCommands.handles(connection)) ? own.get() : connection, redisKey,
+				writes);
 	}
 
 	private long acknowledgedBy(RedisConnection connection, byte[] redisKey, Predicate<RedisConnection> writes) {
