@@ -348,8 +348,16 @@ final class RedisLeaseStore {
 			return lease;
 		}
 		// The grant is read back in the session that waits: written through another
-		// connection or before a reconnection, it may not be on the server asked.
-		Runnable giveBack = () -> release(redisKey, lease.holder(), false);
+		// connection or before a reconnection, it may not be on the server asked. A
+		// waiter
+		// that server still has queued (its handoff lost in a failover) leaves the queue
+		// with its grant given back, or a later release would hand the key to nobody.
+		Runnable giveBack = () -> {
+			if (ticket != null) {
+				settle(redisKey, ticket, true);
+			}
+			release(redisKey, lease.holder(), false);
+		};
 		long acknowledged;
 		try {
 			acknowledged = call("wait",
