@@ -19,7 +19,6 @@ package dev.lease.aop;
 import java.lang.reflect.Method;
 
 import org.jspecify.annotations.Nullable;
-import org.springframework.aop.ClassFilter;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.aop.support.StaticMethodMatcherPointcut;
 import org.springframework.beans.factory.DisposableBean;
@@ -75,21 +74,12 @@ public final class LeasedAdvisor extends DefaultPointcutAdvisor implements Dispo
 
 		LeasedPointcut(LeasedMethodInterceptor interceptor) {
 			this.interceptor = interceptor;
-			setClassFilter(new LeasedClassFilter());
+			setClassFilter((type) -> AnnotationUtils.isCandidateClass(type, Leased.class));
 		}
 
 		@Override
 		public boolean matches(Method method, @Nullable Class<?> targetClass) {
 			return this.interceptor.operation(method, targetClass) != null;
-		}
-
-	}
-
-	private static final class LeasedClassFilter implements ClassFilter {
-
-		@Override
-		public boolean matches(Class<?> type) {
-			return AnnotationUtils.isCandidateClass(type, Leased.class);
 		}
 
 	}

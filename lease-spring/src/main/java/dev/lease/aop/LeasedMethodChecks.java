@@ -20,10 +20,12 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.framework.AopProxyUtils;
@@ -154,7 +156,7 @@ public final class LeasedMethodChecks implements BeanPostProcessor, BeanFactoryA
 	private @Nullable Duration duration(Method method, String attribute, String text, List<Problem> problems) {
 		String resolved;
 		try {
-			resolved = resolve(text);
+			resolved = LeasedOperation.resolve(text, this.placeholders);
 		}
 		catch (IllegalArgumentException ex) {
 			return problem(problems, method, attribute, text, "'" + text + "' cannot be resolved: " + ex.getMessage(),
@@ -197,12 +199,6 @@ public final class LeasedMethodChecks implements BeanPostProcessor, BeanFactoryA
 		return null;
 	}
 
-	private String resolve(String text) {
-		StringValueResolver resolver = this.placeholders;
-		String value = (resolver != null) ? resolver.resolveStringValue(text) : text;
-		return (value != null) ? value : text;
-	}
-
 	// A proxy runs only what it can override or implement: anything else runs unleased.
 	private static void unadvised(Method method, String annotation, List<Problem> problems) {
 		int modifiers = method.getModifiers();
@@ -232,11 +228,10 @@ public final class LeasedMethodChecks implements BeanPostProcessor, BeanFactoryA
 	}
 
 	static String describe(Method method) {
-		StringBuilder parameters = new StringBuilder();
-		for (Class<?> parameter : method.getParameterTypes()) {
-			parameters.append((parameters.isEmpty()) ? "" : ", ").append(parameter.getName());
-		}
-		return method.getDeclaringClass().getName() + "." + method.getName() + "(" + parameters + ")";
+		return method.getDeclaringClass().getName() + "." + method.getName()
+				+ Arrays.stream(method.getParameterTypes())
+					.map(Class::getName)
+					.collect(Collectors.joining(", ", "(", ")"));
 	}
 
 }

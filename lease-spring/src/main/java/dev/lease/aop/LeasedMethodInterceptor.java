@@ -116,15 +116,8 @@ public final class LeasedMethodInterceptor implements MethodInterceptor, AutoClo
 			@Nullable BeanFactory beanFactory) {
 		Assert.notNull(template, "'template' must not be null");
 		this.templateSupplier = template;
-		if (bodies != null) {
-			this.bodies = bodies;
-			this.ownBodies = null;
-		}
-		else {
-			SimpleAsyncTaskExecutor own = new SimpleAsyncTaskExecutor("lease-leased-");
-			this.bodies = own;
-			this.ownBodies = own;
-		}
+		this.ownBodies = (bodies != null) ? null : new SimpleAsyncTaskExecutor("lease-leased-");
+		this.bodies = (bodies != null) ? bodies : this.ownBodies;
 		this.beans = (beanFactory != null) ? new BeanFactoryResolver(beanFactory) : null;
 		this.placeholders = (beanFactory instanceof ConfigurableBeanFactory configurable)
 				? configurable::resolveEmbeddedValue : null;

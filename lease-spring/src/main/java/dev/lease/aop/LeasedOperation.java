@@ -156,7 +156,7 @@ record LeasedOperation(Method method, String description, Expression keyExpressi
 		}
 	}
 
-	private static String resolve(String text, @Nullable StringValueResolver placeholders) {
+	static String resolve(String text, @Nullable StringValueResolver placeholders) {
 		if (placeholders == null) {
 			return text;
 		}

@@ -17,6 +17,7 @@
 package dev.lease.aop;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 import org.aopalliance.intercept.MethodInvocation;
@@ -97,12 +98,12 @@ final class ReactiveLeasedCalls {
 				return skipped(interceptor, operation, outcome);
 			}
 			// Mono.usingWhen defers every signal until the release completed
-			return mono
-					? Mono.usingWhen(Mono.just(held), (lease) -> Mono.fromDirect(run(work, lease)),
-							(lease) -> release(template, lease), (lease, failure) -> release(template, lease),
-							(lease) -> release(template, lease))
-					: Flux.usingWhen(Mono.just(held), (lease) -> run(work, lease), (lease) -> release(template, lease),
-							(lease, failure) -> release(template, lease), (lease) -> release(template, lease));
+			Function<HeldLease, Mono<Void>> end = (lease) -> release(template, lease);
+			BiFunction<HeldLease, Throwable, Mono<Void>> failed = (lease, failure) -> release(template, lease);
+			if (mono) {
+				return Mono.usingWhen(Mono.just(held), (lease) -> Mono.fromDirect(run(work, lease)), end, failed, end);
+			}
+			return Flux.usingWhen(Mono.just(held), (lease) -> run(work, lease), end, failed, end);
 		};
 		return mono ? take.flatMap((outcome) -> Mono.from(leased.apply(outcome))) : take.flatMapMany(leased);
 	}

@@ -16,8 +16,7 @@
 
 package dev.lease.template;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.lease.Lease;
 
@@ -33,25 +32,13 @@ import dev.lease.Lease;
  */
 public final class HeldLease {
 
-	private static final VarHandle FINISHED;
-
-	static {
-		try {
-			FINISHED = MethodHandles.lookup().findVarHandle(HeldLease.class, "finished", boolean.class);
-		}
-		catch (ReflectiveOperationException ex) {
-			throw new ExceptionInInitializerError(ex);
-		}
-	}
-
 	private final Lease lease;
 
 	private final LeaseRequest request;
 
 	private final long takenAtNanos;
 
-	@SuppressWarnings("unused") // through FINISHED
-	private volatile boolean finished;
+	private final AtomicBoolean finished = new AtomicBoolean();
 
 	HeldLease(Lease lease, LeaseRequest request, long takenAtNanos) {
 		this.lease = lease;
@@ -78,7 +65,7 @@ public final class HeldLease {
 	// A grant is given back once, however many paths reach its end (a reactive
 	// pipeline's cancel and its discard, for instance).
 	boolean finish() {
-		return FINISHED.compareAndSet(this, false, true);
+		return this.finished.compareAndSet(false, true);
 	}
 
 	@Override

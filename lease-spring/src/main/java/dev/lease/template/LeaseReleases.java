@@ -59,9 +59,6 @@ final class LeaseReleases implements AutoCloseable {
 	// The instant ends the grant instead, at most this much later than asked.
 	static final long INSTANT_MARGIN_NANOS = Duration.ofMillis(100).toNanos();
 
-	// As long as Spring's default timeout per shutdown phase.
-	static final Duration DEFAULT_CLOSE_WAIT = HeldGrants.DEFAULT_CLOSE_WAIT;
-
 	private final LeaseHost host;
 
 	private final AsyncLeaseHost async;
@@ -88,13 +85,6 @@ final class LeaseReleases implements AutoCloseable {
 		catch (CompletionException ex) {
 			throw LeaseReleases.<RuntimeException>thrown((ex.getCause() != null) ? ex.getCause() : ex);
 		}
-	}
-
-	// As finish, asked through the host's non-blocking view: the future completes once
-	// the release (or the remaining question of a hold) is answered, never waiting
-	// behind takes for a thread.
-	CompletableFuture<@Nullable LeaseExpiredException> finishAsync(HeldLease held) {
-		return finish(held, false);
 	}
 
 	// The work finished before the grant was old enough. Whether it finished within its
@@ -203,10 +193,12 @@ final class LeaseReleases implements AutoCloseable {
 		this.holds.clockMoved();
 	}
 
-	// As finishAsync, with an overrun that fails as the future's failure.
+	// As finish, asked through the host's non-blocking view: the future completes once
+	// the release (or the remaining question of a hold) is answered, never waiting
+	// behind takes for a thread, and fails with an overrun.
 	CompletableFuture<Void> finishOrFailAsync(HeldLease held) {
 		CompletableFuture<Void> released = new CompletableFuture<>();
-		finishAsync(held).whenComplete((overrun, failure) -> settle(released, null, failure, overrun));
+		finish(held, false).whenComplete((overrun, failure) -> settle(released, null, failure, overrun));
 		return released;
 	}
 
@@ -260,7 +252,7 @@ final class LeaseReleases implements AutoCloseable {
 
 	@Override
 	public void close() {
-		close(DEFAULT_CLOSE_WAIT);
+		close(HeldGrants.DEFAULT_CLOSE_WAIT);
 	}
 
 	// Completes the result as the work ended, or with the overrun its release found.

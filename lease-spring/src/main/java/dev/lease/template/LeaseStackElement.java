@@ -81,9 +81,7 @@ public final class LeaseStackElement extends AbstractCoroutineContextElement
 	// The coroutine resumes on this thread: its grants are bound here until it suspends.
 	@Override
 	public List<Lease> updateThreadContext(CoroutineContext context) {
-		for (Lease lease : this.leases) {
-			LeaseStack.push(lease);
-		}
+		this.leases.forEach(LeaseStack::push);
 		return this.leases;
 	}
 
