@@ -28,6 +28,7 @@ import dev.lease.Lease;
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseHost;
 import dev.lease.LeaseKey;
+import dev.lease.QueuedTakes;
 import dev.lease.ReleaseResult;
 import dev.lease.TakeResult;
 import dev.lease.TryTakeResult;
@@ -62,6 +63,12 @@ public class RecordingLeaseHost implements LeaseHost {
 	public TryTakeResult tryTake(LeaseKey key, LeaseHolder holder, Duration duration) {
 		this.calls.add("tryTake " + key);
 		return this.host.tryTake(key, holder, duration);
+	}
+
+	// Not a call to record: how many wait, for a test to know its waiter queued.
+	@Override
+	public Optional<QueuedTakes> waiting(LeaseKey key) {
+		return this.host.waiting(key);
 	}
 
 	@Override

@@ -304,7 +304,8 @@ class LeaseTemplateTests {
 	@DisplayName("Operation 4: callAsync whose arrival term runs out behind an earlier waiter throws before any stage")
 	void callAsyncUnavailableForTheArrivalTermThrows() throws Exception {
 		String key = fresh();
-		hold(key, Duration.ofMillis(300));
+		// Long enough for both waiters to arrive while it stands on a loaded machine.
+		hold(key, Duration.ofSeconds(3));
 		// An earlier waiter queues first and is handed the key when the grant passes.
 		Thread earlier = new Thread(() -> {
 			try {
@@ -315,7 +316,8 @@ class LeaseTemplateTests {
 			}
 		});
 		earlier.start();
-		await().atMost(Duration.ofSeconds(5)).until(() -> earlier.getState() == Thread.State.TIMED_WAITING);
+		await("the earlier waiter queued").atMost(Duration.ofSeconds(10))
+			.until(() -> this.host.waiting(LeaseKey.of(key)).orElseThrow().count() == 1);
 		assertThatExceptionOfType(LeaseUnavailableException.class)
 			.isThrownBy(() -> this.template.callAsync(LeaseRequest.of(key, TERM), (lease) -> {
 				throw new AssertionError("must not run");
