@@ -233,16 +233,7 @@ final class RedisLeaseScript {
 	}
 
 	static boolean isNoScript(Throwable ex) {
-		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-			String message = cause.getMessage();
-			if (message != null && message.contains("NOSCRIPT")) {
-				return true;
-			}
-			if (cause.getCause() == cause) {
-				break;
-			}
-		}
-		return false;
+		return RedisCalls.anyMessage(ex, (message) -> message.contains("NOSCRIPT"));
 	}
 
 }
