@@ -107,13 +107,7 @@ final class LettuceCommands {
 						.toCompletableFuture()
 					: CompletableFuture.failedFuture(ex))
 			.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
-			.thenApply((answered) -> {
-				if (answered == null || answered.isEmpty()) {
-					throw new IllegalStateException("lease.lua answered nothing");
-				}
-				RedisScriptAnswer.requireLeaseState(key, answered);
-				return answered;
-			});
+			.thenApply((answered) -> RedisLeaseScript.checked(key, answered));
 		answer.whenComplete((answered, failure) -> connection.close());
 		return answer;
 	}

@@ -188,6 +188,11 @@ final class RedisLeaseScript {
 		long timeoutMillis = Math.min(this.timeoutMillis, Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
 		List<Object> answer = RedisMigrations.retry(Math.min(retryNanos, left),
 				() -> runOnce(connection, keys, named, timeoutMillis));
+		return checked(key, answer);
+	}
+
+	// The answer of the script on the key, refused when it is none or not lease state.
+	static List<Object> checked(byte[] key, @Nullable List<Object> answer) {
 		if (answer == null || answer.isEmpty()) {
 			throw new IllegalStateException("lease.lua answered nothing");
 		}
