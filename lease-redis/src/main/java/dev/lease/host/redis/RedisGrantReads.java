@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.StreamSupport;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisClusterConnection;
@@ -129,13 +130,10 @@ final class RedisGrantReads {
 	// rehashed, so only key order resumes soundly.
 	private Step clusterStep(RedisClusterConnection cluster, @Nullable RedisGrantsCursor cursor, int limit) {
 		RedisGrantsCursor at = (cursor != null) ? cursor : RedisGrantsCursor.FIRST_ON_CLUSTER;
-		List<RedisClusterNode> primaries = new ArrayList<>();
-		cluster.clusterGetNodes().forEach((node) -> {
-			if (node.isMaster()) {
-				primaries.add(node);
-			}
-		});
-		primaries.sort(Comparator.comparing(RedisClusterNode::getId));
+		List<RedisClusterNode> primaries = StreamSupport.stream(cluster.clusterGetNodes().spliterator(), false)
+			.filter(RedisClusterNode::isMaster)
+			.sorted(Comparator.comparing(RedisClusterNode::getId))
+			.toList();
 		if (at.node() < 0 || at.node() >= primaries.size()) {
 			return new Step(new LinkedHashMap<>(), null);
 		}
@@ -206,10 +204,9 @@ final class RedisGrantReads {
 		}
 		if (connection instanceof RedisClusterConnection) {
 			// Jedis pipelines no cluster commands: a question a key.
-			List<List<Object>> answers = new ArrayList<>();
-			for (byte[] redisKey : redisKeys) {
-				answers.add(this.script.run(connection, redisKey, 0, GRANT));
-			}
+			List<List<Object>> answers = redisKeys.stream()
+				.map((redisKey) -> this.script.run(connection, redisKey, 0, GRANT))
+				.toList();
 			Long time = connection.serverCommands().time(TimeUnit.MICROSECONDS);
 			return new Reads(answers, (time != null) ? time : 0);
 		}
@@ -222,12 +219,11 @@ final class RedisGrantReads {
 		// Spring's Jedis pipeline refuses TIME itself, not a script that reads it.
 		connection.scriptingCommands().eval(TIME, ReturnType.MULTI, 0);
 		List<Object> results = connection.closePipeline();
-		List<List<Object>> answers = new ArrayList<>();
-		for (int i = 0; i < redisKeys.size(); i++) {
-			answers.add(answer(results.get(i)));
-		}
-		List<Object> time = answer(results.get(redisKeys.size()));
-		return new Reads(answers, number(time.get(0)) * 1_000_000 + number(time.get(1)));
+		List<List<Object>> answers = results.subList(0, redisKeys.size())
+			.stream()
+			.map(RedisGrantReads::answer)
+			.toList();
+		return new Reads(answers, Reads.micros(answer(results.get(redisKeys.size()))));
 	}
 
 	private static long number(Object part) {
@@ -265,6 +261,11 @@ final class RedisGrantReads {
 	 */
 	record Reads(List<List<Object>> answers, long time) {
 
+		// TIME's answer (seconds, then microseconds) in microseconds.
+		static long micros(List<?> time) {
+			return number(time.get(0)) * 1_000_000 + number(time.get(1));
+		}
+
 	}
 
 	/**
@@ -279,10 +280,7 @@ final class RedisGrantReads {
 			if (!(answer instanceof List<?> parts) || parts.size() != 2 || !(parts.get(1) instanceof List<?> found)) {
 				throw new IllegalStateException("SCAN answered " + answer);
 			}
-			List<byte[]> keys = new ArrayList<>();
-			for (Object key : found) {
-				keys.add((byte[]) key);
-			}
+			List<byte[]> keys = found.stream().map((key) -> (byte[]) key).toList();
 			Object cursor = parts.get(0);
 			return new ScanStep(keys, (cursor instanceof byte[] bytes) ? new String(bytes, StandardCharsets.US_ASCII)
 					: String.valueOf(cursor));
