@@ -59,9 +59,9 @@ final class RedisGrantReads {
 	// SCAN's COUNT at the most, however large the page: the work of one step.
 	private static final int MOST_SCANNED_A_STEP = 1000;
 
-	private static final byte[] GRANT = ascii("grant");
+	private static final byte[] GRANT = RedisLeaseStore.ascii("grant");
 
-	private static final byte[] TIME = ascii("return redis.call('TIME')");
+	private static final byte[] TIME = RedisLeaseStore.ascii("return redis.call('TIME')");
 
 	private final RedisKeyCodec keys;
 
@@ -172,8 +172,9 @@ final class RedisGrantReads {
 		if (RedisLeaseStore.lettucePresent && LettuceCommands.handles(connection)) {
 			return LettuceCommands.scan(connection, cursor, this.keys.pattern(), count, this.timeoutMillis);
 		}
-		Object answer = connection.execute("SCAN", ascii(cursor), ascii("MATCH"), ascii(this.keys.pattern()),
-				ascii("COUNT"), ascii(Integer.toString(count)));
+		Object answer = connection.execute("SCAN", RedisLeaseStore.ascii(cursor), RedisLeaseStore.ascii("MATCH"),
+				RedisLeaseStore.ascii(this.keys.pattern()), RedisLeaseStore.ascii("COUNT"),
+				RedisLeaseStore.ascii(Integer.toString(count)));
 		return ScanStep.of(answer);
 	}
 
@@ -237,10 +238,6 @@ final class RedisGrantReads {
 			throw new IllegalStateException("lease.lua answered " + result);
 		}
 		return (List<Object>) answer;
-	}
-
-	private static byte[] ascii(String text) {
-		return text.getBytes(StandardCharsets.US_ASCII);
 	}
 
 	/**

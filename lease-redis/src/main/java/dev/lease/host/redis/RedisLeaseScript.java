@@ -65,7 +65,8 @@ final class RedisLeaseScript {
 	// slot's migration takes a few MIGRATE batches.
 	private static final long SHORT_RETRY_MILLIS = 5_000;
 
-	private static final byte[][] SUFFIXES = { ascii(":q"), ascii(":w"), ascii(":h") };
+	private static final byte[][] SUFFIXES = { RedisLeaseStore.ascii(":q"), RedisLeaseStore.ascii(":w"),
+			RedisLeaseStore.ascii(":h") };
 
 	private final byte[] source;
 
@@ -231,10 +232,6 @@ final class RedisLeaseScript {
 		System.arraycopy(keys, 0, keysAndArgs, 0, keys.length);
 		System.arraycopy(args, 0, keysAndArgs, keys.length, args.length);
 		return keysAndArgs;
-	}
-
-	private static byte[] ascii(String text) {
-		return text.getBytes(StandardCharsets.US_ASCII);
 	}
 
 	static boolean isNoScript(Throwable ex) {
