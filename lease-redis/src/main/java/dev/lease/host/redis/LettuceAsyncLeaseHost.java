@@ -279,26 +279,24 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 	// question gives up on a silent server at its bound plus the answer margin.
 	CompletableFuture<List<Object>> runWaiter(String operation, byte[] redisKey, byte[][] args, long answerBy) {
 		long left = Math.max(0, answerBy - System.nanoTime());
-		CompletableFuture<List<Object>> answer = new CompletableFuture<>();
-		send(operation, redisKey, args, System.nanoTime() + Math.min(left, this.store.script().waiterRetryNanos()),
-				answerBy, RedisMigrations.FIRST_PAUSE_MILLIS, answer);
-		return answer;
+		return send(operation, redisKey, args,
+				System.nanoTime() + Math.min(left, this.store.script().waiterRetryNanos()), answerBy,
+				RedisMigrations.FIRST_PAUSE_MILLIS, new CompletableFuture<>());
 	}
 
 	// Failures read as the blocking calls report them; a refusal while the key's slot
 	// moves is asked again after RedisMigrations' pauses, on the timer thread, until the
 	// window ends.
 	private CompletableFuture<List<Object>> run(String operation, byte[] redisKey, byte[][] args, long windowNanos) {
-		CompletableFuture<List<Object>> answer = new CompletableFuture<>();
 		long now = System.nanoTime();
-		send(operation, redisKey, args, now + windowNanos,
+		return send(operation, redisKey, args, now + windowNanos,
 				now + TimeUnit.MILLISECONDS.toNanos(this.store.commandTimeoutMillis()),
-				RedisMigrations.FIRST_PAUSE_MILLIS, answer);
-		return answer;
+				RedisMigrations.FIRST_PAUSE_MILLIS, new CompletableFuture<>());
 	}
 
-	private void send(String operation, byte[] redisKey, byte[][] args, long deadline, long answerBy, long pauseMillis,
-			CompletableFuture<List<Object>> answer) {
+	// The answer given, completed once the script answers or the window ends.
+	private CompletableFuture<List<Object>> send(String operation, byte[] redisKey, byte[][] args, long deadline,
+			long answerBy, long pauseMillis, CompletableFuture<List<Object>> answer) {
 		long timeoutMillis = Math.min(this.store.commandTimeoutMillis(),
 				Math.max(1, TimeUnit.NANOSECONDS.toMillis(answerBy - System.nanoTime())));
 		LettuceCommands.evalShaAsync(this.connectionFactory, this.store.script(), redisKey, args, timeoutMillis)
@@ -323,6 +321,7 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 				}
 				answer.completeExceptionally(this.store.failed(operation, cause));
 			});
+		return answer;
 	}
 
 	private static Throwable unwrap(Throwable ex) {

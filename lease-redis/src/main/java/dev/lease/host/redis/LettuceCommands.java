@@ -16,8 +16,6 @@
 
 package dev.lease.host.redis;
 
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -106,13 +104,7 @@ final class LettuceCommands {
 						.toCompletableFuture()
 					: CompletableFuture.failedFuture(ex))
 			.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
-			.thenApply((answered) -> {
-				if (answered == null || answered.isEmpty()) {
-					throw new IllegalStateException("lease.lua answered nothing");
-				}
-				RedisScriptAnswer.requireLeaseState(key, answered);
-				return answered;
-			});
+			.thenApply((answered) -> RedisLeaseScript.checked(key, answered));
 		answer.whenComplete((answered, failure) -> connection.close());
 		return answer;
 	}
@@ -132,19 +124,12 @@ final class LettuceCommands {
 	static RedisGrantReads.Reads evalShaEachThenTime(RedisConnection connection, String sha, List<byte[]> keys,
 			byte[] arg, long timeoutMillis) {
 		RedisClusterAsyncCommands<byte[], byte[]> commands = commands(connection);
-		List<RedisFuture<List<Object>>> answers = new ArrayList<>();
-		for (byte[] key : keys) {
-			answers.add(commands.evalsha(sha, ScriptOutputType.MULTI, RedisLeaseScript.keys(key), arg));
-		}
+		List<RedisFuture<List<Object>>> answers = keys.stream()
+			.map((key) -> commands.<List<Object>>evalsha(sha, ScriptOutputType.MULTI, RedisLeaseScript.keys(key), arg))
+			.toList();
 		RedisFuture<List<byte[]>> time = commands.time();
-		List<List<Object>> answered = new ArrayList<>();
-		for (RedisFuture<List<Object>> answer : answers) {
-			answered.add(await(answer, timeoutMillis));
-		}
-		List<byte[]> reading = await(time, timeoutMillis);
-		long micros = Long.parseLong(new String(reading.get(0), StandardCharsets.US_ASCII)) * 1_000_000
-				+ Long.parseLong(new String(reading.get(1), StandardCharsets.US_ASCII));
-		return new RedisGrantReads.Reads(answered, micros);
+		List<List<Object>> answered = answers.stream().map((answer) -> await(answer, timeoutMillis)).toList();
+		return new RedisGrantReads.Reads(answered, RedisGrantReads.Reads.micros(await(time, timeoutMillis)));
 	}
 
 	static String clientInfo(RedisConnection connection, long timeoutMillis) {

@@ -27,7 +27,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
-import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
@@ -90,7 +89,7 @@ final class LettuceShardedHandoffs extends RedisPubSubAdapter<byte[], byte[]> im
 			Predicate<String> hasWaiters, Consumer<String> onBody, Runnable resubscribed, HostThreads threads) {
 		// one at a time, in order
 		this.resubscriptions = threads.confinedTimer("sharded-subscription");
-		this.client = clusterClient(connectionFactory);
+		this.client = (RedisClusterClient) ((LettuceConnectionFactory) connectionFactory).getRequiredNativeClient();
 		this.channels = channels;
 		this.hasWaiters = hasWaiters;
 		this.onBody = onBody;
@@ -103,11 +102,6 @@ final class LettuceShardedHandoffs extends RedisPubSubAdapter<byte[], byte[]> im
 	static boolean handles(RedisConnectionFactory connectionFactory) {
 		return connectionFactory instanceof LettuceConnectionFactory lettuce
 				&& lettuce.getNativeClient() instanceof RedisClusterClient;
-	}
-
-	private static RedisClusterClient clusterClient(RedisConnectionFactory connectionFactory) {
-		AbstractRedisClient client = ((LettuceConnectionFactory) connectionFactory).getRequiredNativeClient();
-		return (RedisClusterClient) client;
 	}
 
 	// The key's slot is subscribed, or is being: completes once it is (or failed: its

@@ -20,6 +20,7 @@ import java.net.ConnectException;
 import java.util.Collection;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
@@ -205,6 +206,21 @@ final class RedisCalls {
 	static String rootMessage(Throwable failure) {
 		Throwable root = root(failure);
 		return (root.getMessage() != null) ? root.getMessage() : root.getClass().getSimpleName();
+	}
+
+	// Whether the failure or a cause of it has a message that passes the test: Redis's
+	// error text, which the clients' wrappers carry as their causes.
+	static boolean anyMessage(Throwable failure, Predicate<String> test) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			String message = cause.getMessage();
+			if (message != null && test.test(message)) {
+				return true;
+			}
+			if (cause.getCause() == cause) {
+				break;
+			}
+		}
+		return false;
 	}
 
 	static Throwable root(Throwable failure) {

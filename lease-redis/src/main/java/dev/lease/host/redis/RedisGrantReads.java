@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.StreamSupport;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisClusterConnection;
@@ -58,9 +59,9 @@ final class RedisGrantReads {
 	// SCAN's COUNT at the most, however large the page: the work of one step.
 	private static final int MOST_SCANNED_A_STEP = 1000;
 
-	private static final byte[] GRANT = ascii("grant");
+	private static final byte[] GRANT = RedisLeaseStore.ascii("grant");
 
-	private static final byte[] TIME = ascii("return redis.call('TIME')");
+	private static final byte[] TIME = RedisLeaseStore.ascii("return redis.call('TIME')");
 
 	private final RedisKeyCodec keys;
 
@@ -129,13 +130,10 @@ final class RedisGrantReads {
 	// rehashed, so only key order resumes soundly.
 	private Step clusterStep(RedisClusterConnection cluster, @Nullable RedisGrantsCursor cursor, int limit) {
 		RedisGrantsCursor at = (cursor != null) ? cursor : RedisGrantsCursor.FIRST_ON_CLUSTER;
-		List<RedisClusterNode> primaries = new ArrayList<>();
-		cluster.clusterGetNodes().forEach((node) -> {
-			if (node.isMaster()) {
-				primaries.add(node);
-			}
-		});
-		primaries.sort(Comparator.comparing(RedisClusterNode::getId));
+		List<RedisClusterNode> primaries = StreamSupport.stream(cluster.clusterGetNodes().spliterator(), false)
+			.filter(RedisClusterNode::isMaster)
+			.sorted(Comparator.comparing(RedisClusterNode::getId))
+			.toList();
 		if (at.node() < 0 || at.node() >= primaries.size()) {
 			return new Step(new LinkedHashMap<>(), null);
 		}
@@ -174,8 +172,9 @@ final class RedisGrantReads {
 		if (RedisLeaseStore.lettucePresent && LettuceCommands.handles(connection)) {
 			return LettuceCommands.scan(connection, cursor, this.keys.pattern(), count, this.timeoutMillis);
 		}
-		Object answer = connection.execute("SCAN", ascii(cursor), ascii("MATCH"), ascii(this.keys.pattern()),
-				ascii("COUNT"), ascii(Integer.toString(count)));
+		Object answer = connection.execute("SCAN", RedisLeaseStore.ascii(cursor), RedisLeaseStore.ascii("MATCH"),
+				RedisLeaseStore.ascii(this.keys.pattern()), RedisLeaseStore.ascii("COUNT"),
+				RedisLeaseStore.ascii(Integer.toString(count)));
 		return ScanStep.of(answer);
 	}
 
@@ -206,10 +205,9 @@ final class RedisGrantReads {
 		}
 		if (connection instanceof RedisClusterConnection) {
 			// Jedis pipelines no cluster commands: a question a key.
-			List<List<Object>> answers = new ArrayList<>();
-			for (byte[] redisKey : redisKeys) {
-				answers.add(this.script.run(connection, redisKey, 0, GRANT));
-			}
+			List<List<Object>> answers = redisKeys.stream()
+				.map((redisKey) -> this.script.run(connection, redisKey, 0, GRANT))
+				.toList();
 			Long time = connection.serverCommands().time(TimeUnit.MICROSECONDS);
 			return new Reads(answers, (time != null) ? time : 0);
 		}
@@ -222,12 +220,11 @@ final class RedisGrantReads {
 		// Spring's Jedis pipeline refuses TIME itself, not a script that reads it.
 		connection.scriptingCommands().eval(TIME, ReturnType.MULTI, 0);
 		List<Object> results = connection.closePipeline();
-		List<List<Object>> answers = new ArrayList<>();
-		for (int i = 0; i < redisKeys.size(); i++) {
-			answers.add(answer(results.get(i)));
-		}
-		List<Object> time = answer(results.get(redisKeys.size()));
-		return new Reads(answers, number(time.get(0)) * 1_000_000 + number(time.get(1)));
+		List<List<Object>> answers = results.subList(0, redisKeys.size())
+			.stream()
+			.map(RedisGrantReads::answer)
+			.toList();
+		return new Reads(answers, Reads.micros(answer(results.get(redisKeys.size()))));
 	}
 
 	private static long number(Object part) {
@@ -241,10 +238,6 @@ final class RedisGrantReads {
 			throw new IllegalStateException("lease.lua answered " + result);
 		}
 		return (List<Object>) answer;
-	}
-
-	private static byte[] ascii(String text) {
-		return text.getBytes(StandardCharsets.US_ASCII);
 	}
 
 	/**
@@ -265,6 +258,11 @@ final class RedisGrantReads {
 	 */
 	record Reads(List<List<Object>> answers, long time) {
 
+		// TIME's answer (seconds, then microseconds) in microseconds.
+		static long micros(List<?> time) {
+			return number(time.get(0)) * 1_000_000 + number(time.get(1));
+		}
+
 	}
 
 	/**
@@ -279,10 +277,7 @@ final class RedisGrantReads {
 			if (!(answer instanceof List<?> parts) || parts.size() != 2 || !(parts.get(1) instanceof List<?> found)) {
 				throw new IllegalStateException("SCAN answered " + answer);
 			}
-			List<byte[]> keys = new ArrayList<>();
-			for (Object key : found) {
-				keys.add((byte[]) key);
-			}
+			List<byte[]> keys = found.stream().map((key) -> (byte[]) key).toList();
 			Object cursor = parts.get(0);
 			return new ScanStep(keys, (cursor instanceof byte[] bytes) ? new String(bytes, StandardCharsets.US_ASCII)
 					: String.valueOf(cursor));

@@ -16,9 +16,11 @@
 
 package dev.lease.host.redis;
 
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 
@@ -50,11 +52,10 @@ record RedisGrantsCursor(int node, String scan, List<byte[]> pending) {
 	}
 
 	String text() {
-		StringBuilder text = new StringBuilder().append(this.node).append(SEPARATOR).append(this.scan);
-		for (byte[] key : this.pending) {
-			text.append(SEPARATOR).append(Base64.getUrlEncoder().withoutPadding().encodeToString(key));
-		}
-		return text.toString();
+		return Stream
+			.concat(Stream.of(this.node + SEPARATOR + this.scan),
+					this.pending.stream().map(Base64.getUrlEncoder().withoutPadding()::encodeToString))
+			.collect(Collectors.joining(SEPARATOR));
 	}
 
 	static @Nullable RedisGrantsCursor parse(@Nullable String cursor) {
@@ -72,11 +73,8 @@ record RedisGrantsCursor(int node, String scan, List<byte[]> pending) {
 				// SCAN's cursor is an unsigned 64-bit number.
 				Long.parseUnsignedLong(scan);
 			}
-			List<byte[]> pending = new ArrayList<>();
-			for (int i = 2; i < parts.length; i++) {
-				pending.add(Base64.getUrlDecoder().decode(parts[i]));
-			}
-			return new RedisGrantsCursor(node, scan, List.copyOf(pending));
+			List<byte[]> pending = Arrays.stream(parts, 2, parts.length).map(Base64.getUrlDecoder()::decode).toList();
+			return new RedisGrantsCursor(node, scan, pending);
 		}
 		catch (RuntimeException ex) {
 			throw new IllegalArgumentException("'cursor' is not a cursor this host answered: '" + cursor + "'", ex);

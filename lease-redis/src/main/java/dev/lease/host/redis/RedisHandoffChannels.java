@@ -16,7 +16,6 @@
 
 package dev.lease.host.redis;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Properties;
 
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;
@@ -81,7 +80,7 @@ final class RedisHandoffChannels {
 	// The channel a call on the key names last: the plain one, which the script also
 	// takes when no channel is named.
 	byte[] of(byte[] redisKey) {
-		return ascii(this.sharded ? ofSlot(slot(redisKey)) : this.plain);
+		return RedisLeaseStore.ascii(this.sharded ? ofSlot(slot(redisKey)) : this.plain);
 	}
 
 	String ofSlot(int slot) {
@@ -113,10 +112,6 @@ final class RedisHandoffChannels {
 			}
 		}
 		return any;
-	}
-
-	private static byte[] ascii(String text) {
-		return text.getBytes(StandardCharsets.US_ASCII);
 	}
 
 	/**

@@ -65,7 +65,8 @@ final class RedisLeaseScript {
 	// slot's migration takes a few MIGRATE batches.
 	private static final long SHORT_RETRY_MILLIS = 5_000;
 
-	private static final byte[][] SUFFIXES = { ascii(":q"), ascii(":w"), ascii(":h") };
+	private static final byte[][] SUFFIXES = { RedisLeaseStore.ascii(":q"), RedisLeaseStore.ascii(":w"),
+			RedisLeaseStore.ascii(":h") };
 
 	private final byte[] source;
 
@@ -188,6 +189,11 @@ final class RedisLeaseScript {
 		long timeoutMillis = Math.min(this.timeoutMillis, Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
 		List<Object> answer = RedisMigrations.retry(Math.min(retryNanos, left),
 				() -> runOnce(connection, keys, named, timeoutMillis));
+		return checked(key, answer);
+	}
+
+	// The answer of the script on the key, refused when it is none or not lease state.
+	static List<Object> checked(byte[] key, @Nullable List<Object> answer) {
 		if (answer == null || answer.isEmpty()) {
 			throw new IllegalStateException("lease.lua answered nothing");
 		}
@@ -228,21 +234,8 @@ final class RedisLeaseScript {
 		return keysAndArgs;
 	}
 
-	private static byte[] ascii(String text) {
-		return text.getBytes(StandardCharsets.US_ASCII);
-	}
-
 	static boolean isNoScript(Throwable ex) {
-		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-			String message = cause.getMessage();
-			if (message != null && message.contains("NOSCRIPT")) {
-				return true;
-			}
-			if (cause.getCause() == cause) {
-				break;
-			}
-		}
-		return false;
+		return RedisCalls.anyMessage(ex, (message) -> message.contains("NOSCRIPT"));
 	}
 
 }

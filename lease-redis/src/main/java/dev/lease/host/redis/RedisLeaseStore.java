@@ -196,7 +196,7 @@ final class RedisLeaseStore {
 	}
 
 	TryTakeAnswer tryTake(byte[] redisKey, LeaseHolder holder, Duration duration) {
-		return RedisScriptAnswer.tryTake(run("try_take", redisKey, TRY, holder.bytes(), micros(duration)));
+		return RedisScriptAnswer.tryTake(run("try_take", redisKey, tryTakeArguments(holder, duration)));
 	}
 
 	// A take's first question, dropped at an interrupt before it is sent (GaveUp). Not
@@ -204,15 +204,14 @@ final class RedisLeaseStore {
 	TakeAnswer take(byte[] redisKey, LeaseHolder holder, Duration duration, byte[] ticket) {
 		long answerBy = System.nanoTime() + this.script.waiterRetryNanos();
 		awaitHandoffsOf(redisKey);
-		return RedisScriptAnswer
-			.take(runOrGiveUp("take", redisKey, answerBy, TAKE, holder.bytes(), micros(duration), ticket));
+		return RedisScriptAnswer.take(runOrGiveUp("take", redisKey, answerBy, takeArguments(holder, duration, ticket)));
 	}
 
 	// "Where do I stand?": saves nothing of the waiter's own and, before its bound,
 	// withdraws nothing; the script saves what resolving handed on, so that the waiter
 	// it names is woken. Dropped at an interrupt before it is sent (GaveUp).
 	WaiterAnswer ask(byte[] redisKey, byte[] ticket, long answerBy) {
-		return RedisScriptAnswer.waiter(runOrGiveUp("take", redisKey, answerBy, ASK, ticket, NO));
+		return RedisScriptAnswer.waiter(runOrGiveUp("take", redisKey, answerBy, askArguments(ticket)));
 	}
 
 	// "Withdraw me, or tell me I was granted": at the bound; or at an interrupt, where a
@@ -225,11 +224,11 @@ final class RedisLeaseStore {
 	WaiterAnswer settle(byte[] redisKey, byte[] ticket, boolean interrupted, long answerBy) {
 		return RedisScriptAnswer
 			.waiter(this.calls.call("take", false, answerBy, (connection) -> this.script.run(connection, redisKey,
-					this.script.waiterRetryNanos(), answerBy, SETTLE, ticket, interrupted ? YES : NO)));
+					this.script.waiterRetryNanos(), answerBy, settleArguments(ticket, interrupted))));
 	}
 
 	Optional<Duration> remaining(byte[] redisKey, LeaseHolder holder) {
-		return Optional.ofNullable(RedisScriptAnswer.remaining(run("remaining", redisKey, REMAINING, holder.bytes())));
+		return Optional.ofNullable(RedisScriptAnswer.remaining(run("remaining", redisKey, remainingArguments(holder))));
 	}
 
 	// Whether the holder's grant ended; a waiter it was handed on to hears of it here.
@@ -244,7 +243,7 @@ final class RedisLeaseStore {
 			boolean[] ended = new boolean[1];
 			Predicate<RedisConnection> release = (on) -> {
 				ReleaseAnswer answer = RedisScriptAnswer
-					.release(this.script.run(on, redisKey, RELEASE, holder.bytes()));
+					.release(this.script.run(on, redisKey, releaseArguments(holder)));
 				if (answer instanceof Ended end && end.handedOn() != null) {
 					this.handedOn.accept(new String(redisKey, StandardCharsets.US_ASCII), end.handedOn());
 				}
@@ -363,7 +362,8 @@ final class RedisLeaseStore {
 			acknowledged = call("wait",
 					(connection) -> this.acknowledgements.acknowledged(connection, redisKey, (on) -> {
 						if (ticket != null) {
-							this.script.run(on, redisKey, this.script.waiterRetryNanos(), SETTLE, ticket, NO);
+							this.script.run(on, redisKey, this.script.waiterRetryNanos(),
+									settleArguments(ticket, false));
 						}
 						Standing standing = RedisScriptAnswer.grant(this.script.run(on, redisKey, GRANT));
 						return standing != null && standing.is(lease);

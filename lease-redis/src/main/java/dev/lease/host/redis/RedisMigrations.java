@@ -83,17 +83,8 @@ final class RedisMigrations {
 	// Redis's refusals of a command whose slot is being moved, as the client passes them
 	// on (Spring wraps the client's exception, which carries Redis's error text).
 	static boolean isMigrating(Throwable ex) {
-		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-			String message = cause.getMessage();
-			if (message != null
-					&& (message.startsWith("TRYAGAIN") || message.startsWith("ASK ") || message.startsWith("MOVED "))) {
-				return true;
-			}
-			if (cause.getCause() == cause) {
-				break;
-			}
-		}
-		return false;
+		return RedisCalls.anyMessage(ex, (message) -> message.startsWith("TRYAGAIN") || message.startsWith("ASK ")
+				|| message.startsWith("MOVED "));
 	}
 
 }

@@ -53,7 +53,7 @@ final class RedisProtocolRecord {
 
 	// Reads the record and raises it to ours where StoreProtocol.raises says so, in one
 	// step, so that two starts of different releases cannot both judge an absent record.
-	private static final byte[] MEET = ascii("""
+	private static final byte[] MEET = RedisLeaseStore.ascii("""
 			local recorded = redis.call('HMGET', KEYS[1], 'version', 'works-beside-since')
 			local version, since = tonumber(recorded[1]), tonumber(recorded[2])
 			local ours, ours_since = tonumber(ARGV[1]), tonumber(ARGV[2])
@@ -74,8 +74,9 @@ final class RedisProtocolRecord {
 	// refuse a protocol this one cannot work beside.
 	StoreProtocolReading meet(RedisConnection connection) {
 		List<Object> answer = connection.scriptingCommands()
-			.eval(MEET, ReturnType.MULTI, 1, ascii(this.key), ascii(Integer.toString(PROTOCOL.version())),
-					ascii(Integer.toString(PROTOCOL.worksBesideSince())));
+			.eval(MEET, ReturnType.MULTI, 1, RedisLeaseStore.ascii(this.key),
+					RedisLeaseStore.ascii(Integer.toString(PROTOCOL.version())),
+					RedisLeaseStore.ascii(Integer.toString(PROTOCOL.worksBesideSince())));
 		StoreProtocolReading reading = reading(recorded(answer.get(0), answer.get(1)));
 		if (!reading.compatible()) {
 			IncompatibleStoreProtocolException refusal = reading.refusal();
@@ -98,7 +99,8 @@ final class RedisProtocolRecord {
 	// Health: the record as it stands, writing nothing.
 	StoreProtocolReading read(RedisConnection connection) {
 		List<byte[]> fields = connection.hashCommands()
-			.hMGet(ascii(this.key), ascii("version"), ascii("works-beside-since"));
+			.hMGet(RedisLeaseStore.ascii(this.key), RedisLeaseStore.ascii("version"),
+					RedisLeaseStore.ascii("works-beside-since"));
 		return reading(recorded(number(fields.get(0)), number(fields.get(1))));
 	}
 
@@ -134,10 +136,6 @@ final class RedisProtocolRecord {
 		catch (NumberFormatException ex) {
 			return Long.MAX_VALUE;
 		}
-	}
-
-	private static byte[] ascii(String text) {
-		return text.getBytes(StandardCharsets.US_ASCII);
 	}
 
 }
