@@ -27,7 +27,6 @@ import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -74,7 +73,7 @@ class RedisAcknowledgementConnectionIntegrationTests {
 			try (RedisLeaseHost host = RedisLeaseHost.builder(factory).replicasToAck(1, REPLICA_TIMEOUT).build()) {
 				CompletableFuture<TryTakeResult> waiting = CompletableFuture
 					.supplyAsync(() -> host.tryTake(LeaseKey.of("waits-" + UUID.randomUUID()), holder(), TERM));
-				awaitBlockedInWait(alone.lettuce());
+				RedisAcknowledgementIntegrationTests.awaitBlockedInWait(alone.lettuce());
 
 				LeaseKey other = LeaseKey.of("other-" + UUID.randomUUID());
 				LeaseHolder otherHolder = holder();
@@ -118,19 +117,6 @@ class RedisAcknowledgementConnectionIntegrationTests {
 
 	private static LeaseHolder holder() {
 		return LeaseHolder.of("holder-" + UUID.randomUUID());
-	}
-
-	private static void awaitBlockedInWait(RedisConnectionFactory server) {
-		await("a client blocked in WAIT").atMost(Duration.ofSeconds(30))
-			.pollInterval(Duration.ofMillis(20))
-			.until(() -> {
-				try (RedisConnection connection = server.getConnection()) {
-					return connection.serverCommands()
-						.getClientList()
-						.stream()
-						.anyMatch((client) -> "wait".equals(client.get("cmd")));
-				}
-			});
 	}
 
 }

@@ -119,7 +119,8 @@ class RedisAcknowledgementIntegrationTests {
 		}
 	}
 
-	private static void awaitBlockedInWait(RedisConnectionFactory server) {
+	// Until a client of the server is blocked in WAIT.
+	static void awaitBlockedInWait(RedisConnectionFactory server) {
 		await("a client blocked in WAIT").atMost(Duration.ofSeconds(30))
 			.pollInterval(Duration.ofMillis(20))
 			.until(() -> {
