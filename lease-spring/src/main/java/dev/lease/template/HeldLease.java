@@ -16,7 +16,8 @@
 
 package dev.lease.template;
 
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 import dev.lease.Lease;
 
@@ -32,13 +33,25 @@ import dev.lease.Lease;
  */
 public final class HeldLease {
 
+	private static final VarHandle FINISHED;
+
+	static {
+		try {
+			FINISHED = MethodHandles.lookup().findVarHandle(HeldLease.class, "finished", boolean.class);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new ExceptionInInitializerError(ex);
+		}
+	}
+
 	private final Lease lease;
 
 	private final LeaseRequest request;
 
 	private final long takenAtNanos;
 
-	private final AtomicBoolean finished = new AtomicBoolean();
+	@SuppressWarnings("unused") // through FINISHED
+	private volatile boolean finished;
 
 	HeldLease(Lease lease, LeaseRequest request, long takenAtNanos) {
 		this.lease = lease;
@@ -65,7 +78,7 @@ public final class HeldLease {
 	// A grant is given back once, however many paths reach its end (a reactive
 	// pipeline's cancel and its discard, for instance).
 	boolean finish() {
-		return this.finished.compareAndSet(false, true);
+		return FINISHED.compareAndSet(this, false, true);
 	}
 
 	@Override

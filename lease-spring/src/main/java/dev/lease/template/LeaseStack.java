@@ -72,7 +72,12 @@ public final class LeaseStack {
 	 * @return whether the thread holds the key through a leased call
 	 */
 	public static boolean holds(LeaseKey key) {
-		return HELD.get().stream().anyMatch((lease) -> lease.key().equals(key));
+		for (Lease lease : HELD.get()) {
+			if (lease.key().equals(key)) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/**

@@ -81,7 +81,9 @@ public final class LeaseStackElement extends AbstractCoroutineContextElement
 	// The coroutine resumes on this thread: its grants are bound here until it suspends.
 	@Override
 	public List<Lease> updateThreadContext(CoroutineContext context) {
-		this.leases.forEach(LeaseStack::push);
+		for (Lease lease : this.leases) {
+			LeaseStack.push(lease);
+		}
 		return this.leases;
 	}
 
