@@ -27,11 +27,14 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
@@ -178,6 +181,22 @@ class RedisLeaseHostAutoConfigurationIntegrationTests {
 				assertThat(properties.replicaTimeout()).isEqualTo(Duration.ofMillis(250));
 				assertThat(properties.durabilityCheckInterval()).isEqualTo(Duration.ofSeconds(10));
 			});
+	}
+
+	@Test
+	@ExtendWith(OutputCaptureExtension.class)
+	void replicaTimeoutNotShorterThanTheCommandTimeoutIsWarnedOfAtStart(CapturedOutput output) {
+		runner()
+			.withPropertyValues("lease.redis.replicas-to-ack=1", "lease.redis.replica-timeout=3s",
+					"spring.data.redis.timeout=2s")
+			.run((context) -> assertThat(context).hasSingleBean(RedisLeaseHost.class));
+		assertThat(output).contains("replicaTimeout PT3S (lease.redis.replica-timeout) is not shorter than the Redis"
+				+ " command timeout of 2000 ms (spring.data.redis.timeout)");
+		runner()
+			.withPropertyValues("lease.redis.replicas-to-ack=1", "lease.redis.replica-timeout=1s",
+					"spring.data.redis.timeout=2s")
+			.run((context) -> assertThat(context).hasSingleBean(RedisLeaseHost.class));
+		assertThat(output).containsOnlyOnce("is not shorter than the Redis command timeout");
 	}
 
 	@Test

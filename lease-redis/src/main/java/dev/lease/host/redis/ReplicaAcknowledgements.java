@@ -23,6 +23,8 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -46,6 +48,8 @@ import dev.lease.LeaseHostException;
  */
 final class ReplicaAcknowledgements {
 
+	private static final Log logger = LogFactory.getLog(RedisLeaseHost.class);
+
 	private final int replicas;
 
 	private final Duration timeout;
@@ -62,6 +66,15 @@ final class ReplicaAcknowledgements {
 			long commandTimeoutMillis, String keyPrefix) {
 		this.lettuceConnection = (replicas > 0 && RedisLeaseStore.lettucePresent)
 				? new AcknowledgementConnection(connectionFactory) : null;
+		if (this.lettuceConnection != null
+				&& timeout.toMillis() >= LettuceCommands.timeoutMillis(connectionFactory, Long.MAX_VALUE)) {
+			// Lettuce gives up a command that outlasts its timeout, WAIT included.
+			logger.warn("Redis lease host (key prefix '" + keyPrefix + "'): replicaTimeout " + timeout
+					+ " (lease.redis.replica-timeout) is not shorter than the Redis command timeout of "
+					+ LettuceCommands.timeoutMillis(connectionFactory, 0) + " ms (spring.data.redis.timeout): Lettuce"
+					+ " gives up a WAIT that outlasts it, so a grant whose replicas are slower fails then; set the"
+					+ " replica timeout below the command timeout");
+		}
 		this.replicas = replicas;
 		this.timeout = timeout;
 		this.commandTimeoutMillis = commandTimeoutMillis;
