@@ -29,8 +29,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 import io.lettuce.core.AclSetuserArgs;
@@ -69,6 +71,8 @@ public final class RedisSentinelGroup implements AutoCloseable {
 
 	private static final String REPLICATOR = "replicator";
 
+	private static final int ATTEMPTS = 3;
+
 	private final Path directory;
 
 	private final String binary;
@@ -76,6 +80,8 @@ public final class RedisSentinelGroup implements AutoCloseable {
 	private final List<Process> processes = new ArrayList<>();
 
 	private final List<Integer> sentinelPorts = new ArrayList<>();
+
+	private final Set<Integer> ports = new HashSet<>();
 
 	private final RedisClient client = RedisClient.create();
 
@@ -88,8 +94,8 @@ public final class RedisSentinelGroup implements AutoCloseable {
 	private RedisSentinelGroup() throws IOException {
 		this.directory = Files.createTempDirectory("lease-redis-sentinel");
 		this.binary = binary();
-		this.primaryPort = freePort();
-		this.replicaPort = freePort();
+		this.primaryPort = port();
+		this.replicaPort = port();
 	}
 
 	private void launch() throws IOException {
@@ -104,7 +110,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
 		// Started once the replica is attached, so that each Sentinel's first look at the
 		// primary already lists it.
 		for (int i = 0; i < SENTINELS; i++) {
-			int port = freePort();
+			int port = port();
 			startSentinel(port);
 			this.sentinelPorts.add(port);
 		}
@@ -118,23 +124,34 @@ public final class RedisSentinelGroup implements AutoCloseable {
 	 * @return the running group
 	 */
 	public static RedisSentinelGroup start() {
-		RedisSentinelGroup group;
-		try {
-			group = new RedisSentinelGroup();
+		IllegalStateException failed = null;
+		// A port found free can be taken before its server binds it, by another test JVM:
+		// the group starts again on other ports.
+		for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+			RedisSentinelGroup group;
+			try {
+				group = new RedisSentinelGroup();
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+			try {
+				group.launch();
+				return group;
+			}
+			catch (IOException | RuntimeException | Error ex) {
+				// what did start is stopped, and its logs say why the rest did not
+				String logs = group.logs();
+				group.close();
+				IllegalStateException attemptFailed = new IllegalStateException(
+						"The Sentinel group did not start (attempt " + attempt + "):\n" + logs, ex);
+				if (failed != null) {
+					attemptFailed.addSuppressed(failed);
+				}
+				failed = attemptFailed;
+			}
 		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-		try {
-			group.launch();
-			return group;
-		}
-		catch (IOException | RuntimeException | Error ex) {
-			// what did start is stopped, and its logs say why the rest did not
-			String logs = group.logs();
-			group.close();
-			throw new IllegalStateException("The Sentinel group did not start:\n" + logs, ex);
-		}
+		throw failed;
 	}
 
 	// Spring Boot properties that point the RedisConnectionFactory at the Sentinels.
@@ -321,6 +338,16 @@ public final class RedisSentinelGroup implements AutoCloseable {
 		}
 		File shipped = ExecutableProvider.newJarResourceProvider().get();
 		return shipped.getAbsolutePath();
+	}
+
+	// A free port none of the group's servers was given: the system can name the same
+	// one twice while nothing has bound it yet.
+	private int port() throws IOException {
+		int port = freePort();
+		while (!this.ports.add(port)) {
+			port = freePort();
+		}
+		return port;
 	}
 
 	private static int freePort() throws IOException {
