@@ -169,16 +169,17 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
 		}
-		return run("try_take", redisKey, RedisLeaseStore.tryTakeArguments(holder, duration)).thenCompose((answered) -> {
-			TryTakeAnswer answer = RedisScriptAnswer.tryTake(answered);
-			if (answer instanceof Granted granted) {
-				return confirmed(redisKey, new Lease(key, holder, granted.instant()));
-			}
-			if (answer instanceof RedisScriptAnswer.Refused) {
-				return CompletableFuture.completedFuture(new Held());
-			}
-			throw new ReentrantTakeException(key, holder);
-		});
+		return run("try_take", redisKey, RedisScriptArguments.tryTakeArguments(holder, duration))
+			.thenCompose((answered) -> {
+				TryTakeAnswer answer = RedisScriptAnswer.tryTake(answered);
+				if (answer instanceof Granted granted) {
+					return confirmed(redisKey, new Lease(key, holder, granted.instant()));
+				}
+				if (answer instanceof RedisScriptAnswer.Refused) {
+					return CompletableFuture.completedFuture(new Held());
+				}
+				throw new ReentrantTakeException(key, holder);
+			});
 	}
 
 	// What RedisLeaseStore.confirm() does with no replicas to acknowledge: a grant the
@@ -196,7 +197,7 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 	@Override
 	public CompletableFuture<Optional<Duration>> remaining(LeaseKey key, LeaseHolder holder) {
 		return ask(key, holder, () -> this.others.remaining(key, holder),
-				(redisKey) -> run("remaining", redisKey, RedisLeaseStore.remainingArguments(holder))
+				(redisKey) -> run("remaining", redisKey, RedisScriptArguments.remainingArguments(holder))
 					.thenApply((answered) -> Optional.ofNullable(RedisScriptAnswer.remaining(answered))));
 	}
 
@@ -227,7 +228,7 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 	// Whether the holder's grant ended; the waiter of this JVM it was handed on to wakes
 	// at once, as at a blocking release made here.
 	CompletableFuture<Boolean> release(byte[] redisKey, LeaseHolder holder) {
-		return run("release", redisKey, this.store.releaseArguments(holder)).thenApply((answered) -> {
+		return run("release", redisKey, RedisScriptArguments.releaseArguments(holder)).thenApply((answered) -> {
 			if (!(RedisScriptAnswer.release(answered) instanceof RedisScriptAnswer.Ended ended)) {
 				return false;
 			}

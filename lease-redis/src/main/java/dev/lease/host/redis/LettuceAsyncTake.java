@@ -90,7 +90,8 @@ final class LettuceAsyncTake implements ScheduledWaiter.Questions {
 	// were made.
 	void start() {
 		this.waiter.start(this.host
-			.runWaiter("take", this.redisKey, RedisLeaseStore.takeArguments(this.holder, this.duration, this.ticket))
+			.runWaiter("take", this.redisKey,
+					RedisScriptArguments.takeArguments(this.holder, this.duration, this.ticket))
 			.thenApply(this::entered));
 	}
 
@@ -108,7 +109,8 @@ final class LettuceAsyncTake implements ScheduledWaiter.Questions {
 	@Override
 	public CompletionStage<TakeAnswer> ask(boolean atBound, long answerBy) {
 		RedisLeaseStore store = this.host.store();
-		byte[][] question = atBound ? store.settleArguments(this.ticket, false) : store.askArguments(this.ticket);
+		byte[][] question = atBound ? RedisScriptArguments.settleArguments(this.ticket, false)
+				: RedisScriptArguments.askArguments(this.ticket);
 		return this.host.runWaiter("take", this.redisKey, question, answerBy)
 			.thenApply((answered) -> RedisLeaseWaiting.kit(RedisScriptAnswer.waiter(answered), this.host.wakeups(),
 					this.wakeKey));
@@ -116,7 +118,7 @@ final class LettuceAsyncTake implements ScheduledWaiter.Questions {
 
 	@Override
 	public CompletionStage<?> withdraw() {
-		return this.host.runWaiter("take", this.redisKey, this.host.store().settleArguments(this.ticket, true));
+		return this.host.runWaiter("take", this.redisKey, RedisScriptArguments.settleArguments(this.ticket, true));
 	}
 
 	@Override

@@ -59,8 +59,6 @@ final class RedisGrantReads {
 	// SCAN's COUNT at the most, however large the page: the work of one step.
 	private static final int MOST_SCANNED_A_STEP = 1000;
 
-	private static final byte[] GRANT = RedisLeaseStore.ascii("grant");
-
 	private static final byte[] TIME = RedisLeaseStore.ascii("return redis.call('TIME')");
 
 	private final RedisKeyCodec keys;
@@ -200,13 +198,13 @@ final class RedisGrantReads {
 
 	private Reads readOnce(RedisConnection connection, List<byte[]> redisKeys) {
 		if (RedisLeaseStore.lettucePresent && LettuceCommands.handles(connection)) {
-			return LettuceCommands.evalShaEachThenTime(connection, this.script.sha(), redisKeys, GRANT,
-					this.timeoutMillis);
+			return LettuceCommands.evalShaEachThenTime(connection, this.script.sha(), redisKeys,
+					RedisScriptArguments.GRANT, this.timeoutMillis);
 		}
 		if (connection instanceof RedisClusterConnection) {
 			// Jedis pipelines no cluster commands: a question a key.
 			List<List<Object>> answers = redisKeys.stream()
-				.map((redisKey) -> this.script.run(connection, redisKey, 0, GRANT))
+				.map((redisKey) -> this.script.run(connection, redisKey, 0, RedisScriptArguments.GRANT))
 				.toList();
 			Long time = connection.serverCommands().time(TimeUnit.MICROSECONDS);
 			return new Reads(answers, (time != null) ? time : 0);
@@ -215,7 +213,8 @@ final class RedisGrantReads {
 		for (byte[] redisKey : redisKeys) {
 			byte[][] keys = RedisLeaseScript.keys(redisKey);
 			connection.scriptingCommands()
-				.evalSha(this.script.sha(), ReturnType.MULTI, keys.length, RedisLeaseScript.keysAndArgs(keys, GRANT));
+				.evalSha(this.script.sha(), ReturnType.MULTI, keys.length,
+						RedisLeaseScript.keysAndArgs(keys, RedisScriptArguments.GRANT));
 		}
 		// Spring's Jedis pipeline refuses TIME itself, not a script that reads it.
 		connection.scriptingCommands().eval(TIME, ReturnType.MULTI, 0);

@@ -62,24 +62,6 @@ final class RedisLeaseStore {
 
 	private static final long DEFAULT_COMMAND_TIMEOUT_MILLIS = 60_000;
 
-	private static final byte[] TRY = ascii("try");
-
-	private static final byte[] TAKE = ascii("take");
-
-	private static final byte[] ASK = ascii("ask");
-
-	private static final byte[] SETTLE = ascii("settle");
-
-	private static final byte[] REMAINING = ascii("remaining");
-
-	private static final byte[] RELEASE = ascii("release");
-
-	private static final byte[] GRANT = ascii("grant");
-
-	private static final byte[] YES = ascii("1");
-
-	private static final byte[] NO = ascii("0");
-
 	static final boolean lettucePresent = ClassUtils.isPresent("io.lettuce.core.RedisClient",
 			RedisLeaseStore.class.getClassLoader());
 
@@ -196,7 +178,8 @@ final class RedisLeaseStore {
 	}
 
 	TryTakeAnswer tryTake(byte[] redisKey, LeaseHolder holder, Duration duration) {
-		return RedisScriptAnswer.tryTake(run("try_take", redisKey, tryTakeArguments(holder, duration)));
+		return RedisScriptAnswer
+			.tryTake(run("try_take", redisKey, RedisScriptArguments.tryTakeArguments(holder, duration)));
 	}
 
 	// A take's first question, dropped at an interrupt before it is sent (GaveUp). Not
@@ -204,14 +187,16 @@ final class RedisLeaseStore {
 	TakeAnswer take(byte[] redisKey, LeaseHolder holder, Duration duration, byte[] ticket) {
 		long answerBy = System.nanoTime() + this.script.waiterRetryNanos();
 		awaitHandoffsOf(redisKey);
-		return RedisScriptAnswer.take(runOrGiveUp("take", redisKey, answerBy, takeArguments(holder, duration, ticket)));
+		return RedisScriptAnswer.take(
+				runOrGiveUp("take", redisKey, answerBy, RedisScriptArguments.takeArguments(holder, duration, ticket)));
 	}
 
 	// "Where do I stand?": saves nothing of the waiter's own and, before its bound,
 	// withdraws nothing; the script saves what resolving handed on, so that the waiter
 	// it names is woken. Dropped at an interrupt before it is sent (GaveUp).
 	WaiterAnswer ask(byte[] redisKey, byte[] ticket, long answerBy) {
-		return RedisScriptAnswer.waiter(runOrGiveUp("take", redisKey, answerBy, askArguments(ticket)));
+		return RedisScriptAnswer
+			.waiter(runOrGiveUp("take", redisKey, answerBy, RedisScriptArguments.askArguments(ticket)));
 	}
 
 	// "Withdraw me, or tell me I was granted": at the bound; or at an interrupt, where a
@@ -222,13 +207,14 @@ final class RedisLeaseStore {
 
 	// As above, answered by answerBy (a System.nanoTime() reading) or failed.
 	WaiterAnswer settle(byte[] redisKey, byte[] ticket, boolean interrupted, long answerBy) {
-		return RedisScriptAnswer
-			.waiter(this.calls.call("take", false, answerBy, (connection) -> this.script.run(connection, redisKey,
-					this.script.waiterRetryNanos(), answerBy, settleArguments(ticket, interrupted))));
+		return RedisScriptAnswer.waiter(this.calls.call("take", false, answerBy,
+				(connection) -> this.script.run(connection, redisKey, this.script.waiterRetryNanos(), answerBy,
+						RedisScriptArguments.settleArguments(ticket, interrupted))));
 	}
 
 	Optional<Duration> remaining(byte[] redisKey, LeaseHolder holder) {
-		return Optional.ofNullable(RedisScriptAnswer.remaining(run("remaining", redisKey, remainingArguments(holder))));
+		return Optional.ofNullable(RedisScriptAnswer
+			.remaining(run("remaining", redisKey, RedisScriptArguments.remainingArguments(holder))));
 	}
 
 	// Whether the holder's grant ended; a waiter it was handed on to hears of it here.
@@ -243,7 +229,7 @@ final class RedisLeaseStore {
 			boolean[] ended = new boolean[1];
 			Predicate<RedisConnection> release = (on) -> {
 				ReleaseAnswer answer = RedisScriptAnswer
-					.release(this.script.run(on, redisKey, releaseArguments(holder)));
+					.release(this.script.run(on, redisKey, RedisScriptArguments.releaseArguments(holder)));
 				if (answer instanceof Ended end && end.handedOn() != null) {
 					this.handedOn.accept(new String(redisKey, StandardCharsets.US_ASCII), end.handedOn());
 				}
@@ -277,30 +263,6 @@ final class RedisLeaseStore {
 		return this.commandTimeoutMillis;
 	}
 
-	static byte[][] takeArguments(LeaseHolder holder, Duration duration, byte[] ticket) {
-		return new byte[][] { TAKE, holder.bytes(), micros(duration), ticket };
-	}
-
-	byte[][] askArguments(byte[] ticket) {
-		return new byte[][] { ASK, ticket, NO };
-	}
-
-	byte[][] settleArguments(byte[] ticket, boolean interrupted) {
-		return new byte[][] { SETTLE, ticket, interrupted ? YES : NO };
-	}
-
-	byte[][] releaseArguments(LeaseHolder holder) {
-		return new byte[][] { RELEASE, holder.bytes() };
-	}
-
-	static byte[][] tryTakeArguments(LeaseHolder holder, Duration duration) {
-		return new byte[][] { TRY, holder.bytes(), micros(duration) };
-	}
-
-	static byte[][] remainingArguments(LeaseHolder holder) {
-		return new byte[][] { REMAINING, holder.bytes() };
-	}
-
 	// Why a grant answered now is given back (as in confirm()), or null when it stands.
 	@Nullable LeaseHostException refusal() {
 		return this.durability.refuses() ? this.durability.refusal() : null;
@@ -326,7 +288,8 @@ final class RedisLeaseStore {
 	// The grant standing on the key as the script derives it now, with its start where
 	// kept; writes nothing (Check 5.2).
 	Optional<Standing> standing(LeaseKey key) {
-		return Optional.ofNullable(RedisScriptAnswer.grant(run("read the standing grant", redisKey(key), GRANT)));
+		return Optional.ofNullable(
+				RedisScriptAnswer.grant(run("read the standing grant", redisKey(key), RedisScriptArguments.GRANT)));
 	}
 
 	// How many takes wait for the key, derived by the script without writing (Check 5.2).
@@ -363,9 +326,10 @@ final class RedisLeaseStore {
 					(connection) -> this.acknowledgements.acknowledged(connection, redisKey, (on) -> {
 						if (ticket != null) {
 							this.script.run(on, redisKey, this.script.waiterRetryNanos(),
-									settleArguments(ticket, false));
+									RedisScriptArguments.settleArguments(ticket, false));
 						}
-						Standing standing = RedisScriptAnswer.grant(this.script.run(on, redisKey, GRANT));
+						Standing standing = RedisScriptAnswer
+							.grant(this.script.run(on, redisKey, RedisScriptArguments.GRANT));
 						return standing != null && standing.is(lease);
 					}));
 		}
@@ -392,10 +356,6 @@ final class RedisLeaseStore {
 
 	private <T> T call(String operation, Function<RedisConnection, T> action) {
 		return this.calls.call(operation, false, action);
-	}
-
-	private static byte[] micros(Duration duration) {
-		return ascii(Long.toString(duration.toNanos() / 1000));
 	}
 
 	static byte[] ascii(String text) {
