@@ -206,8 +206,7 @@ public class FencedRedisWrites implements FencedParty {
 		if (answer.get(0) instanceof Long admitted && admitted == 1L) {
 			return (answer.size() > 1) ? answer.get(1) : null;
 		}
-		throw FenceRefusals.refused(
-				new FenceRefusal(this.party, bound.key(), instant, fence.margin(), reading(answer)),
+		throw FenceRefusals.refused(new FenceRefusal(this.party, bound.key(), instant, fence.margin(), reading(answer)),
 				FenceRefusals.listener(this.party, this.listener));
 	}
 
