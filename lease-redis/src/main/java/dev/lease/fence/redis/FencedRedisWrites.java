@@ -29,7 +29,6 @@ import org.springframework.util.Assert;
 
 import dev.lease.Fence;
 import dev.lease.FenceExpiredException;
-import dev.lease.LeaseKey;
 import dev.lease.fence.BoundFence;
 import dev.lease.fence.FenceBinding;
 import dev.lease.fence.FenceRefusal;
@@ -204,19 +203,11 @@ public class FencedRedisWrites implements FencedParty {
 		argv.addAll(Arrays.asList(args));
 		List<Object> answer = this.redisTemplate.execute(script, keys, argv.toArray());
 		Assert.state(answer != null && !answer.isEmpty(), "The fenced script answered nothing");
-		if (isAdmitted(answer.get(0))) {
+		if (answer.get(0) instanceof Long admitted && admitted == 1L) {
 			return (answer.size() > 1) ? answer.get(1) : null;
 		}
-		throw refused(bound.key(), fence, reading(answer));
-	}
-
-	private FenceExpiredException refused(LeaseKey key, Fence fence, Instant reading) {
-		return FenceRefusals.refused(new FenceRefusal(this.party, key, fence.instant(), fence.margin(), reading),
+		throw FenceRefusals.refused(new FenceRefusal(this.party, bound.key(), instant, fence.margin(), reading(answer)),
 				FenceRefusals.listener(this.party, this.listener));
-	}
-
-	private static boolean isAdmitted(Object status) {
-		return (status instanceof Long flag) && flag == 1L;
 	}
 
 	private static Instant reading(List<Object> answer) {

@@ -123,16 +123,14 @@ final class LettuceShardedHandoffs extends RedisPubSubAdapter<byte[], byte[]> im
 			this.connection.async().ssubscribe(channel(slot)).whenComplete((subscribedTo, failure) -> {
 				if (failure != null) {
 					// not subscribed: the next waiter in the slot tries again
-					forget(slot, fresh);
+					synchronized (this) {
+						this.slots.remove(slot, fresh);
+					}
 				}
 				fresh.subscribed.complete(null);
 			});
 			return fresh.subscribed;
 		}
-	}
-
-	private synchronized void forget(int slot, Slot subscription) {
-		this.slots.remove(slot, subscription);
 	}
 
 	// Unsubscribe the slots none of whose keys has waiters or asked lately.

@@ -24,6 +24,7 @@ import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
@@ -224,11 +225,7 @@ final class RedisCalls {
 	}
 
 	static Throwable root(Throwable failure) {
-		Throwable root = failure;
-		while (root.getCause() != null && root.getCause() != root) {
-			root = root.getCause();
-		}
-		return root;
+		return NestedExceptionUtils.getMostSpecificCause(failure);
 	}
 
 	// Lettuce's and Jedis's factories answer the same getters, on no common type; read

@@ -156,7 +156,7 @@ final class RedisDurabilityCheck {
 
 	// A setting's value by node: "" on one server; on a cluster, where every node answers
 	// under "<node>.<name>", "<node>.".
-	private static Map<String, String> byNode(Properties properties, String name) {
+	static Map<String, String> byNode(Properties properties, String name) {
 		Map<String, String> values = new TreeMap<>();
 		for (String property : properties.stringPropertyNames()) {
 			if (property.equals(name) || property.endsWith("." + name)) {

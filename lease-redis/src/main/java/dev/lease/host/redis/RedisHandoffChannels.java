@@ -16,6 +16,7 @@
 
 package dev.lease.host.redis;
 
+import java.util.Collection;
 import java.util.Properties;
 
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;
@@ -95,23 +96,14 @@ final class RedisHandoffChannels {
 	// prefixed by the node) runs a version with sharded pub/sub; a version not read
 	// counts as without.
 	static boolean everyNodeShards(Properties info) {
-		boolean any = false;
-		for (String name : info.stringPropertyNames()) {
-			if (name.equals("redis_version") || name.endsWith(".redis_version")) {
-				any = true;
-				String version = info.getProperty(name).trim();
-				int dot = version.indexOf('.');
-				try {
-					if (Integer.parseInt((dot < 0) ? version : version.substring(0, dot)) < SHARDED_SINCE_MAJOR) {
-						return false;
-					}
-				}
-				catch (NumberFormatException ex) {
-					return false;
-				}
-			}
+		Collection<String> versions = RedisDurabilityCheck.byNode(info, "redis_version").values();
+		try {
+			return !versions.isEmpty() && versions.stream()
+				.allMatch((version) -> Integer.parseInt(version.trim().split("\\.", 2)[0]) >= SHARDED_SINCE_MAJOR);
 		}
-		return any;
+		catch (NumberFormatException ex) {
+			return false;
+		}
 	}
 
 	/**

@@ -123,18 +123,14 @@ final class RedisHandoffSubscription implements MessageListener, SubscriptionLis
 		container.setTaskExecutor(Runnable::run);
 		// A blocking client's subscription that fails is made again by the container:
 		// soon, since every handoff published meanwhile waits for it.
-		container.setRecoveryBackoff(recoveryBackoff());
+		ExponentialBackOff recoveryBackoff = new ExponentialBackOff(RECOVERY_FIRST_MILLIS, 2);
+		recoveryBackoff.setMaxInterval(RedisMessageListenerContainer.DEFAULT_RECOVERY_INTERVAL);
+		container.setRecoveryBackoff(recoveryBackoff);
 		container.addMessageListener(this, new ChannelTopic(channel));
 		this.container = container;
 		container.afterPropertiesSet();
 		container.start();
 		awaitSubscribed(connectionFactory, channel.getBytes(StandardCharsets.US_ASCII));
-	}
-
-	private static ExponentialBackOff recoveryBackoff() {
-		ExponentialBackOff backoff = new ExponentialBackOff(RECOVERY_FIRST_MILLIS, 2);
-		backoff.setMaxInterval(RedisMessageListenerContainer.DEFAULT_RECOVERY_INTERVAL);
-		return backoff;
 	}
 
 	// A waiter subscribes before it asks a question whose answer it will sleep on: make
