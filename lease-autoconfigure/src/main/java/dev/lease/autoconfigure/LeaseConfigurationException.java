@@ -55,23 +55,8 @@ public class LeaseConfigurationException extends IllegalStateException {
 	}
 
 	/**
-	 * Create an exception for a property whose value the lease starter cannot use.
-	 * @param property the property's name
-	 * @param value the value it was given
-	 * @param reason why the value cannot be used
-	 * @param expected what a usable value looks like
-	 * @return the exception
-	 */
-	public static LeaseConfigurationException invalidProperty(String property, @Nullable Object value,
-			IllegalArgumentException reason, String expected) {
-		return new LeaseConfigurationException(
-				"Invalid value '" + value + "' for " + property + ": " + reason.getMessage(),
-				"Set " + property + " to " + expected, reason);
-	}
-
-	/**
-	 * Apply a property's value, failing as {@link #invalidProperty} says when it is
-	 * refused.
+	 * Apply a property's value, failing with an exception that names the property, the
+	 * value and what a usable value looks like when it is refused.
 	 * @param property the property's name
 	 * @param value the value it was given
 	 * @param expected what a usable value looks like
@@ -84,7 +69,9 @@ public class LeaseConfigurationException extends IllegalStateException {
 			apply.run();
 		}
 		catch (IllegalArgumentException ex) {
-			throw invalidProperty(property, value, ex, expected);
+			throw new LeaseConfigurationException(
+					"Invalid value '" + value + "' for " + property + ": " + ex.getMessage(),
+					"Set " + property + " to " + expected, ex);
 		}
 	}
 

@@ -168,16 +168,9 @@ public final class LeaseHostSelection implements SmartInitializingSingleton {
 					+ " lease.host=memory to choose memory explicitly");
 			return;
 		}
-		String how;
-		if (testing) {
-			how = ", the testing host of @AutoConfigureLeaseTesting";
-		}
-		else if (!autoConfigured) {
-			how = ", a LeaseHost bean of the application";
-		}
-		else {
-			how = (this.properties.host() != null) ? ", chosen by lease.host" : ", detected";
-		}
+		String how = testing ? ", the testing host of @AutoConfigureLeaseTesting"
+				: !autoConfigured ? ", a LeaseHost bean of the application"
+						: (this.properties.host() != null) ? ", chosen by lease.host" : ", detected";
 		logger.info("Leases are hosted by the " + LeaseHostNames.of(host) + " lease host ("
 				+ target.getClass().getName() + ")" + how + (memory ? ". " + NOT_SHARED : ""));
 	}

@@ -50,15 +50,11 @@ import dev.lease.actuate.endpoint.LeasesEndpoint;
 @ConditionalOnBooleanProperty(name = "lease.endpoint.encoded-slash-pass-through", matchIfMissing = true)
 final class LeasesEndpointEncodedSlashConfiguration {
 
-	static final String REJECT = "reject";
-
-	static final String PASS_THROUGH = "passthrough";
-
 	@Bean
 	WebServerFactoryCustomizer<ConfigurableTomcatWebServerFactory> leasesEndpointEncodedSlashCustomizer() {
 		return (factory) -> factory.addConnectorCustomizers((connector) -> {
-			if (REJECT.equals(connector.getEncodedSolidusHandling())) {
-				connector.setEncodedSolidusHandling(PASS_THROUGH);
+			if ("reject".equals(connector.getEncodedSolidusHandling())) {
+				connector.setEncodedSolidusHandling("passthrough");
 			}
 		});
 	}

@@ -25,33 +25,11 @@ package dev.lease.autoconfigure;
  */
 public class UnsupportedSpringBootException extends LeaseConfigurationException {
 
-	private final String version;
-
-	private final String supported;
-
 	UnsupportedSpringBootException(String version, String supported) {
 		super("The lease starter does not support Spring Boot " + version + "; it needs " + supported
 				+ ". Its leases would not be hosted where you expect",
 				"Upgrade the application to " + supported + ", or remove dev.lease:lease-spring-boot-starter (see the"
 						+ " compatibility table in the lease starter's README)");
-		this.version = version;
-		this.supported = supported;
-	}
-
-	/**
-	 * Return the Spring Boot version found.
-	 * @return the version
-	 */
-	public String getVersion() {
-		return this.version;
-	}
-
-	/**
-	 * Return the versions the starter supports.
-	 * @return the supported versions
-	 */
-	public String getSupported() {
-		return this.supported;
 	}
 
 }

@@ -18,6 +18,7 @@ package dev.lease.actuate.endpoint;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
@@ -73,12 +74,7 @@ public class LeasesEndpointWebExtension {
 	@ReadOperation
 	public WebEndpointResponse<Object> leases(SecurityContext securityContext, @Nullable Integer limit,
 			@Nullable String cursor) {
-		try {
-			return new WebEndpointResponse<>(this.delegate.leases(securityContext, limit, cursor));
-		}
-		catch (InvalidEndpointRequestException ex) {
-			return badRequest(ex);
-		}
+		return answer(() -> new WebEndpointResponse<>(this.delegate.leases(securityContext, limit, cursor)));
 	}
 
 	/**
@@ -92,21 +88,24 @@ public class LeasesEndpointWebExtension {
 	@ReadOperation
 	public WebEndpointResponse<Object> lease(SecurityContext securityContext,
 			@Selector(match = Match.ALL_REMAINING) String... key) {
-		try {
+		return answer(() -> {
 			LeaseDescriptor lease = this.delegate.lease(securityContext, key);
 			if (lease == null) {
 				return problem(WebEndpointResponse.STATUS_NOT_FOUND, "Not Found",
 						"No grant stands on key '" + String.join("/", key) + "'");
 			}
 			return new WebEndpointResponse<>(lease);
-		}
-		catch (InvalidEndpointRequestException ex) {
-			return badRequest(ex);
-		}
+		});
 	}
 
-	private static WebEndpointResponse<Object> badRequest(InvalidEndpointRequestException ex) {
-		return problem(WebEndpointResponse.STATUS_BAD_REQUEST, "Bad Request", ex.getReason());
+	// The operation's answer, or 400 with a problem body when the request is not valid.
+	private static WebEndpointResponse<Object> answer(Supplier<WebEndpointResponse<Object>> operation) {
+		try {
+			return operation.get();
+		}
+		catch (InvalidEndpointRequestException ex) {
+			return problem(WebEndpointResponse.STATUS_BAD_REQUEST, "Bad Request", ex.getReason());
+		}
 	}
 
 	private static WebEndpointResponse<Object> problem(int status, String title, String detail) {

@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -121,15 +122,11 @@ final class JdbcLeaseSchemaCheck {
 		Map<String, Set<String>> tables = new LinkedHashMap<>();
 		Matcher table = CREATE_TABLE.matcher(sql);
 		while (table.find()) {
-			String name = prefixed(table.group(1), tablePrefix);
-			Set<String> columns = new TreeSet<>();
-			for (String line : table.group(2).split(",\\s*\\n")) {
-				String first = line.trim().split("\\s+")[0].toUpperCase(Locale.ROOT);
-				if (!first.isEmpty() && !NOT_COLUMNS.contains(first)) {
-					columns.add(first);
-				}
-			}
-			tables.put(name, columns);
+			tables.put(prefixed(table.group(1), tablePrefix),
+					Arrays.stream(table.group(2).split(",\\s*\\n"))
+						.map((line) -> line.trim().split("\\s+")[0].toUpperCase(Locale.ROOT))
+						.filter((first) -> !first.isEmpty() && !NOT_COLUMNS.contains(first))
+						.collect(Collectors.toCollection(TreeSet::new)));
 		}
 		Matcher added = ADD_COLUMN.matcher(sql);
 		while (added.find()) {
