@@ -22,6 +22,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisFuture;
@@ -83,7 +84,10 @@ final class LettuceCommands {
 
 	// The script through the asynchronous API, its answer awaited by nobody: the future
 	// completes on Lettuce's I/O thread. The connection (Spring's handle on the shared
-	// native connection, or one of its own) is held until the answer is in.
+	// native connection, or one of its own) is held until the answer is in. A command
+	// the host gave up is cancelled before the failure is answered, as await does: one
+	// Lettuce still keeps while it reconnects is then never sent, whenever its own
+	// expiry comes.
 	static CompletableFuture<List<Object>> evalShaAsync(RedisConnectionFactory connectionFactory,
 			RedisLeaseScript script, byte[] key, byte[][] args, long timeoutMillis) {
 		RedisConnection connection;
@@ -96,15 +100,23 @@ final class LettuceCommands {
 		RedisClusterAsyncCommands<byte[], byte[]> commands = commands(connection);
 		byte[][] keys = RedisLeaseScript.keys(key);
 		byte[][] named = script.arguments(key, args);
-		CompletableFuture<List<Object>> answer = commands
-			.<List<Object>>evalsha(script.sha(), ScriptOutputType.MULTI, keys, named)
-			.toCompletableFuture()
-			.exceptionallyCompose((ex) -> RedisLeaseScript.isNoScript(ex)
-					? commands.<List<Object>>eval(script.source(), ScriptOutputType.MULTI, keys, named)
-						.toCompletableFuture()
-					: CompletableFuture.failedFuture(ex))
-			.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
-			.thenApply((answered) -> RedisLeaseScript.checked(key, answered));
+		AtomicReference<CompletableFuture<List<Object>>> sent = new AtomicReference<>(
+				commands.<List<Object>>evalsha(script.sha(), ScriptOutputType.MULTI, keys, named)
+					.toCompletableFuture());
+		CompletableFuture<List<Object>> answer = sent.get().exceptionallyCompose((ex) -> {
+			if (!RedisLeaseScript.isNoScript(ex)) {
+				return CompletableFuture.failedFuture(ex);
+			}
+			CompletableFuture<List<Object>> again = commands
+				.<List<Object>>eval(script.source(), ScriptOutputType.MULTI, keys, named)
+				.toCompletableFuture();
+			sent.set(again);
+			return again;
+		}).orTimeout(timeoutMillis, TimeUnit.MILLISECONDS).whenComplete((answered, failure) -> {
+			if (failure != null) {
+				sent.get().cancel(false);
+			}
+		}).thenApply((answered) -> RedisLeaseScript.checked(key, answered));
 		answer.whenComplete((answered, failure) -> connection.close());
 		return answer;
 	}

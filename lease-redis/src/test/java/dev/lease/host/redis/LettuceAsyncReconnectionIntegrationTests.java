@@ -23,6 +23,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -57,11 +59,27 @@ class LettuceAsyncReconnectionIntegrationTests {
 	@Test
 	@DisplayName("Host: failures, Operation 7: a non-blocking take that timed out while Lettuce reconnected is not sent once it reconnects, so no grant is made after the take failed")
 	void takeThatTimedOutWhileReconnectingIsNotSentLater() throws Exception {
+		assertTimedOutTakeNotSentLater(LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(1)));
+	}
+
+	// Lettuce's own expiry of a command runs on its timer, whose ticks can come after
+	// the host gave up, and after Lettuce reconnected: only the host's cancelling the
+	// command keeps it from being sent then.
+	@Test
+	@DisplayName("Host: failures, Operation 7: a non-blocking take that the host gave up is not sent once Lettuce reconnects, even while Lettuce's own expiry of the command is later")
+	void takeTheHostGaveUpIsNotSentLater() throws Exception {
+		assertTimedOutTakeNotSentLater(LettuceClientConfiguration.builder()
+			.commandTimeout(Duration.ofSeconds(1))
+			.clientOptions(
+					ClientOptions.builder().timeoutOptions(TimeoutOptions.enabled(Duration.ofMinutes(10))).build()));
+	}
+
+	private void assertTimedOutTakeNotSentLater(LettuceClientConfiguration.LettuceClientConfigurationBuilder client)
+			throws Exception {
 		try (RedisTestServer server = RedisTestServer.startEmbedded(RedisTestServer.freePort(), List.of());
 				TcpProxy proxy = TcpProxy.to(server.port())) {
 			LettuceConnectionFactory factory = new LettuceConnectionFactory(
-					new RedisStandaloneConfiguration("127.0.0.1", proxy.port()),
-					LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(1)).build());
+					new RedisStandaloneConfiguration("127.0.0.1", proxy.port()), client.build());
 			factory.afterPropertiesSet();
 			factory.start();
 			try (RedisLeaseHost host = RedisLeaseHost.builder(factory).build();
