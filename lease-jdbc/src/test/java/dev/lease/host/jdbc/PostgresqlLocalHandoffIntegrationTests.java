@@ -44,10 +44,10 @@ import dev.lease.test.support.JdbcTestServers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests that a PostgreSQL {@link JdbcLeaseHost} sends {@code NOTIFY} only for handoffs
- * to another host's waiters: its own are woken in the JVM after the commit, and a
- * notification would cost the commit the server's notification-queue lock and the
- * host's listener a wake-up.
+ * Tests that a PostgreSQL {@link JdbcLeaseHost} sends {@code NOTIFY} only for handoffs to
+ * another host's waiters: its own are woken in the JVM after the commit, and a
+ * notification would cost the commit the server's notification-queue lock and the host's
+ * listener a wake-up.
  *
  * @author Lease contributors
  */
