@@ -184,6 +184,18 @@ public final class Wakeups<K, W> {
 	}
 
 	/**
+	 * Return whether the named waiter of the key waits in this JVM, where a wake-up that
+	 * names it reaches it without a message.
+	 * @param key the key
+	 * @param waiter the waiter's name
+	 * @return whether the waiter is registered
+	 */
+	public boolean waitsHere(K key, W waiter) {
+		KeyWaiters<W> waiters = this.waiting.get(key);
+		return waiters != null && waiters.get(waiter) != null;
+	}
+
+	/**
 	 * Return whether no waiter is registered.
 	 * @return whether no waiter is registered
 	 */

@@ -133,6 +133,11 @@ final class JdbcLeaseCalls {
 		return this.wakeups.hasWaiters(key);
 	}
 
+	// Whether the named waiter of the key waits in this JVM.
+	boolean waitsHere(LeaseKey key, long waiter) {
+		return this.wakeups.waitsHere(key, waiter);
+	}
+
 	<T> T transaction(String what, @Nullable LeaseKey key, Transaction.Work<T> work) {
 		return run(what, key, Call.TRANSACTION, work);
 	}

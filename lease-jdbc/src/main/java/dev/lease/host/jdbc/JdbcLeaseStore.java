@@ -370,7 +370,7 @@ class JdbcLeaseStore {
 			tx.update(this.statements.updateKey, KeyRow.holderBytes(state), state.expiresAt(), now, state.queued(),
 					state.arrivals(), state.grantedAt(), keyBytes);
 		}
-		String payload = WrittenHandoffs.note(tx, state, this.notifying);
+		String payload = WrittenHandoffs.note(tx, state, this.notifying, this.calls);
 		if (payload != null) {
 			tx.select(this.statements.notify, this.channel, payload);
 		}

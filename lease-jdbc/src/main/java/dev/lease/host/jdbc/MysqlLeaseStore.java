@@ -105,7 +105,7 @@ final class MysqlLeaseStore extends JdbcLeaseStore {
 					state.grantedAt(), keyBytes);
 		}
 		// Notes the handoff, to wake this host's waiter after the commit.
-		WrittenHandoffs.note(tx, state, this.notifying);
+		WrittenHandoffs.note(tx, state, this.notifying, this.calls);
 	}
 
 	@Override

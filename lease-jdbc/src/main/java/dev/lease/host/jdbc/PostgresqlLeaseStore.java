@@ -91,7 +91,7 @@ final class PostgresqlLeaseStore extends JdbcLeaseStore {
 		long[] handedExpiresAt = state.handed().stream().mapToLong(HandedGrant::expiresAt).toArray();
 		boolean kept = !state.isFree(now);
 		byte[] keyBytes = state.key().bytes();
-		String payload = WrittenHandoffs.note(tx, state, this.notifying);
+		String payload = WrittenHandoffs.note(tx, state, this.notifying, this.calls);
 		tx.select(this.statements.saveInOneStatement, dropped, handedIds, handedExpiresAt, KeyRow.holderBytes(state),
 				state.expiresAt(), now, state.queued(), state.arrivals(), state.grantedAt(), keyBytes, kept, keyBytes,
 				kept, this.channel, (payload != null) ? payload : "", payload != null);

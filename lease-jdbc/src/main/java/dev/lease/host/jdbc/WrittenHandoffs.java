@@ -21,6 +21,7 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.lease.LeaseKey;
 import dev.lease.host.HandedGrant;
 import dev.lease.host.KeyModel;
 import dev.lease.host.Micros;
@@ -42,8 +43,9 @@ final class WrittenHandoffs {
 
 	// Note the grants handed to waiters and the waiter left next in line, to wake this
 	// host's waiters after the commit, and answer the payload of the NOTIFY that wakes
-	// the other hosts' waiters (when the host notifies), or null.
-	static @Nullable String note(Transaction tx, KeyModel state, boolean notifying) {
+	// the other hosts' waiters (when the host notifies and a waiter named is not this
+	// host's), or null.
+	static @Nullable String note(Transaction tx, KeyModel state, boolean notifying, JdbcLeaseCalls calls) {
 		if (state.handed().isEmpty() && state.dropped().isEmpty()) {
 			return null;
 		}
@@ -63,12 +65,25 @@ final class WrittenHandoffs {
 		else if (handoffs.isEmpty()) {
 			return null;
 		}
-		if (!notifying) {
+		if (!notifying || allHere(calls, state.key(), handoffs, next)) {
 			return null;
 		}
 		// Delivered only once this transaction commits: the waiter it names may answer
 		// Taken from it without asking.
 		return new PostgresqlHandoffMessage(state.key(), handoffs, next).encode();
+	}
+
+	// Whether every waiter named waits on this host, which wakes them after the commit:
+	// then no other host needs the message, and sending it would cost the commit the
+	// server's lock on its notification queue, and this host's listener a wake-up.
+	private static boolean allHere(JdbcLeaseCalls calls, LeaseKey key, List<Wakeups.Handoff<Long>> handoffs,
+			Wakeups.@Nullable NextInLine<Long> next) {
+		for (Wakeups.Handoff<Long> handoff : handoffs) {
+			if (!calls.waitsHere(key, handoff.waiter())) {
+				return false;
+			}
+		}
+		return next == null || calls.waitsHere(key, next.waiter());
 	}
 
 }
