@@ -71,9 +71,6 @@ final class JdbcLeaseCalls {
 
 	private static final int ATTEMPTS = 8;
 
-	// Bounds a walk of a cause chain that a driver may have made circular.
-	private static final int MAXIMUM_CAUSES = 32;
-
 	private final DataSource dataSource;
 
 	private final DataSource own;
@@ -201,7 +198,11 @@ final class JdbcLeaseCalls {
 						keyLockHeld = true;
 						break;
 					}
-					if (!isTransient(ex)) {
+					// Deadlocks, serialization failures and lock timeouts: the
+					// transaction
+					// was undone whole and may be run again. A connection that cannot be
+					// had is not retried here: the pool has already waited for it.
+					if (!(ex instanceof PessimisticLockingFailureException)) {
 						break;
 					}
 					pauseBeforeRetry(attempt);
@@ -230,17 +231,8 @@ final class JdbcLeaseCalls {
 	// was asked for.
 	private static RuntimeException notConnected(RuntimeException failure) {
 		Throwable cause = failure.getCause();
-		if (failure instanceof CannotCreateTransactionException && cause != null) {
-			return new Transaction.NotConnected(cause);
-		}
-		return failure;
-	}
-
-	// Deadlocks, serialization failures and lock timeouts: the transaction was undone
-	// whole and may be run again. A connection that cannot be had is not retried here:
-	// the pool has already waited for it.
-	static boolean isTransient(RuntimeException ex) {
-		return ex instanceof PessimisticLockingFailureException;
+		return (failure instanceof CannotCreateTransactionException && cause != null)
+				? new Transaction.NotConnected(cause) : failure;
 	}
 
 	// A pool that had lent every connection and timed out waiting for one back: JDBC's
@@ -250,7 +242,7 @@ final class JdbcLeaseCalls {
 	static boolean poolBusy(Throwable failure) {
 		boolean notConnected = false;
 		Throwable link = failure;
-		for (int i = 0; link != null && i < MAXIMUM_CAUSES; i++) {
+		for (int i = 0; link != null && i < UnreachableDatabase.MAXIMUM_CAUSES; i++) {
 			notConnected |= link instanceof Transaction.NotConnected;
 			if (notConnected && link instanceof SQLTransientConnectionException && link.getCause() == null) {
 				return true;

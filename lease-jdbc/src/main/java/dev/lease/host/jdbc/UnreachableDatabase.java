@@ -52,7 +52,7 @@ final class UnreachableDatabase {
 	private static final SQLExceptionTranslator TRANSLATOR = new SQLExceptionSubclassTranslator();
 
 	// Bounds a walk of a cause chain that a driver may have made circular.
-	private static final int MAXIMUM_CAUSES = 32;
+	static final int MAXIMUM_CAUSES = 32;
 
 	private UnreachableDatabase() {
 	}
@@ -130,14 +130,7 @@ final class UnreachableDatabase {
 	// information ("//user:password@host") are left out: a report is logged, and a
 	// parameter may hold a password under any name.
 	static String withoutCredentials(String url) {
-		int parameters = url.length();
-		for (char separator : new char[] { '?', ';' }) {
-			int at = url.indexOf(separator);
-			if (at >= 0 && at < parameters) {
-				parameters = at;
-			}
-		}
-		String address = url.substring(0, parameters);
+		String address = url.split("[?;]", 2)[0];
 		int at = address.lastIndexOf('@');
 		if (at < 0) {
 			return address;
