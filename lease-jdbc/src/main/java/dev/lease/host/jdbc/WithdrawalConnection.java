@@ -80,26 +80,17 @@ final class WithdrawalConnection {
 	// up must not return before it has withdrawn.
 	<T> T use(Function<Connection, T> withdrawal, Supplier<T> elsewhere) {
 		this.turns.lock();
-		Connection connection;
+		Connection open;
 		try {
-			connection = connection();
+			open = connection();
 		}
 		catch (Transaction.NotConnected ex) {
 			this.turns.unlock();
 			return elsewhere(elsewhere, ex);
 		}
-		try {
-			return withdraw(connection, withdrawal);
-		}
-		finally {
-			this.turns.unlock();
-		}
-	}
-
-	private <T> T withdraw(Connection connection, Function<Connection, T> withdrawal) {
 		boolean keep = false;
 		try {
-			T result = withdrawal.apply(connection);
+			T result = withdrawal.apply(open);
 			keep = true;
 			return result;
 		}
@@ -113,6 +104,7 @@ final class WithdrawalConnection {
 			if (!keep || this.closed) {
 				discard();
 			}
+			this.turns.unlock();
 		}
 	}
 
