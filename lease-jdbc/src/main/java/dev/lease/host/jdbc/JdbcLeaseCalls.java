@@ -199,9 +199,9 @@ final class JdbcLeaseCalls {
 						break;
 					}
 					// Deadlocks, serialization failures and lock timeouts: the
-					// transaction
-					// was undone whole and may be run again. A connection that cannot be
-					// had is not retried here: the pool has already waited for it.
+					// transaction was undone whole and may be run again. A connection
+					// that cannot be had is not retried here: the pool has already
+					// waited for it.
 					if (!(ex instanceof PessimisticLockingFailureException)) {
 						break;
 					}
