@@ -71,11 +71,9 @@ interface ListenConnections {
 		if (listenDataSource != null) {
 			return listenDataSource::getConnection;
 		}
-		if (HIKARI_PRESENT) {
-			ListenConnections hikari = Hikari.outside(dataSource);
-			if (hikari != null) {
-				return hikari;
-			}
+		ListenConnections hikari = HIKARI_PRESENT ? Hikari.outside(dataSource) : null;
+		if (hikari != null) {
+			return hikari;
 		}
 		if (dataSource instanceof AbstractDriverBasedDataSource
 				|| dataSource.getClass().getName().equals("org.postgresql.ds.PGSimpleDataSource")) {

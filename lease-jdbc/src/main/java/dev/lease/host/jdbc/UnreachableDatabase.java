@@ -116,13 +116,8 @@ final class UnreachableDatabase {
 	}
 
 	private static String address(DataSource dataSource) {
-		String url = null;
-		if (dataSource instanceof AbstractDriverBasedDataSource driverBased) {
-			url = driverBased.getUrl();
-		}
-		else if (ListenConnections.HIKARI_PRESENT) {
-			url = ListenConnections.Hikari.url(dataSource);
-		}
+		String url = (dataSource instanceof AbstractDriverBasedDataSource driverBased) ? driverBased.getUrl()
+				: ListenConnections.HIKARI_PRESENT ? ListenConnections.Hikari.url(dataSource) : null;
 		return (url != null) ? "at " + withoutCredentials(url) : "of " + dataSource.getClass().getName();
 	}
 

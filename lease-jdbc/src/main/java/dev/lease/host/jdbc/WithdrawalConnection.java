@@ -84,9 +84,15 @@ final class WithdrawalConnection {
 		try {
 			open = connection();
 		}
-		catch (Transaction.NotConnected ex) {
+		catch (Transaction.NotConnected unopened) {
 			this.turns.unlock();
-			return elsewhere(elsewhere, ex);
+			try {
+				return elsewhere.get();
+			}
+			catch (RuntimeException ex) {
+				ex.addSuppressed(unopened);
+				throw ex;
+			}
 		}
 		boolean keep = false;
 		try {
@@ -105,16 +111,6 @@ final class WithdrawalConnection {
 				discard();
 			}
 			this.turns.unlock();
-		}
-	}
-
-	private static <T> T elsewhere(Supplier<T> elsewhere, Transaction.NotConnected unopened) {
-		try {
-			return elsewhere.get();
-		}
-		catch (RuntimeException ex) {
-			ex.addSuppressed(unopened);
-			throw ex;
 		}
 	}
 
