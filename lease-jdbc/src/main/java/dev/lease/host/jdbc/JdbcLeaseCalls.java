@@ -175,7 +175,10 @@ final class JdbcLeaseCalls {
 					return result;
 				}
 				catch (Transaction.NotConnected | CannotCreateTransactionException ex) {
-					failure = notConnected(ex);
+					// Answered with the pool's or the driver's own words, whichever way
+					// the connection was asked for.
+					failure = (ex instanceof CannotCreateTransactionException && ex.getCause() != null)
+							? new Transaction.NotConnected(ex.getCause()) : ex;
 					if (!StoreInterrupts.interruptedWaitingForConnection(ex)) {
 						break;
 					}
@@ -225,14 +228,6 @@ final class JdbcLeaseCalls {
 				Thread.currentThread().interrupt();
 			}
 		}
-	}
-
-	// Answered with the pool's or the driver's own words, whichever way the connection
-	// was asked for.
-	private static RuntimeException notConnected(RuntimeException failure) {
-		Throwable cause = failure.getCause();
-		return (failure instanceof CannotCreateTransactionException && cause != null)
-				? new Transaction.NotConnected(cause) : failure;
 	}
 
 	// A pool that had lent every connection and timed out waiting for one back: JDBC's
