@@ -189,13 +189,28 @@ public class FencedJdbcTemplate implements FencedParty {
 			Function<JdbcOperations, T> work) {
 		Assert.notNull(work, "'work' must not be null");
 		DatabaseClock clock = clock();
-		Check check = new Check(clock, fence, key, listener);
+		// The fence check of one write: run last in the write's transaction and, when
+		// that transaction was joined, again just before it commits.
+		Runnable check = () -> {
+			Instant reading = clock.read(this.jdbcTemplate);
+			if (!fence.admits(reading)) {
+				throw FenceRefusals.refused(new FenceRefusal(this.party, key, fence.instant(), fence.margin(), reading),
+						listener);
+			}
+		};
 		return this.transactionTemplate.execute((status) -> {
 			boolean joined = !status.isNewTransaction();
 			T written = work.apply(this.jdbcTemplate);
 			check.run();
 			if (joined && TransactionSynchronizationManager.isSynchronizationActive()) {
-				TransactionSynchronizationManager.registerSynchronization(check);
+				TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+
+					@Override
+					public void beforeCommit(boolean readOnly) {
+						check.run();
+					}
+
+				});
 			}
 			return written;
 		});
@@ -210,42 +225,6 @@ public class FencedJdbcTemplate implements FencedParty {
 			this.clock = clock;
 		}
 		return clock;
-	}
-
-	/**
-	 * The fence check of one write: run last in the write's transaction and, when that
-	 * transaction was joined, again just before it commits.
-	 */
-	private final class Check implements TransactionSynchronization {
-
-		private final DatabaseClock clock;
-
-		private final Fence fence;
-
-		private final @Nullable LeaseKey key;
-
-		private final FenceRefusalListener listener;
-
-		Check(DatabaseClock clock, Fence fence, @Nullable LeaseKey key, FenceRefusalListener listener) {
-			this.clock = clock;
-			this.fence = fence;
-			this.key = key;
-			this.listener = listener;
-		}
-
-		void run() {
-			Instant reading = this.clock.read(FencedJdbcTemplate.this.jdbcTemplate);
-			if (!this.fence.admits(reading)) {
-				throw FenceRefusals.refused(new FenceRefusal(FencedJdbcTemplate.this.party, this.key,
-						this.fence.instant(), this.fence.margin(), reading), this.listener);
-			}
-		}
-
-		@Override
-		public void beforeCommit(boolean readOnly) {
-			run();
-		}
-
 	}
 
 }

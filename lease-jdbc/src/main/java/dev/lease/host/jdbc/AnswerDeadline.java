@@ -82,11 +82,10 @@ final class AnswerDeadline {
 	// A connection had by the instant: a Hikari pool is asked for one within the time
 	// left, any other lends on a lender thread, what it lends later given straight back.
 	Connection connection(DataSource dataSource, long answerByNanos) throws SQLException {
-		if (ListenConnections.HIKARI_PRESENT) {
-			Connection connection = ListenConnections.Hikari.connection(dataSource, millisLeft(answerByNanos));
-			if (connection != null) {
-				return connection;
-			}
+		Connection hikari = ListenConnections.HIKARI_PRESENT
+				? ListenConnections.Hikari.connection(dataSource, millisLeft(answerByNanos)) : null;
+		if (hikari != null) {
+			return hikari;
 		}
 		try {
 			return this.lender.borrow(answerByNanos, dataSource::getConnection, JdbcUtils::closeConnection);

@@ -71,9 +71,6 @@ final class JdbcLeaseCalls {
 
 	private static final int ATTEMPTS = 8;
 
-	// Bounds a walk of a cause chain that a driver may have made circular.
-	private static final int MAXIMUM_CAUSES = 32;
-
 	private final DataSource dataSource;
 
 	private final DataSource own;
@@ -183,7 +180,10 @@ final class JdbcLeaseCalls {
 					return result;
 				}
 				catch (Transaction.NotConnected | CannotCreateTransactionException ex) {
-					failure = notConnected(ex);
+					// Answered with the pool's or the driver's own words, whichever way
+					// the connection was asked for.
+					failure = (ex instanceof CannotCreateTransactionException && ex.getCause() != null)
+							? new Transaction.NotConnected(ex.getCause()) : ex;
 					if (!StoreInterrupts.interruptedWaitingForConnection(ex)) {
 						break;
 					}
@@ -206,7 +206,11 @@ final class JdbcLeaseCalls {
 						keyLockHeld = true;
 						break;
 					}
-					if (!isTransient(ex)) {
+					// Deadlocks, serialization failures and lock timeouts: the
+					// transaction was undone whole and may be run again. A connection
+					// that cannot be had is not retried here: the pool has already
+					// waited for it.
+					if (!(ex instanceof PessimisticLockingFailureException)) {
 						break;
 					}
 					pauseBeforeRetry(attempt);
@@ -231,23 +235,6 @@ final class JdbcLeaseCalls {
 		}
 	}
 
-	// Answered with the pool's or the driver's own words, whichever way the connection
-	// was asked for.
-	private static RuntimeException notConnected(RuntimeException failure) {
-		Throwable cause = failure.getCause();
-		if (failure instanceof CannotCreateTransactionException && cause != null) {
-			return new Transaction.NotConnected(cause);
-		}
-		return failure;
-	}
-
-	// Deadlocks, serialization failures and lock timeouts: the transaction was undone
-	// whole and may be run again. A connection that cannot be had is not retried here:
-	// the pool has already waited for it.
-	static boolean isTransient(RuntimeException ex) {
-		return ex instanceof PessimisticLockingFailureException;
-	}
-
 	// A pool that had lent every connection and timed out waiting for one back: JDBC's
 	// SQLTransientConnectionException with no failure to connect behind it, as Hikari
 	// reports it. Nothing was sent, and the database answers: a take may wait for a
@@ -255,7 +242,7 @@ final class JdbcLeaseCalls {
 	static boolean poolBusy(Throwable failure) {
 		boolean notConnected = false;
 		Throwable link = failure;
-		for (int i = 0; link != null && i < MAXIMUM_CAUSES; i++) {
+		for (int i = 0; link != null && i < UnreachableDatabase.MAXIMUM_CAUSES; i++) {
 			notConnected |= link instanceof Transaction.NotConnected;
 			if (notConnected && link instanceof SQLTransientConnectionException && link.getCause() == null) {
 				return true;

@@ -19,6 +19,7 @@ package dev.lease.host.jdbc;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
+import java.util.Locale;
 
 import javax.sql.DataSource;
 
@@ -39,7 +40,7 @@ enum JdbcLeaseDialect {
 	/**
 	 * PostgreSQL. Wakes waiters with {@code LISTEN/NOTIFY}.
 	 */
-	POSTGRESQL("PostgreSQL", "postgresql", DatabaseClock.POSTGRESQL, """
+	POSTGRESQL(DatabaseClock.POSTGRESQL, """
 			INSERT INTO %PREFIX%KEYS (LEASE_KEY, LATEST, QUEUED, ARRIVALS) VALUES (?, 0, 0, 0)
 			ON CONFLICT (LEASE_KEY) DO NOTHING"""),
 
@@ -47,40 +48,35 @@ enum JdbcLeaseDialect {
 	 * MySQL and MariaDB: the clock is only ever read in a statement of its own, after the
 	 * key's row is locked.
 	 */
-	MYSQL("MySQL", "mysql", DatabaseClock.MYSQL, """
+	MYSQL(DatabaseClock.MYSQL, """
 			INSERT IGNORE INTO %PREFIX%KEYS (LEASE_KEY, LATEST, QUEUED, ARRIVALS) VALUES (?, 0, 0, 0)"""),
 
 	/**
 	 * H2: {@code CURRENT_TIMESTAMP} is fixed at its first reading in a transaction, so it
 	 * is read only after the key's row is locked.
 	 */
-	H2("H2", "h2", DatabaseClock.H2, """
+	H2(DatabaseClock.H2, """
 			MERGE INTO %PREFIX%KEYS K USING (VALUES (CAST(? AS VARBINARY(1024)))) S (LEASE_KEY)
 			ON K.LEASE_KEY = S.LEASE_KEY WHEN NOT MATCHED THEN
 			INSERT (LEASE_KEY, LATEST, QUEUED, ARRIVALS) VALUES (S.LEASE_KEY, 0, 0, 0)""");
-
-	private final String displayName;
-
-	private final String platform;
 
 	private final DatabaseClock clock;
 
 	private final String insertKeyIfAbsent;
 
-	JdbcLeaseDialect(String displayName, String platform, DatabaseClock clock, String insertKeyIfAbsent) {
-		this.displayName = displayName;
-		this.platform = platform;
+	JdbcLeaseDialect(DatabaseClock clock, String insertKeyIfAbsent) {
 		this.clock = clock;
 		this.insertKeyIfAbsent = insertKeyIfAbsent;
 	}
 
+	// The product's name, as Spring's SQL error codes know it.
 	String displayName() {
-		return this.displayName;
+		return this.clock.productName();
 	}
 
-	// Boot's @@platform@@ id of the schema scripts.
+	// Boot's @@platform@@ id of the schema scripts: the dialect's name in lower case.
 	String platform() {
-		return this.platform;
+		return name().toLowerCase(Locale.ROOT);
 	}
 
 	// The database's clock, the same reading as the fence's.
@@ -144,10 +140,7 @@ enum JdbcLeaseDialect {
 		catch (SQLException ex) {
 			LeaseHostException unreachable = UnreachableDatabase.of(UnreachableDatabase.name(dataSource),
 					"choose the host's dialect", ex, true);
-			if (unreachable != null) {
-				throw unreachable;
-			}
-			throw new LeaseHostException(
+			throw (unreachable != null) ? unreachable : new LeaseHostException(
 					"The JDBC lease host could not reach its database to choose its dialect: " + ex.getMessage(), ex);
 		}
 	}
@@ -162,12 +155,8 @@ enum JdbcLeaseDialect {
 			throw new LeaseHostException("Database '" + product + "' is not supported by the JDBC lease host;"
 					+ " supported: " + DatabaseClock.SUPPORTED + ". Use another lease host, or one of these databases");
 		}
-		for (JdbcLeaseDialect dialect : values()) {
-			if (dialect.clock == clock) {
-				return dialect;
-			}
-		}
-		throw new IllegalStateException("No dialect reads the clock " + clock);
+		// Each dialect is named as the clock it reads.
+		return valueOf(clock.name());
 	}
 
 	/**

@@ -29,6 +29,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.util.Assert;
 
 import dev.lease.AsyncLeaseHost;
 import dev.lease.GrantsPage;
@@ -199,13 +200,10 @@ public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, Au
 	 * @throws IllegalArgumentException naming what is wrong with it
 	 */
 	public static String requireTablePrefix(String tablePrefix) {
-		if (tablePrefix == null) {
-			throw new IllegalArgumentException("'tablePrefix' must not be null");
-		}
-		if (!IDENTIFIER.matcher(tablePrefix).matches()) {
-			throw new IllegalArgumentException("'tablePrefix' must be an SQL identifier: letters, digits and"
-					+ " underscores, not starting with a digit, at most 48 characters, but was '" + tablePrefix + "'");
-		}
+		Assert.notNull(tablePrefix, "'tablePrefix' must not be null");
+		Assert.isTrue(IDENTIFIER.matcher(tablePrefix).matches(), () -> "'tablePrefix' must be an SQL identifier:"
+				+ " letters, digits and underscores, not starting with a digit, at most 48 characters, but was '"
+				+ tablePrefix + "'");
 		return tablePrefix;
 	}
 
@@ -320,9 +318,7 @@ public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, Au
 		private Duration cleanupInterval = DEFAULT_CLEANUP_INTERVAL;
 
 		private Builder(DataSource dataSource) {
-			if (dataSource == null) {
-				throw new IllegalArgumentException("'dataSource' must not be null");
-			}
+			Assert.notNull(dataSource, "'dataSource' must not be null");
 			this.dataSource = dataSource;
 		}
 
@@ -360,9 +356,7 @@ public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, Au
 		 * @return this builder
 		 */
 		public Builder listenDataSource(DataSource listenDataSource) {
-			if (listenDataSource == null) {
-				throw new IllegalArgumentException("'listenDataSource' must not be null");
-			}
+			Assert.notNull(listenDataSource, "'listenDataSource' must not be null");
 			this.listenDataSource = listenDataSource;
 			return this;
 		}
@@ -378,9 +372,8 @@ public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, Au
 		 * @throws IllegalArgumentException if the interval is negative
 		 */
 		public Builder cleanupInterval(Duration cleanupInterval) {
-			if (cleanupInterval == null || cleanupInterval.isNegative()) {
-				throw new IllegalArgumentException("'cleanupInterval' must be zero or positive");
-			}
+			Assert.isTrue(cleanupInterval != null && !cleanupInterval.isNegative(),
+					"'cleanupInterval' must be zero or positive");
 			this.cleanupInterval = cleanupInterval;
 			return this;
 		}

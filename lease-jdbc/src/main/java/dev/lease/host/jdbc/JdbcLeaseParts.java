@@ -60,38 +60,31 @@ record JdbcLeaseParts(JdbcLeaseDialect dialect, JdbcLeaseStore store, JdbcGrantR
 			// a protocol this one cannot work beside leaves the host unstarted: every
 			// call fails the same way
 			protocol.meet(dataSource);
-			return of(dataSource, database, tablePrefix, notifications, listenDataSource, cleanupInterval, threads,
+			JdbcLeaseDialect dialect = database.dialect();
+			JdbcLeaseStatements statements = new JdbcLeaseStatements(dialect, tablePrefix);
+			StoreInterrupts interrupts = StoreInterrupts.of(dataSource, dialect);
+			String channel = (tablePrefix + "KEYS").toLowerCase(Locale.ROOT);
+			Wakeups<LeaseKey, Long> wakeups = new Wakeups<>();
+			PickedUpWaiters pickedUp = new PickedUpWaiters();
+			// A listen data source of its own is reported as such, with its own setting.
+			String listenDatabase = (listenDataSource != null) ? UnreachableDatabase.name(listenDataSource)
+					: database.database();
+			String listenSettings = (listenDataSource != null) ? "lease.jdbc.listen-url"
+					: UnreachableDatabase.DATASOURCE_SETTINGS;
+			PostgresqlNotificationListener listener = (dialect.notifies() && notifications)
+					? new PostgresqlNotificationListener(ListenConnections.of(dataSource, listenDataSource), channel,
+							wakeups, pickedUp, statements.deleteWaiter, listenDatabase, listenSettings, threads)
+					: null;
+			WithdrawalConnection withdrawals = WithdrawalConnection.of(dataSource, listenDataSource);
+			JdbcLeaseCalls calls = new JdbcLeaseCalls(dataSource, database, statements.selectNow, interrupts, wakeups,
+					withdrawals, threads);
+			JdbcLeaseStore store = JdbcLeaseStore.of(calls, statements, dialect, pickedUp, channel, listener != null);
+			JdbcLeaseWaiting waiting = new JdbcLeaseWaiting(store, wakeups, interrupts, pickedUp, listener);
+			JdbcGrantReads grantReads = new JdbcGrantReads(store);
+			JdbcLeaseSweeper sweeper = new JdbcLeaseSweeper(store, cleanupInterval, threads);
+			return new JdbcLeaseParts(dialect, store, grantReads, waiting, sweeper, listener, pickedUp, withdrawals,
 					() -> protocol.read(dataSource));
 		}, "The JDBC lease host is closed");
-	}
-
-	private static JdbcLeaseParts of(DataSource dataSource, JdbcLeaseDialect.Detected database, String tablePrefix,
-			boolean notifications, @Nullable DataSource listenDataSource, Duration cleanupInterval, HostThreads threads,
-			Supplier<StoreProtocolReading> protocol) {
-		JdbcLeaseDialect dialect = database.dialect();
-		JdbcLeaseStatements statements = new JdbcLeaseStatements(dialect, tablePrefix);
-		StoreInterrupts interrupts = StoreInterrupts.of(dataSource, dialect);
-		String channel = (tablePrefix + "KEYS").toLowerCase(Locale.ROOT);
-		Wakeups<LeaseKey, Long> wakeups = new Wakeups<>();
-		PickedUpWaiters pickedUp = new PickedUpWaiters();
-		// A listen data source of its own is reported as such, with its own setting.
-		String listenDatabase = (listenDataSource != null) ? UnreachableDatabase.name(listenDataSource)
-				: database.database();
-		String listenSettings = (listenDataSource != null) ? "lease.jdbc.listen-url"
-				: UnreachableDatabase.DATASOURCE_SETTINGS;
-		PostgresqlNotificationListener listener = (dialect.notifies() && notifications)
-				? new PostgresqlNotificationListener(ListenConnections.of(dataSource, listenDataSource), channel,
-						wakeups, pickedUp, statements.deleteWaiter, listenDatabase, listenSettings, threads)
-				: null;
-		WithdrawalConnection withdrawals = WithdrawalConnection.of(dataSource, listenDataSource);
-		JdbcLeaseCalls calls = new JdbcLeaseCalls(dataSource, database, statements.selectNow, interrupts, wakeups,
-				withdrawals, threads);
-		JdbcLeaseStore store = JdbcLeaseStore.of(calls, statements, dialect, pickedUp, channel, listener != null);
-		JdbcLeaseWaiting waiting = new JdbcLeaseWaiting(store, wakeups, interrupts, pickedUp, listener);
-		JdbcGrantReads grantReads = new JdbcGrantReads(store);
-		JdbcLeaseSweeper sweeper = new JdbcLeaseSweeper(store, cleanupInterval, threads);
-		return new JdbcLeaseParts(dialect, store, grantReads, waiting, sweeper, listener, pickedUp, withdrawals,
-				protocol);
 	}
 
 	// Stop the clean-up's schedule and the listening connection, if any; waiters still

@@ -62,11 +62,11 @@ final class JdbcLeaseStatements {
 
 	final String releaseInOneStatement;
 
-	final String notify;
+	final String notify = "SELECT PG_NOTIFY(?, ?)";
 
 	final String pickUpGrant;
 
-	final String asynchronousCommit;
+	final String asynchronousCommit = "SET LOCAL SYNCHRONOUS_COMMIT TO OFF";
 
 	final String saveInOneStatement;
 
@@ -74,9 +74,14 @@ final class JdbcLeaseStatements {
 
 	final String mysqlReleaseInOneStatement;
 
-	final String mysqlClockProbe;
+	// MySQL and MariaDB only: whether SYSDATE(6) is read where it is evaluated, as it is
+	// unless the server was started with --sysdate-is-now: a positive time after a
+	// pause.
+	final String mysqlClockProbe = "SELECT SLEEP(0.002), TIMESTAMPDIFF(MICROSECOND, NOW(6), SYSDATE(6))";
 
-	final String mysqlLastInsertId;
+	// MySQL and MariaDB only: the one-statement take's answer as the session keeps it,
+	// for when the server sent none with the update count.
+	final String mysqlLastInsertId = "SELECT LAST_INSERT_ID()";
 
 	final String mysqlHandAndKeep;
 
@@ -182,13 +187,11 @@ final class JdbcLeaseStatements {
 		this.releaseInOneStatement = sql.apply("""
 				DELETE FROM %PREFIX%KEYS WHERE LEASE_KEY = %KEY% AND HOLDER = ? AND QUEUED = 0
 				AND EXPIRES_AT > GREATEST(LATEST, %NOW%)""");
-		this.notify = "SELECT PG_NOTIFY(?, ?)";
 		// PostgreSQL only: a waiter takes the grant a release handed it, in one
 		// statement.
 		this.pickUpGrant = sql.apply("""
 				DELETE FROM %PREFIX%WAITERS WHERE WAITER_ID = ? AND GRANTED_EXPIRES_AT IS NOT NULL
 				RETURNING GRANTED_EXPIRES_AT""");
-		this.asynchronousCommit = "SET LOCAL SYNCHRONOUS_COMMIT TO OFF";
 		// PostgreSQL only, with the key's row locked: write back a resolved state that
 		// queued nobody new (waiters dropped, grants handed, the key kept or deleted) and
 		// notify, in one round trip.
@@ -249,13 +252,6 @@ final class JdbcLeaseStatements {
 		this.mysqlReleaseInOneStatement = mysql.apply("""
 				DELETE FROM %PREFIX%KEYS WHERE LEASE_KEY = ? AND HOLDER = ? AND QUEUED = 0
 				AND EXPIRES_AT > GREATEST(LATEST, %READING%) AND %READING_TRUSTED%""");
-		// MySQL and MariaDB only: whether SYSDATE(6) is read where it is evaluated, as
-		// it is unless the server was started with --sysdate-is-now: a positive time
-		// after a pause.
-		this.mysqlClockProbe = "SELECT SLEEP(0.002), TIMESTAMPDIFF(MICROSECOND, NOW(6), SYSDATE(6))";
-		// MySQL and MariaDB only: the one-statement take's answer as the session keeps
-		// it, for when the server sent none with the update count.
-		this.mysqlLastInsertId = "SELECT LAST_INSERT_ID()";
 		// MySQL and MariaDB only, with the key's row locked: hand the key to one waiter
 		// and write the key's row, in one statement. Both rows exist and both change, so
 		// it counts two rows, or none when the waiter's row is gone.

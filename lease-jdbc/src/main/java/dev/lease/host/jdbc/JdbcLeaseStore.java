@@ -139,7 +139,14 @@ class JdbcLeaseStore {
 		KeyModel state = lockAndLoad(tx, key);
 		while (state == null) {
 			// The clock is read only once the row is locked: an insert can wait.
-			insertKeyIfAbsent(tx, key.bytes());
+			try {
+				tx.update(this.statements.insertKeyIfAbsent, key.bytes());
+			}
+			catch (DataAccessException ex) {
+				if (!this.dialect.lostInsertRace(ex)) {
+					throw ex;
+				}
+			}
 			state = lockAndLoad(tx, key);
 		}
 		return state;
@@ -331,27 +338,10 @@ class JdbcLeaseStore {
 			.queryRows(this.statements.selectHandedWaiters, 0, KeyRow.POLLED, keyBytes, keyBytes, keyBytes));
 	}
 
-	private boolean insertKeyIfAbsent(Transaction tx, byte[] keyBytes) {
-		try {
-			return tx.update(this.statements.insertKeyIfAbsent, keyBytes) == 1;
-		}
-		catch (DataAccessException ex) {
-			if (this.dialect.lostInsertRace(ex)) {
-				return false;
-			}
-			throw ex;
-		}
-	}
-
 	// Write back what the question changed: the resolved state with its own change.
 	void save(Transaction tx, KeyModel state, long now) {
 		byte[] keyBytes = state.key().bytes();
-		for (long pickedUpRow : tx.pickedUpRows) {
-			tx.update(this.statements.deleteWaiter, pickedUpRow);
-		}
-		for (QueuedWaiter waiter : state.dropped()) {
-			tx.update(this.statements.deleteWaiter, waiter.id());
-		}
+		deleteDropped(tx, state);
 		for (HandedGrant handoff : state.handed()) {
 			tx.update(this.statements.handWaiter, handoff.expiresAt(), handoff.waiter().id());
 		}
@@ -373,6 +363,16 @@ class JdbcLeaseStore {
 		String payload = WrittenHandoffs.note(tx, state, this.notifying, this.calls);
 		if (payload != null) {
 			tx.select(this.statements.notify, this.channel, payload);
+		}
+	}
+
+	// Remove the rows of grants taken up meanwhile and of the waiters the state dropped.
+	final void deleteDropped(Transaction tx, KeyModel state) {
+		for (long pickedUpRow : tx.pickedUpRows) {
+			tx.update(this.statements.deleteWaiter, pickedUpRow);
+		}
+		for (QueuedWaiter waiter : state.dropped()) {
+			tx.update(this.statements.deleteWaiter, waiter.id());
 		}
 	}
 

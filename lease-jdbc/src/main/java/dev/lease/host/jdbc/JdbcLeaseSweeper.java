@@ -82,31 +82,26 @@ final class JdbcLeaseSweeper {
 	}
 
 	// A failure must not end the schedule: the next run, or the next question, tries
-	// again.
+	// again. Answered within ANSWER_WITHIN or failed (AnswerDeadline): a database that
+	// stops answering does not hang the clean-up, nor the host's close behind it.
 	private void sweep(String again) {
 		try {
-			sweep();
+			this.store.calls.answeringBy(System.nanoTime() + ANSWER_WITHIN.toNanos(), () -> {
+				JdbcLeaseStatements statements = this.store.statements;
+				List<byte[]> keys = this.store.calls.transaction("clean up", null, (tx) -> {
+					tx.update(statements.deleteFreeKeys);
+					tx.update(statements.deleteStaleHandedWaiters, HANDED_GRACE_MICROS, HANDED_GRACE_MICROS);
+					return tx.queryRows(statements.selectKeysToResolve, KEYS_PER_SWEEP, KeyRow.KEY);
+				});
+				for (byte[] keyBytes : keys) {
+					this.store.resolve(LeaseKey.of(keyBytes));
+				}
+				return keys;
+			});
 		}
 		catch (RuntimeException ex) {
 			logger.debug("Lease clean-up failed; it runs again " + again, ex);
 		}
-	}
-
-	// Answered within ANSWER_WITHIN or failed (AnswerDeadline): a database that stops
-	// answering does not hang the clean-up, nor the host's close behind it.
-	private void sweep() {
-		this.store.calls.answeringBy(System.nanoTime() + ANSWER_WITHIN.toNanos(), () -> {
-			JdbcLeaseStatements statements = this.store.statements;
-			List<byte[]> keys = this.store.calls.transaction("clean up", null, (tx) -> {
-				tx.update(statements.deleteFreeKeys);
-				tx.update(statements.deleteStaleHandedWaiters, HANDED_GRACE_MICROS, HANDED_GRACE_MICROS);
-				return tx.queryRows(statements.selectKeysToResolve, KEYS_PER_SWEEP, KeyRow.KEY);
-			});
-			for (byte[] keyBytes : keys) {
-				this.store.resolve(LeaseKey.of(keyBytes));
-			}
-			return keys;
-		});
 	}
 
 	// Stop the schedule; a run under way is interrupted, and answers within

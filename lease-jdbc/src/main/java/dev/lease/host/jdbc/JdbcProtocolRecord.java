@@ -16,6 +16,7 @@
 
 package dev.lease.host.jdbc;
 
+import java.sql.ResultSet;
 import java.sql.SQLException;
 
 import javax.sql.DataSource;
@@ -133,12 +134,8 @@ final class JdbcProtocolRecord {
 	}
 
 	private @Nullable StoreProtocol recorded(JdbcTemplate jdbc) {
-		return jdbc
-			.query("SELECT PROTOCOL_VERSION, WORKS_BESIDE_SINCE FROM " + this.table + " WHERE RECORD_ID = ?",
-					(rs, row) -> protocol(rs.getInt(1), rs.getInt(2)), RECORD_ID)
-			.stream()
-			.findFirst()
-			.orElse(null);
+		return jdbc.query("SELECT PROTOCOL_VERSION, WORKS_BESIDE_SINCE FROM " + this.table + " WHERE RECORD_ID = ?",
+				(ResultSet rs) -> rs.next() ? protocol(rs.getInt(1), rs.getInt(2)) : null, RECORD_ID);
 	}
 
 	// A row no release writes is judged as an unknown newer protocol.

@@ -189,12 +189,9 @@ final class KeyEntries {
 			return false;
 		}
 		LockSupport.parkNanos(this, POOL_RETRY_PAUSE_NANOS);
-		if (Thread.interrupted()) {
-			if (leave(key, leader)) {
-				Thread.currentThread().interrupt();
-				throw new GaveUp("a database connection");
-			}
-			Thread.currentThread().interrupt();
+		// The interrupt stays set for the caller, whether it leaves or leads again.
+		if (Thread.currentThread().isInterrupted() && leave(key, leader)) {
+			throw new GaveUp("a database connection");
 		}
 		return true;
 	}

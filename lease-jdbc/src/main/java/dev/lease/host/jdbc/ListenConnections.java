@@ -26,7 +26,6 @@ import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.pool.HikariPool;
-import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.datasource.AbstractDriverBasedDataSource;
@@ -58,11 +57,11 @@ interface ListenConnections {
 		if (outside != null) {
 			return outside;
 		}
-		Log logger = LogFactory.getLog(PostgresqlNotificationListener.class);
-		logger.warn("The LISTEN connection of the JDBC lease host is borrowed from the application's data source ("
-				+ dataSource.getClass().getName() + ") for as long as the host runs: a pool counts it in use, and"
-				+ " may report it as a leak. Give the host a data source of its own for it"
-				+ " (lease.jdbc.listen-url, or JdbcLeaseHost.Builder#listenDataSource)");
+		LogFactory.getLog(PostgresqlNotificationListener.class)
+			.warn("The LISTEN connection of the JDBC lease host is borrowed from the application's data source ("
+					+ dataSource.getClass().getName() + ") for as long as the host runs: a pool counts it in use, and"
+					+ " may report it as a leak. Give the host a data source of its own for it"
+					+ " (lease.jdbc.listen-url, or JdbcLeaseHost.Builder#listenDataSource)");
 		return dataSource::getConnection;
 	}
 
@@ -72,11 +71,9 @@ interface ListenConnections {
 		if (listenDataSource != null) {
 			return listenDataSource::getConnection;
 		}
-		if (HIKARI_PRESENT) {
-			ListenConnections hikari = Hikari.outside(dataSource);
-			if (hikari != null) {
-				return hikari;
-			}
+		ListenConnections hikari = HIKARI_PRESENT ? Hikari.outside(dataSource) : null;
+		if (hikari != null) {
+			return hikari;
 		}
 		if (dataSource instanceof AbstractDriverBasedDataSource
 				|| dataSource.getClass().getName().equals("org.postgresql.ds.PGSimpleDataSource")) {
@@ -163,8 +160,7 @@ interface ListenConnections {
 				return DriverManager.getDriver(url);
 			}
 			try {
-				Class<?> type = ClassUtils.forName(driverClassName, null);
-				return (Driver) type.getDeclaredConstructor().newInstance();
+				return (Driver) ClassUtils.forName(driverClassName, null).getDeclaredConstructor().newInstance();
 			}
 			catch (ReflectiveOperationException | LinkageError ex) {
 				throw new SQLException("Could not load the JDBC driver " + driverClassName, ex);

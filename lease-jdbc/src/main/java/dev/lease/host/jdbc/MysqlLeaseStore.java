@@ -21,7 +21,6 @@ import java.util.OptionalLong;
 import dev.lease.LeaseKey;
 import dev.lease.host.HandedGrant;
 import dev.lease.host.KeyModel;
-import dev.lease.host.QueuedWaiter;
 import dev.lease.host.WaiterQueue;
 
 /**
@@ -87,12 +86,7 @@ final class MysqlLeaseStore extends JdbcLeaseStore {
 			super.save(tx, state, now);
 			return;
 		}
-		for (long pickedUpRow : tx.pickedUpRows) {
-			tx.update(this.statements.deleteWaiter, pickedUpRow);
-		}
-		for (QueuedWaiter waiter : state.dropped()) {
-			tx.update(this.statements.deleteWaiter, waiter.id());
-		}
+		deleteDropped(tx, state);
 		HandedGrant handed = state.handed().get(0);
 		byte[] keyBytes = state.key().bytes();
 		byte[] holderBytes = KeyRow.holderBytes(state);

@@ -99,8 +99,7 @@ record PostgresqlHandoffMessage(LeaseKey key, List<Handoff<Long>> handed, @Nulla
 		try {
 			for (int i = 1; i < parts.length; i++) {
 				int colon = parts[i].indexOf(':');
-				int at = parts[i].indexOf('@');
-				int split = (colon >= 0) ? colon : at;
+				int split = (colon >= 0) ? colon : parts[i].indexOf('@');
 				Instant expiresAt = Micros.toInstant(Long.parseLong(parts[i].substring(split + 1)));
 				long waiter = Long.parseLong(parts[i].substring(0, split));
 				if (colon >= 0) {

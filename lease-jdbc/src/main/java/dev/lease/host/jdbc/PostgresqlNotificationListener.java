@@ -198,6 +198,8 @@ final class PostgresqlNotificationListener {
 				(classLoader != null) ? classLoader : getClass().getClassLoader());
 		Object pgConnection = connection.unwrap(pgConnectionType);
 		Method getNotifications = pgConnectionType.getMethod("getNotifications", int.class);
+		Method getParameter = Class.forName("org.postgresql.PGNotification", false, pgConnectionType.getClassLoader())
+			.getMethod("getParameter");
 		try (Statement statement = connection.createStatement()) {
 			statement.execute("LISTEN " + this.channel);
 		}
@@ -206,7 +208,6 @@ final class PostgresqlNotificationListener {
 		// was handed meanwhile and wakes whom it names.
 		this.wakeups.wakeDelegatesToAsk();
 		long heard = System.nanoTime();
-		Method getParameter = null;
 		while (this.running) {
 			long silent = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - heard);
 			// Never zero, which would wait for ever.
@@ -215,11 +216,6 @@ final class PostgresqlNotificationListener {
 			if (notifications != null && notifications.length > 0) {
 				heard = System.nanoTime();
 				for (Object notification : notifications) {
-					if (getParameter == null) {
-						getParameter = Class
-							.forName("org.postgresql.PGNotification", false, pgConnectionType.getClassLoader())
-							.getMethod("getParameter");
-					}
 					wake((String) getParameter.invoke(notification));
 				}
 			}

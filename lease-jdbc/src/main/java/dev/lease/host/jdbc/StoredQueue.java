@@ -78,14 +78,9 @@ final class StoredQueue implements WaiterQueue {
 				page.add(row.waiter());
 			}
 		}
-		return queue.firstPage(page);
-	}
-
-	// The first page, read already with the clock.
-	private StoredQueue firstPage(List<QueuedWaiter> page) {
-		this.read.addAll(page);
-		this.complete = page.size() < FIRST_PAGE;
-		return this;
+		queue.read.addAll(page);
+		queue.complete = page.size() < FIRST_PAGE;
+		return queue;
 	}
 
 	@Override

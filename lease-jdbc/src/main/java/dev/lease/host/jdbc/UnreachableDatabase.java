@@ -52,7 +52,7 @@ final class UnreachableDatabase {
 	private static final SQLExceptionTranslator TRANSLATOR = new SQLExceptionSubclassTranslator();
 
 	// Bounds a walk of a cause chain that a driver may have made circular.
-	private static final int MAXIMUM_CAUSES = 32;
+	static final int MAXIMUM_CAUSES = 32;
 
 	private UnreachableDatabase() {
 	}
@@ -116,13 +116,8 @@ final class UnreachableDatabase {
 	}
 
 	private static String address(DataSource dataSource) {
-		String url = null;
-		if (dataSource instanceof AbstractDriverBasedDataSource driverBased) {
-			url = driverBased.getUrl();
-		}
-		else if (ListenConnections.HIKARI_PRESENT) {
-			url = ListenConnections.Hikari.url(dataSource);
-		}
+		String url = (dataSource instanceof AbstractDriverBasedDataSource driverBased) ? driverBased.getUrl()
+				: ListenConnections.HIKARI_PRESENT ? ListenConnections.Hikari.url(dataSource) : null;
 		return (url != null) ? "at " + withoutCredentials(url) : "of " + dataSource.getClass().getName();
 	}
 
@@ -130,14 +125,7 @@ final class UnreachableDatabase {
 	// information ("//user:password@host") are left out: a report is logged, and a
 	// parameter may hold a password under any name.
 	static String withoutCredentials(String url) {
-		int parameters = url.length();
-		for (char separator : new char[] { '?', ';' }) {
-			int at = url.indexOf(separator);
-			if (at >= 0 && at < parameters) {
-				parameters = at;
-			}
-		}
-		String address = url.substring(0, parameters);
+		String address = url.split("[?;]", 2)[0];
 		int at = address.lastIndexOf('@');
 		if (at < 0) {
 			return address;

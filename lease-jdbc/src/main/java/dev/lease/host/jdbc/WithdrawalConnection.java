@@ -80,26 +80,23 @@ final class WithdrawalConnection {
 	// up must not return before it has withdrawn.
 	<T> T use(Function<Connection, T> withdrawal, Supplier<T> elsewhere) {
 		this.turns.lock();
-		Connection connection;
+		Connection open;
 		try {
-			connection = connection();
+			open = connection();
 		}
-		catch (Transaction.NotConnected ex) {
+		catch (Transaction.NotConnected unopened) {
 			this.turns.unlock();
-			return elsewhere(elsewhere, ex);
+			try {
+				return elsewhere.get();
+			}
+			catch (RuntimeException ex) {
+				ex.addSuppressed(unopened);
+				throw ex;
+			}
 		}
-		try {
-			return withdraw(connection, withdrawal);
-		}
-		finally {
-			this.turns.unlock();
-		}
-	}
-
-	private <T> T withdraw(Connection connection, Function<Connection, T> withdrawal) {
 		boolean keep = false;
 		try {
-			T result = withdrawal.apply(connection);
+			T result = withdrawal.apply(open);
 			keep = true;
 			return result;
 		}
@@ -113,16 +110,7 @@ final class WithdrawalConnection {
 			if (!keep || this.closed) {
 				discard();
 			}
-		}
-	}
-
-	private static <T> T elsewhere(Supplier<T> elsewhere, Transaction.NotConnected unopened) {
-		try {
-			return elsewhere.get();
-		}
-		catch (RuntimeException ex) {
-			ex.addSuppressed(unopened);
-			throw ex;
+			this.turns.unlock();
 		}
 	}
 
