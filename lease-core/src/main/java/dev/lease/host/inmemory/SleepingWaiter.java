@@ -24,7 +24,7 @@ import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.host.KeyModel;
 import dev.lease.host.TakeAnswer;
-import dev.lease.host.TakeAnswer.Queued;
+import dev.lease.host.TakeAnswer.Refused;
 import dev.lease.host.WaiterStore;
 
 /**
@@ -59,7 +59,11 @@ record SleepingWaiter(InMemoryLeaseHost host, KeyState state, LeaseHolder holder
 			TakeAnswer answer = model.ask(this.waiterId, this.holder, this.state.handedTo(this.waiterId),
 					model.now(this.host.reading()), givingUp);
 			this.state.save(model);
-			if (!(answer instanceof Queued)) {
+			// A grant answered is kept for the waiter until it takes it up, as the other
+			// hosts keep it: a withdrawal that comes after the answer, such as a
+			// non-blocking
+			// take's cancel, finds it and gives it back.
+			if (givingUp || answer instanceof Refused) {
 				this.state.forget(this.waiterId);
 			}
 			return answer;
@@ -69,17 +73,16 @@ record SleepingWaiter(InMemoryLeaseHost host, KeyState state, LeaseHolder holder
 		}
 	}
 
-	// A grant a wake-up named is the waiter's: nothing is kept for it any more.
+	// The grant, named by a wake-up or answered, is the waiter's: nothing is kept for it
+	// any more.
 	@Override
 	public TakeResult taken(Instant expiresAt, boolean handed) {
-		if (handed) {
-			this.state.lock.lock();
-			try {
-				this.state.forget(this.waiterId);
-			}
-			finally {
-				this.host.unlock(this.state);
-			}
+		this.state.lock.lock();
+		try {
+			this.state.forget(this.waiterId);
+		}
+		finally {
+			this.host.unlock(this.state);
 		}
 		return new Taken(new Lease(this.state.key, this.holder, expiresAt));
 	}

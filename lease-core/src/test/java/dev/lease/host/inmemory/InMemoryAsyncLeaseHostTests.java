@@ -27,6 +27,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 import org.junit.jupiter.api.DisplayName;
@@ -41,6 +42,7 @@ import dev.lease.Released;
 import dev.lease.TakeResult;
 import dev.lease.Taken;
 import dev.lease.Unavailable;
+import dev.lease.host.TakeAnswer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -187,6 +189,29 @@ class InMemoryAsyncLeaseHostTests {
 			}
 		}
 		assertThat(this.host.storedKeys()).isZero();
+	}
+
+	@Test
+	@DisplayName("AsyncLeaseHost cancellation, Operation 11: a waiter withdrawn after a question answered it granted gives the grant back")
+	void withdrawalAfterAGrantingQuestionGivesTheGrantBack() {
+		// A non-blocking take cancelled while its question is out withdraws at once, on
+		// the
+		// cancelling thread, and may run after the question: here in that order, on a
+		// clock of the test's own.
+		AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
+		InMemoryLeaseHost host = new InMemoryLeaseHost(now::get);
+		LeaseHolder waiter = LeaseHolder.of("waiter");
+		assertThat(host.tryTake(this.key, this.holder, Duration.ofSeconds(1))).isInstanceOf(Taken.class);
+		InMemoryLeaseHost.Entry entry = host.enter(this.key, waiter, TERM, true);
+		long waiterId = ((TakeAnswer.Queued) entry.answer()).waiterId();
+		SleepingWaiter questions = new SleepingWaiter(host, entry.state(), waiter, waiterId);
+		// The holder's instant passes: the key is the waiter's, handed on by nobody.
+		now.set(now.get().plusSeconds(2));
+		assertThat(questions.ask(false, Long.MAX_VALUE)).isInstanceOf(TakeAnswer.Granted.class);
+		questions.withdraw();
+		assertThat(host.grant(this.key)).isEmpty();
+		host.sleepers().unregister(entry.state(), entry.signal());
+		assertThat(host.storedKeys()).isZero();
 	}
 
 	// Whether the key is free within the wait, having stood for nobody but the waiter: a
