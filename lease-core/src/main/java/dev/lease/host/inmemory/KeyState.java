@@ -126,28 +126,24 @@ final class KeyState {
 		this.latest = model.latest();
 		this.arrivals = model.arrivals();
 		if (model.changed()) {
-			saveQueue(model);
+			if (this.queue == null) {
+				this.queue = new ArrayDeque<>();
+				this.handed = new HashMap<>();
+			}
+			model.dropped().forEach(this.queue::remove);
+			for (HandedGrant handoff : model.handed()) {
+				this.queue.remove(handoff.waiter());
+				// The waiter is woken with it, and it is kept for the waiter until it
+				// takes it up.
+				this.handed.put(handoff.waiter().id(), handoff.expiresAt());
+				if (this.toWake == null) {
+					this.toWake = new ArrayList<>();
+				}
+				this.toWake.add(new Wakeups.Handoff<>(handoff.waiter().id(), Micros.toInstant(handoff.expiresAt())));
+			}
+			this.queue.addAll(model.added());
 		}
 		this.headMoved |= grantChanged || model.changed();
-	}
-
-	private void saveQueue(KeyModel model) {
-		if (this.queue == null) {
-			this.queue = new ArrayDeque<>();
-			this.handed = new HashMap<>();
-		}
-		model.dropped().forEach(this.queue::remove);
-		for (HandedGrant handoff : model.handed()) {
-			this.queue.remove(handoff.waiter());
-			// The waiter is woken with it, and it is kept for the waiter until it takes
-			// it up.
-			this.handed.put(handoff.waiter().id(), handoff.expiresAt());
-			if (this.toWake == null) {
-				this.toWake = new ArrayList<>();
-			}
-			this.toWake.add(new Wakeups.Handoff<>(handoff.waiter().id(), Micros.toInstant(handoff.expiresAt())));
-		}
-		this.queue.addAll(model.added());
 	}
 
 	// Wake the sleeping waiters the saves named, and tell the head of the queue when the
