@@ -29,7 +29,9 @@ import java.time.Duration;
 public record Allowance(Duration value) {
 
 	public Allowance {
-		Checks.notNegative(value, "allowance");
+		if (Checks.notNull(value, "allowance").isNegative()) {
+			throw new IllegalArgumentException("'allowance' must not be negative, but was " + value);
+		}
 	}
 
 	/**

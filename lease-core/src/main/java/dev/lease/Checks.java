@@ -16,8 +16,6 @@
 
 package dev.lease;
 
-import java.time.Duration;
-
 /**
  * Argument guards for the atom, which imports nothing but the JDK and JSpecify.
  *
@@ -31,14 +29,6 @@ final class Checks {
 	static <T> T notNull(T value, String name) {
 		if (value == null) {
 			throw new IllegalArgumentException("'" + name + "' must not be null");
-		}
-		return value;
-	}
-
-	static Duration notNegative(Duration value, String name) {
-		notNull(value, name);
-		if (value.isNegative()) {
-			throw new IllegalArgumentException("'" + name + "' must not be negative, but was " + value);
 		}
 		return value;
 	}

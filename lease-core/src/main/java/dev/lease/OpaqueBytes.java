@@ -16,9 +16,6 @@
 
 package dev.lease;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -130,17 +127,11 @@ public abstract sealed class OpaqueBytes permits LeaseKey, LeaseHolder {
 		return "0x" + HexFormat.of().formatHex(bytes);
 	}
 
+	// Decoding replaces each malformed sequence with U+FFFD, which encodes to other
+	// bytes: the text encodes back to the same bytes only where they are valid UTF-8.
 	private static @Nullable String strictUtf8(byte[] bytes) {
-		try {
-			return StandardCharsets.UTF_8.newDecoder()
-				.onMalformedInput(CodingErrorAction.REPORT)
-				.onUnmappableCharacter(CodingErrorAction.REPORT)
-				.decode(ByteBuffer.wrap(bytes))
-				.toString();
-		}
-		catch (CharacterCodingException ex) {
-			return null;
-		}
+		String text = new String(bytes, StandardCharsets.UTF_8);
+		return Arrays.equals(text.getBytes(StandardCharsets.UTF_8), bytes) ? text : null;
 	}
 
 }

@@ -19,7 +19,6 @@ package dev.lease;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -149,7 +148,7 @@ final class ThreadedAsyncLeaseHost implements AsyncLeaseHost {
 
 		private final AtomicBoolean claimed = new AtomicBoolean();
 
-		private final CountDownLatch finished = new CountDownLatch(1);
+		private final CompletableFuture<Void> finished = new CompletableFuture<>();
 
 		private @Nullable Thread runner;
 
@@ -174,7 +173,7 @@ final class ThreadedAsyncLeaseHost implements AsyncLeaseHost {
 				}
 				// an interrupt meant for the take is not left to the executor's thread
 				Thread.interrupted();
-				this.finished.countDown();
+				this.finished.complete(null);
 			}
 		}
 
@@ -190,19 +189,8 @@ final class ThreadedAsyncLeaseHost implements AsyncLeaseHost {
 					this.runner.interrupt();
 				}
 			}
-			boolean interrupted = false;
-			while (true) {
-				try {
-					this.finished.await();
-					break;
-				}
-				catch (InterruptedException ex) {
-					interrupted = true;
-				}
-			}
-			if (interrupted) {
-				Thread.currentThread().interrupt();
-			}
+			// join waits through interrupts, and sets a pending one again once it returns
+			this.finished.join();
 		}
 
 	}

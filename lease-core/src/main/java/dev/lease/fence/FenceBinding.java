@@ -115,14 +115,6 @@ public final class FenceBinding {
 				+ party + "\") method inside a leased call, or pass the Fence explicitly";
 	}
 
-	private static void unbind(BoundFence fence) {
-		ArrayDeque<BoundFence> bound = BOUND.get();
-		bound.removeLastOccurrence(fence);
-		if (bound.isEmpty()) {
-			BOUND.remove();
-		}
-	}
-
 	/**
 	 * The binding of one fence, ended by {@link #close()}.
 	 */
@@ -139,7 +131,11 @@ public final class FenceBinding {
 		 */
 		@Override
 		public void close() {
-			unbind(this.fence);
+			ArrayDeque<BoundFence> bound = BOUND.get();
+			bound.removeLastOccurrence(this.fence);
+			if (bound.isEmpty()) {
+				BOUND.remove();
+			}
 		}
 
 	}

@@ -71,7 +71,8 @@ final class KeyModelQueue {
 
 	// Take the head out of the queue; the caller hands it the key or drops it.
 	@Nullable QueuedWaiter pollHead() {
-		QueuedWaiter head = readStored();
+		QueuedWaiter head = peekStored();
+		this.peeked = null;
 		if (head == null && this.tail != null) {
 			head = this.tail.poll();
 		}
@@ -86,12 +87,6 @@ final class KeyModelQueue {
 	@Nullable QueuedWaiter head() {
 		QueuedWaiter head = peekStored();
 		return (head != null || this.tail == null) ? head : this.tail.peek();
-	}
-
-	private @Nullable QueuedWaiter readStored() {
-		QueuedWaiter head = peekStored();
-		this.peeked = null;
-		return head;
 	}
 
 	// The first stored waiter not taken out, read once and kept until it is taken.
@@ -121,7 +116,10 @@ final class KeyModelQueue {
 			this.tail = new ArrayDeque<>();
 		}
 		this.tail.add(waiter);
-		addedList().add(waiter);
+		if (this.added == null) {
+			this.added = new ArrayList<>();
+		}
+		this.added.add(waiter);
 		this.size++;
 	}
 
@@ -201,13 +199,6 @@ final class KeyModelQueue {
 			this.removed = new HashSet<>();
 		}
 		return this.removed;
-	}
-
-	private List<QueuedWaiter> addedList() {
-		if (this.added == null) {
-			this.added = new ArrayList<>();
-		}
-		return this.added;
 	}
 
 }

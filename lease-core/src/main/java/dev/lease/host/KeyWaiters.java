@@ -64,10 +64,7 @@ final class KeyWaiters<W> {
 
 	// Whether no waiter is left; a delegate leaving hands its part to the next.
 	synchronized boolean remove(Wakeups.Signal<W> signal) {
-		if (!this.byName.remove(signal.waiter, signal)) {
-			return this.byName.isEmpty();
-		}
-		if (signal.delegate && !this.byName.isEmpty()) {
+		if (this.byName.remove(signal.waiter, signal) && signal.delegate && !this.byName.isEmpty()) {
 			Wakeups.Signal<W> next = this.byName.values().iterator().next();
 			next.delegate = true;
 			next.wake();

@@ -102,8 +102,9 @@ public final class Wakeups<K, W> {
 		int woken = 0;
 		for (Handoff<W> handoff : handoffs) {
 			Signal<W> signal = waiters.get(handoff.waiter());
-			if (signal != null && signal.handed() == null) {
-				signal.handed(handoff.expiresAt());
+			if (signal != null && signal.handed == null) {
+				signal.handed = handoff.expiresAt();
+				signal.wake();
 				woken++;
 			}
 		}
@@ -133,7 +134,8 @@ public final class Wakeups<K, W> {
 		KeyWaiters<W> waiters = this.waiting.get(key);
 		Signal<W> signal = (waiters != null) ? waiters.get(waiter) : null;
 		if (signal != null) {
-			signal.nextInLine(standingEndsAt);
+			signal.standingEndsAt = standingEndsAt;
+			signal.wake();
 		}
 	}
 
@@ -239,16 +241,6 @@ public final class Wakeups<K, W> {
 		 */
 		public W waiter() {
 			return this.waiter;
-		}
-
-		void handed(Instant expiresAt) {
-			this.handed = expiresAt;
-			wake();
-		}
-
-		void nextInLine(long standingEndsAt) {
-			this.standingEndsAt = standingEndsAt;
-			wake();
 		}
 
 		void askNow() {

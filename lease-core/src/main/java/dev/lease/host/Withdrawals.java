@@ -21,7 +21,6 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.jspecify.annotations.Nullable;
@@ -208,15 +207,6 @@ public final class Withdrawals {
 			.toNanos(Math.min(FIRST_PAUSE_MILLIS << Math.min(attempt - 1, 10), LONGEST_PAUSE_MILLIS));
 	}
 
-	// The thread's park may return early: park until the pause is over, or the host
-	// closed and interrupted the withdrawal.
-	private static void pause(long nanos) {
-		long end = System.nanoTime() + nanos;
-		for (long left = nanos; left > 0 && !Thread.currentThread().isInterrupted(); left = end - System.nanoTime()) {
-			LockSupport.parkNanos(left);
-		}
-	}
-
 	/**
 	 * One withdrawal, tried on its own thread until written or past the bound, and what
 	 * its caller learns of it.
@@ -270,7 +260,14 @@ public final class Withdrawals {
 					settle(false, null, ex);
 					return;
 				}
-				pause(pauseNanos(attempt));
+				try {
+					TimeUnit.NANOSECONDS.sleep(pauseNanos(attempt));
+				}
+				catch (InterruptedException ex) {
+					// the host closed: the interrupt ends the withdrawal at its next
+					// failure
+					Thread.currentThread().interrupt();
+				}
 			}
 		}
 

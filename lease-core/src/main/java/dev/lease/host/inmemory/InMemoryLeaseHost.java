@@ -163,7 +163,7 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 
 	// A question that writes nothing but the clock's reading (Check 5.2), asked of the
 	// key's model under its lock; empty for a key with nothing stored.
-	<T> Optional<T> read(LeaseKey key, BiFunction<KeyState, KeyModel, Optional<T>> question) {
+	private <T> Optional<T> read(LeaseKey key, BiFunction<KeyState, KeyModel, Optional<T>> question) {
 		KeyState state = this.states.lock(key, false);
 		if (state == null) {
 			return Optional.empty();
@@ -272,7 +272,9 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 
 	@Override
 	public Optional<QueuedTakes> waiting(LeaseKey key) {
-		return InMemoryWaiting.read(this, key);
+		HostArguments.requireKey(key);
+		return read(key, (state, model) -> Optional.of(state.waiting(model, now(model))))
+			.or(() -> Optional.of(QueuedTakes.NONE));
 	}
 
 	/**

@@ -126,28 +126,24 @@ final class KeyState {
 		this.latest = model.latest();
 		this.arrivals = model.arrivals();
 		if (model.changed()) {
-			saveQueue(model);
+			if (this.queue == null) {
+				this.queue = new ArrayDeque<>();
+				this.handed = new HashMap<>();
+			}
+			model.dropped().forEach(this.queue::remove);
+			for (HandedGrant handoff : model.handed()) {
+				this.queue.remove(handoff.waiter());
+				// The waiter is woken with it, and it is kept for the waiter until it
+				// takes it up.
+				this.handed.put(handoff.waiter().id(), handoff.expiresAt());
+				if (this.toWake == null) {
+					this.toWake = new ArrayList<>();
+				}
+				this.toWake.add(new Wakeups.Handoff<>(handoff.waiter().id(), Micros.toInstant(handoff.expiresAt())));
+			}
+			this.queue.addAll(model.added());
 		}
 		this.headMoved |= grantChanged || model.changed();
-	}
-
-	private void saveQueue(KeyModel model) {
-		if (this.queue == null) {
-			this.queue = new ArrayDeque<>();
-			this.handed = new HashMap<>();
-		}
-		model.dropped().forEach(this.queue::remove);
-		for (HandedGrant handoff : model.handed()) {
-			this.queue.remove(handoff.waiter());
-			// The waiter is woken with it, and it is kept for the waiter until it takes
-			// it up.
-			this.handed.put(handoff.waiter().id(), handoff.expiresAt());
-			if (this.toWake == null) {
-				this.toWake = new ArrayList<>();
-			}
-			this.toWake.add(new Wakeups.Handoff<>(handoff.waiter().id(), Micros.toInstant(handoff.expiresAt())));
-		}
-		this.queue.addAll(model.added());
 	}
 
 	// Wake the sleeping waiters the saves named, and tell the head of the queue when the
@@ -167,11 +163,16 @@ final class KeyState {
 		this.headMoved = false;
 	}
 
-	// For operators: the queued waiters after the first skipped whose bound has not
-	// passed at now, and when the first of them arrived; a waiter past its bound stays
-	// queued until it or a handoff takes it out, and is not counted. Reads only; the
-	// key's lock is held.
-	QueuedTakes waitingAfter(int skipped, long now) {
+	// For operators: the waiters of the queue as the model derives it at now whose bound
+	// has not passed, and when the first of them arrived; a waiter past its bound stays
+	// queued until it or a handoff takes it out, and is not counted. Saves nothing, as
+	// for the standing grant (Check 5.2); the key's lock is held.
+	QueuedTakes waiting(KeyModel model, long now) {
+		int stored = model.queued();
+		// Resolving takes waiters from the head only: those a passed grant handed the key
+		// to, and those dropped on the way, are the first stored - queued.
+		model.resolve(now);
+		long skipped = stored - model.queued();
 		List<QueuedWaiter> waiting = (this.queue != null)
 				? this.queue.stream().skip(skipped).filter((waiter) -> waiter.bound() >= now).toList() : List.of();
 		return waiting.isEmpty() ? QueuedTakes.NONE

@@ -68,25 +68,6 @@ final class KeyTable {
 		return this.stripes.get(stripe(key));
 	}
 
-	// A look-up first, then put-if-absent: computeIfAbsent would lock the bin and
-	// allocate a reservation node for every key it adds.
-	KeyState storedOrNew(LeaseKey key) {
-		ConcurrentHashMap<LeaseKey, KeyState> stripe = stripeOf(key);
-		KeyState state = stripe.get(key);
-		if (state == null) {
-			KeyState added = new KeyState(key);
-			state = stripe.putIfAbsent(key, added);
-			if (state == null) {
-				state = added;
-			}
-		}
-		return state;
-	}
-
-	@Nullable KeyState stored(LeaseKey key) {
-		return stripeOf(key).get(key);
-	}
-
 	void remove(KeyState state) {
 		stripeOf(state.key).remove(state.key, state);
 	}
@@ -142,10 +123,18 @@ final class KeyTable {
 	}
 
 	// Lock the key's state, stored or (if asked) new, which is never null: a state
-	// retired meanwhile is looked up again.
+	// retired meanwhile is looked up again. A look-up first, then put-if-absent:
+	// computeIfAbsent would lock the bin and allocate a reservation node for every key
+	// it adds.
 	@Nullable KeyState lock(LeaseKey key, boolean orNew) {
+		ConcurrentHashMap<LeaseKey, KeyState> stripe = stripeOf(key);
 		while (true) {
-			KeyState state = orNew ? storedOrNew(key) : stored(key);
+			KeyState state = stripe.get(key);
+			if (state == null && orNew) {
+				KeyState added = new KeyState(key);
+				KeyState raced = stripe.putIfAbsent(key, added);
+				state = (raced != null) ? raced : added;
+			}
 			if (state == null) {
 				return null;
 			}
