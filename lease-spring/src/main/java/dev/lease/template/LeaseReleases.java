@@ -137,7 +137,14 @@ final class LeaseReleases implements AutoCloseable {
 					releaseFailed(held, failure);
 					return null;
 				}
-				return overrun(held, result);
+				if (!(result instanceof NotHeld)) {
+					return null;
+				}
+				logger.warn(held.request().describe() + " outran its lease: the grant on key '" + lease.key()
+						+ "' for holder '" + lease.holder() + "' ended at " + lease.expiresAt()
+						+ " before the call completed. Choose a longer duration than " + held.request().duration()
+						+ ", or shorter work");
+				return (this.onOverrun == OnOverrun.FAIL) ? new LeaseExpiredException(lease) : null;
 			});
 	}
 
@@ -200,18 +207,6 @@ final class LeaseReleases implements AutoCloseable {
 		CompletableFuture<Void> released = new CompletableFuture<>();
 		finish(held, false).whenComplete((overrun, failure) -> settle(released, null, failure, overrun));
 		return released;
-	}
-
-	private @Nullable LeaseExpiredException overrun(HeldLease held, @Nullable ReleaseResult result) {
-		Lease lease = held.lease();
-		if (result instanceof NotHeld) {
-			logger.warn(held.request().describe() + " outran its lease: the grant on key '" + lease.key()
-					+ "' for holder '" + lease.holder() + "' ended at " + lease.expiresAt()
-					+ " before the call completed. Choose a longer duration than " + held.request().duration()
-					+ ", or shorter work");
-			return (this.onOverrun == OnOverrun.FAIL) ? new LeaseExpiredException(lease) : null;
-		}
-		return null;
 	}
 
 	// The work ended within its term (the host said so when it completed); a NotHeld now
