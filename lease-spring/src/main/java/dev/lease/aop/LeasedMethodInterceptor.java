@@ -255,14 +255,7 @@ public final class LeasedMethodInterceptor implements MethodInterceptor, AutoClo
 					returned.set(result);
 					return asStage(result);
 				});
-		if (!outcome.isTaken()) {
-			return unavailable(operation, outcome);
-		}
-		Object result = returned.get();
-		if (result == null || !operation.method().getReturnType().isAssignableFrom(CompletableFuture.class)) {
-			return result;
-		}
-		return outcome.value();
+		return outcome.isTaken() ? returned.get() : unavailable(operation, outcome);
 	}
 
 	@SuppressWarnings("unchecked")

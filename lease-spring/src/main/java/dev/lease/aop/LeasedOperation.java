@@ -81,7 +81,7 @@ record LeasedOperation(Method method, String description, Expression keyExpressi
 	private static final ParameterNameDiscoverer PARAMETER_NAMES = new DefaultParameterNameDiscoverer();
 
 	static LeasedOperation of(Method method, Leased leased, @Nullable StringValueResolver placeholders) {
-		String description = describe(method);
+		String description = method.getDeclaringClass().getName() + "." + method.getName() + "()";
 		Expression key = parse(leased.key(), "key", description);
 		Expression holder = (leased.holder().isBlank()) ? null : parse(leased.holder(), "holder", description);
 		Duration duration = term("duration", leased.duration(), null, placeholders, description);
@@ -162,10 +162,6 @@ record LeasedOperation(Method method, String description, Expression keyExpressi
 		}
 		String value = placeholders.resolveStringValue(text);
 		return (value != null) ? value : text;
-	}
-
-	private static String describe(Method method) {
-		return method.getDeclaringClass().getName() + "." + method.getName() + "()";
 	}
 
 	LeaseKey key(Object target, @Nullable Object[] arguments, @Nullable BeanResolver beans) {
