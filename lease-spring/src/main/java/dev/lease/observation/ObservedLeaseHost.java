@@ -223,8 +223,7 @@ public final class ObservedLeaseHost implements LeaseHost {
 	 */
 	@Override
 	public Optional<Instant> grantedAt(Lease grant) {
-		Optional<Instant> kept = this.target.grantedAt(grant);
-		return kept.isPresent() ? kept : this.grantsTakenHere.grantedAt(grant);
+		return this.target.grantedAt(grant).or(() -> this.grantsTakenHere.grantedAt(grant));
 	}
 
 	private String taken(Object result, LeaseKey key, LeaseHolder holder, Duration duration, String otherwise) {

@@ -71,8 +71,7 @@ final class LeaseReleases implements AutoCloseable {
 		this.host = host;
 		this.async = AsyncLeaseHost.of(host);
 		this.onOverrun = onOverrun;
-		this.holds = new HeldGrants(clock, LogFactory.getLog(LeaseTemplate.class)::info, "template",
-				"lease-held-release");
+		this.holds = new HeldGrants(clock, logger::info, "template", "lease-held-release");
 	}
 
 	// Ends a grant whose work completed: releases it now, or keeps it until it is old
@@ -174,13 +173,11 @@ final class LeaseReleases implements AutoCloseable {
 	private void keep(HeldLease held, long dueNanos, long asked, Duration remaining) {
 		// The host read the remaining term after this thread asked, so the instant is no
 		// earlier than 'asked + remaining' here, and no later than 'now + remaining'.
+		// A hold due within the margin of the instant releases nothing: the instant ends
+		// it.
 		long term = remaining.toNanos();
-		if (dueNanos - (asked + term - INSTANT_MARGIN_NANOS) >= 0) {
-			schedule(held, this.holds.now() + term + INSTANT_MARGIN_NANOS, false);
-		}
-		else {
-			schedule(held, dueNanos, true);
-		}
+		boolean instantEndsIt = dueNanos - (asked + term - INSTANT_MARGIN_NANOS) >= 0;
+		schedule(held, instantEndsIt ? this.holds.now() + term + INSTANT_MARGIN_NANOS : dueNanos, !instantEndsIt);
 	}
 
 	// Keeps the grant standing for its holder until 'atNanos', then releases it, or only
