@@ -44,8 +44,6 @@ import org.springframework.util.StringValueResolver;
 import org.springframework.util.function.SingletonSupplier;
 
 import dev.lease.LeaseHost;
-import dev.lease.LeaseKey;
-import dev.lease.LeaseUnavailableException;
 import dev.lease.annotation.Leased;
 import dev.lease.annotation.OnUnavailable;
 import dev.lease.template.HeldLease;
@@ -263,17 +261,17 @@ public final class LeasedMethodInterceptor implements MethodInterceptor, AutoClo
 		return (result instanceof CompletionStage<?> stage) ? (CompletionStage<@Nullable Object>) stage : null;
 	}
 
+	// For an outcome not taken: what a skipped call returns, or the outcome's
+	// LeaseUnavailableException.
 	@Nullable Object unavailable(LeasedOperation operation, LeaseOutcome<?> outcome) {
-		LeaseKey key = outcome.key();
-		String reason = String.valueOf(outcome.reason());
-		if (operation.onUnavailable() == OnUnavailable.SKIP) {
-			if (logger.isDebugEnabled()) {
-				logger.debug(
-						"Skipped " + operation.description() + ": lease on key '" + key + "' was not taken, " + reason);
-			}
-			return operation.skipped();
+		if (operation.onUnavailable() != OnUnavailable.SKIP) {
+			return outcome.orElseThrow();
 		}
-		throw new LeaseUnavailableException(key, reason);
+		if (logger.isDebugEnabled()) {
+			logger.debug("Skipped " + operation.description() + ": lease on key '" + outcome.key() + "' was not taken, "
+					+ outcome.reason());
+		}
+		return operation.skipped();
 	}
 
 	@Nullable LeasedOperation operation(Method method, @Nullable Class<?> targetClass) {
