@@ -76,7 +76,7 @@ public final class ObservedLeaseHost implements LeaseHost {
 
 	private final ObservationRegistry observations;
 
-	private final @Nullable LeaseObservationConvention convention;
+	private final LeaseObservationConvention convention;
 
 	private final GrantsTakenHere grantsTakenHere;
 
@@ -123,7 +123,7 @@ public final class ObservedLeaseHost implements LeaseHost {
 		this.target = target;
 		this.hostName = hostName;
 		this.observations = observations;
-		this.convention = convention;
+		this.convention = (convention != null) ? convention : DefaultLeaseObservationConvention.INSTANCE;
 		this.grantsTakenHere = new GrantsTakenHere(hostName, meters, clock);
 		this.waitingTakes = new WaitingTakes(hostName, meters);
 	}
@@ -266,8 +266,7 @@ public final class ObservedLeaseHost implements LeaseHost {
 		// the operation.
 		Observation observation = Observation.createNotStarted(operation.getName(), () -> context, this.observations)
 			.contextualName(operation.getContextualName())
-			.observationConvention(
-					(this.convention != null) ? this.convention : DefaultLeaseObservationConvention.INSTANCE)
+			.observationConvention(this.convention)
 			.start();
 		CompletableFuture<T> asked;
 		try (Observation.Scope scope = observation.openScope()) {
