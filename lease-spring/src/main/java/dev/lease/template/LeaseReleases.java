@@ -136,6 +136,7 @@ final class LeaseReleases implements AutoCloseable {
 					releaseFailed(held, failure);
 					return null;
 				}
+				// NotHeld right after the work: it outran its term (Non-goal 11)
 				if (!(result instanceof NotHeld)) {
 					return null;
 				}

@@ -217,6 +217,7 @@ final class LeaseTakes {
 			CompletableFuture<?> question = tryTake
 					? LeaseReleases.ask(() -> this.host.tryTake(key, this.holder, duration))
 					: LeaseReleases.ask(() -> this.host.take(key, this.holder, duration));
+			// an answer cancelled before the question was asked withdraws it now
 			this.asked.set(question);
 			if (this.answer.isCancelled()) {
 				question.cancel(false);
