@@ -41,7 +41,6 @@ import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.expression.BeanResolver;
 import org.springframework.util.Assert;
 import org.springframework.util.StringValueResolver;
-import org.springframework.util.function.SingletonSupplier;
 
 import dev.lease.LeaseHost;
 import dev.lease.annotation.Leased;
@@ -68,14 +67,15 @@ public final class LeasedMethodInterceptor implements MethodInterceptor, AutoClo
 
 	private static final Log logger = LogFactory.getLog(LeasedMethodInterceptor.class);
 
-	// Resolved on first use, once.
-	private final SingletonSupplier<LeaseTemplate> template;
+	private final Supplier<LeaseTemplate> templateSupplier;
 
 	private final @Nullable BeanResolver beans;
 
 	private final @Nullable StringValueResolver placeholders;
 
 	private final Map<AnnotatedElementKey, LeasedOperation> operations = new ConcurrentHashMap<>();
+
+	private volatile @Nullable LeaseTemplate template;
 
 	// Where a CompletionStage method runs when its take had to wait: never the thread
 	// that answered the take, which may be a host's I/O or wake-up thread that every
@@ -113,7 +113,7 @@ public final class LeasedMethodInterceptor implements MethodInterceptor, AutoClo
 	public LeasedMethodInterceptor(Supplier<LeaseTemplate> template, @Nullable Executor bodies,
 			@Nullable BeanFactory beanFactory) {
 		Assert.notNull(template, "'template' must not be null");
-		this.template = SingletonSupplier.of(template);
+		this.templateSupplier = template;
 		this.ownBodies = (bodies != null) ? null : new SimpleAsyncTaskExecutor("lease-leased-");
 		this.bodies = (bodies != null) ? bodies : this.ownBodies;
 		this.beans = (beanFactory != null) ? new BeanFactoryResolver(beanFactory) : null;
@@ -313,8 +313,12 @@ public final class LeasedMethodInterceptor implements MethodInterceptor, AutoClo
 	}
 
 	LeaseTemplate template() {
-		LeaseTemplate template = this.template.get();
-		Assert.state(template != null, "No LeaseTemplate to run leased calls with");
+		LeaseTemplate template = this.template;
+		if (template == null) {
+			template = this.templateSupplier.get();
+			Assert.state(template != null, "No LeaseTemplate to run leased calls with");
+			this.template = template;
+		}
 		return template;
 	}
 
