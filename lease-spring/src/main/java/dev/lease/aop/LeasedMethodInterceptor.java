@@ -312,6 +312,8 @@ public final class LeasedMethodInterceptor implements MethodInterceptor, AutoClo
 		}
 	}
 
+	// No lock: resolving the template may need the container's singleton lock, which a
+	// thread making its own first leased call may hold.
 	LeaseTemplate template() {
 		LeaseTemplate template = this.template;
 		if (template == null) {
