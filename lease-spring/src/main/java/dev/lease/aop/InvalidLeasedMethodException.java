@@ -41,15 +41,11 @@ public class InvalidLeasedMethodException extends IllegalStateException {
 	 * @param problems what is wrong, at least one
 	 */
 	public InvalidLeasedMethodException(String beanName, List<Problem> problems) {
-		super(describe(beanName, problems));
+		super(problems.stream()
+			.map((problem) -> problem.describe(beanName) + ". " + problem.fix())
+			.collect(Collectors.joining("; ")));
 		this.beanName = beanName;
 		this.problems = List.copyOf(problems);
-	}
-
-	private static String describe(String beanName, List<Problem> problems) {
-		return problems.stream()
-			.map((problem) -> problem.describe(beanName) + ". " + problem.fix())
-			.collect(Collectors.joining("; "));
 	}
 
 	/**

@@ -16,9 +16,6 @@
 
 package dev.lease.aop;
 
-import java.util.function.Consumer;
-
-import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
@@ -63,7 +60,9 @@ final class LeaseBoundFlux<T> extends Flux<T> {
 
 		private final Lease lease;
 
-		private volatile @Nullable Subscription upstream;
+		// Set before the subscriber is handed this subscription, so before it can request
+		// or cancel.
+		private volatile Subscription upstream;
 
 		Bound(CoreSubscriber<? super T> actual, Lease lease) {
 			this.actual = actual;
@@ -98,20 +97,15 @@ final class LeaseBoundFlux<T> extends Flux<T> {
 
 		@Override
 		public void request(long n) {
-			bound((upstream) -> upstream.request(n));
+			try (LeaseStack.Scope scope = LeaseStack.bind(this.lease)) {
+				this.upstream.request(n);
+			}
 		}
 
 		@Override
 		public void cancel() {
-			bound(Subscription::cancel);
-		}
-
-		private void bound(Consumer<Subscription> signal) {
-			Subscription upstream = this.upstream;
-			if (upstream != null) {
-				try (LeaseStack.Scope scope = LeaseStack.bind(this.lease)) {
-					signal.accept(upstream);
-				}
+			try (LeaseStack.Scope scope = LeaseStack.bind(this.lease)) {
+				this.upstream.cancel();
 			}
 		}
 

@@ -30,8 +30,6 @@ import java.util.stream.IntStream;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.BeanUtils;
-import org.springframework.core.DefaultParameterNameDiscoverer;
-import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.SpelNode;
 import org.springframework.expression.spel.ast.CompoundExpression;
@@ -60,8 +58,6 @@ final class LeasedExpressionCheck {
 
 	private static final SpelExpressionParser PARSER = new SpelExpressionParser();
 
-	private static final ParameterNameDiscoverer PARAMETER_NAMES = new DefaultParameterNameDiscoverer();
-
 	private static final Pattern INDEXED = Pattern.compile("[pa]\\d+");
 
 	// Written as a constant would be, had it its quotes: no SpEL syntax of its own.
@@ -86,7 +82,7 @@ final class LeasedExpressionCheck {
 		this.text = text;
 		this.method = method;
 		this.beanType = beanType;
-		this.names = PARAMETER_NAMES.getParameterNames(method);
+		this.names = LeasedOperation.PARAMETER_NAMES.getParameterNames(method);
 	}
 
 	/**

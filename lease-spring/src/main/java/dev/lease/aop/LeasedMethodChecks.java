@@ -134,8 +134,8 @@ public final class LeasedMethodChecks implements BeanPostProcessor, BeanFactoryA
 					? " (the default on a @Scheduled method)" : "";
 			problem(problems, method, "onUnavailable", leased.onUnavailable().name(),
 					"SKIP" + resolved + ", but a skipped call cannot return a " + returned.getName(),
-					"return void, " + boxed(returned) + ", an Optional, a CompletionStage, a Mono or a Flux; "
-							+ "or set onUnavailable = THROW");
+					"return void, " + ClassUtils.resolvePrimitiveIfNecessary(returned).getName()
+							+ ", an Optional, a CompletionStage, a Mono or a Flux; " + "or set onUnavailable = THROW");
 		}
 		String[] refusal = ReturnKind.refusal(method);
 		if (refusal != null) {
@@ -221,10 +221,6 @@ public final class LeasedMethodChecks implements BeanPostProcessor, BeanFactoryA
 	private static Problem blankParty(String where, Fenced fenced) {
 		return new Problem(FENCED, where, "value", fenced.value(), "it names no fenced party",
 				"name the party the call's work goes to, as declared under lease.fences.<party>.allowance");
-	}
-
-	private static String boxed(Class<?> primitive) {
-		return ClassUtils.resolvePrimitiveIfNecessary(primitive).getName();
 	}
 
 	static String describe(Method method) {

@@ -43,8 +43,6 @@ import org.springframework.util.Assert;
 import org.springframework.util.StringValueResolver;
 
 import dev.lease.LeaseHost;
-import dev.lease.LeaseKey;
-import dev.lease.LeaseUnavailableException;
 import dev.lease.annotation.Leased;
 import dev.lease.annotation.OnUnavailable;
 import dev.lease.template.HeldLease;
@@ -255,14 +253,7 @@ public final class LeasedMethodInterceptor implements MethodInterceptor, AutoClo
 					returned.set(result);
 					return asStage(result);
 				});
-		if (!outcome.isTaken()) {
-			return unavailable(operation, outcome);
-		}
-		Object result = returned.get();
-		if (result == null || !operation.method().getReturnType().isAssignableFrom(CompletableFuture.class)) {
-			return result;
-		}
-		return outcome.value();
+		return outcome.isTaken() ? returned.get() : unavailable(operation, outcome);
 	}
 
 	@SuppressWarnings("unchecked")
@@ -270,17 +261,17 @@ public final class LeasedMethodInterceptor implements MethodInterceptor, AutoClo
 		return (result instanceof CompletionStage<?> stage) ? (CompletionStage<@Nullable Object>) stage : null;
 	}
 
+	// For an outcome not taken: what a skipped call returns, or the outcome's
+	// LeaseUnavailableException.
 	@Nullable Object unavailable(LeasedOperation operation, LeaseOutcome<?> outcome) {
-		LeaseKey key = outcome.key();
-		String reason = String.valueOf(outcome.reason());
-		if (operation.onUnavailable() == OnUnavailable.SKIP) {
-			if (logger.isDebugEnabled()) {
-				logger.debug(
-						"Skipped " + operation.description() + ": lease on key '" + key + "' was not taken, " + reason);
-			}
-			return operation.skipped();
+		if (operation.onUnavailable() != OnUnavailable.SKIP) {
+			return outcome.orElseThrow();
 		}
-		throw new LeaseUnavailableException(key, reason);
+		if (logger.isDebugEnabled()) {
+			logger.debug("Skipped " + operation.description() + ": lease on key '" + outcome.key() + "' was not taken, "
+					+ outcome.reason());
+		}
+		return operation.skipped();
 	}
 
 	@Nullable LeasedOperation operation(Method method, @Nullable Class<?> targetClass) {
@@ -321,6 +312,8 @@ public final class LeasedMethodInterceptor implements MethodInterceptor, AutoClo
 		}
 	}
 
+	// No lock: resolving the template may need the container's singleton lock, which a
+	// thread making its own first leased call may hold.
 	LeaseTemplate template() {
 		LeaseTemplate template = this.template;
 		if (template == null) {

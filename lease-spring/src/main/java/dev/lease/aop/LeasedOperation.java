@@ -35,6 +35,7 @@ import org.springframework.expression.spel.SpelCompilerMode;
 import org.springframework.expression.spel.SpelParserConfiguration;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.expression.spel.support.StandardEvaluationContext;
+import org.springframework.util.Assert;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.StringValueResolver;
 
@@ -78,10 +79,10 @@ record LeasedOperation(Method method, String description, Expression keyExpressi
 	private static final boolean COROUTINES_REACTOR_PRESENT = ClassUtils.isPresent("kotlinx.coroutines.reactor.MonoKt",
 			LeasedOperation.class.getClassLoader());
 
-	private static final ParameterNameDiscoverer PARAMETER_NAMES = new DefaultParameterNameDiscoverer();
+	static final ParameterNameDiscoverer PARAMETER_NAMES = new DefaultParameterNameDiscoverer();
 
 	static LeasedOperation of(Method method, Leased leased, @Nullable StringValueResolver placeholders) {
-		String description = describe(method);
+		String description = method.getDeclaringClass().getName() + "." + method.getName() + "()";
 		Expression key = parse(leased.key(), "key", description);
 		Expression holder = (leased.holder().isBlank()) ? null : parse(leased.holder(), "holder", description);
 		Duration duration = term("duration", leased.duration(), null, placeholders, description);
@@ -133,20 +134,12 @@ record LeasedOperation(Method method, String description, Expression keyExpressi
 			if (resolved.isBlank() && duration != null) {
 				return Duration.ZERO;
 			}
-			if (resolved.isBlank()) {
-				throw new IllegalArgumentException("it is empty; there is no default term");
-			}
+			Assert.isTrue(!resolved.isBlank(), "it is empty; there is no default term");
 			Duration term = LeaseDurationParser.parse(resolved);
-			if (duration == null && (term.isZero() || term.isNegative())) {
-				throw new IllegalArgumentException("it must be positive");
-			}
-			if (term.isNegative()) {
-				throw new IllegalArgumentException("it must not be negative");
-			}
-			if (duration != null && term.compareTo(duration) > 0) {
-				throw new IllegalArgumentException("it is longer than the duration " + duration
-						+ ", and a grant is never held past its instant: hold at most the duration");
-			}
+			Assert.isTrue(duration != null || (!term.isZero() && !term.isNegative()), "it must be positive");
+			Assert.isTrue(!term.isNegative(), "it must not be negative");
+			Assert.isTrue(duration == null || term.compareTo(duration) <= 0, () -> "it is longer than the duration "
+					+ duration + ", and a grant is never held past its instant: hold at most the duration");
 			return term;
 		}
 		catch (IllegalArgumentException ex) {
@@ -162,10 +155,6 @@ record LeasedOperation(Method method, String description, Expression keyExpressi
 		}
 		String value = placeholders.resolveStringValue(text);
 		return (value != null) ? value : text;
-	}
-
-	private static String describe(Method method) {
-		return method.getDeclaringClass().getName() + "." + method.getName() + "()";
 	}
 
 	LeaseKey key(Object target, @Nullable Object[] arguments, @Nullable BeanResolver beans) {

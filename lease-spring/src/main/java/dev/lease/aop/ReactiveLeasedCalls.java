@@ -95,7 +95,7 @@ final class ReactiveLeasedCalls {
 		Function<LeaseOutcome<HeldLease>, Publisher<Object>> leased = (outcome) -> {
 			HeldLease held = outcome.value();
 			if (held == null) {
-				return skipped(interceptor, operation, outcome);
+				return publisher(interceptor.unavailable(operation, outcome));
 			}
 			// Mono.usingWhen defers every signal until the release completed
 			Function<HeldLease, Mono<Void>> end = (lease) -> release(template, lease);
@@ -141,11 +141,6 @@ final class ReactiveLeasedCalls {
 		}
 		return new LeaseBoundFlux<>(publisher(result), held.lease())
 			.contextWrite((context) -> ReactorLeases.with(context, held.lease()));
-	}
-
-	private static Publisher<Object> skipped(LeasedMethodInterceptor interceptor, LeasedOperation operation,
-			LeaseOutcome<HeldLease> outcome) {
-		return publisher(interceptor.unavailable(operation, outcome));
 	}
 
 	// A release is never cancelled: the key is released whatever the subscriber does.

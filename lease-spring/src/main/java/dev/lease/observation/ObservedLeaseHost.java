@@ -30,6 +30,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
+import org.springframework.util.Assert;
 
 import dev.lease.AsyncLeaseHost;
 import dev.lease.GrantsPage;
@@ -75,7 +76,7 @@ public final class ObservedLeaseHost implements LeaseHost {
 
 	private final ObservationRegistry observations;
 
-	private final @Nullable LeaseObservationConvention convention;
+	private final LeaseObservationConvention convention;
 
 	private final GrantsTakenHere grantsTakenHere;
 
@@ -115,16 +116,14 @@ public final class ObservedLeaseHost implements LeaseHost {
 
 	ObservedLeaseHost(LeaseHost target, String hostName, MeterRegistry meters, ObservationRegistry observations,
 			@Nullable LeaseObservationConvention convention, InstantSource clock) {
-		if (target == null || hostName == null || meters == null || observations == null) {
-			throw new IllegalArgumentException("'target', 'hostName', 'meters' and 'observations' must not be null");
-		}
-		if (target instanceof ObservedLeaseHost) {
-			throw new IllegalArgumentException("'target' is observed already: each call would be observed twice");
-		}
+		Assert.isTrue(target != null && hostName != null && meters != null && observations != null,
+				"'target', 'hostName', 'meters' and 'observations' must not be null");
+		Assert.isTrue(!(target instanceof ObservedLeaseHost),
+				"'target' is observed already: each call would be observed twice");
 		this.target = target;
 		this.hostName = hostName;
 		this.observations = observations;
-		this.convention = convention;
+		this.convention = (convention != null) ? convention : DefaultLeaseObservationConvention.INSTANCE;
 		this.grantsTakenHere = new GrantsTakenHere(hostName, meters, clock);
 		this.waitingTakes = new WaitingTakes(hostName, meters);
 	}
@@ -149,7 +148,7 @@ public final class ObservedLeaseHost implements LeaseHost {
 
 	@Override
 	public TakeResult take(LeaseKey key, LeaseHolder holder, Duration duration) throws InterruptedException {
-		try (WaitingTakes.Waiting waiting = beginWaiting()) {
+		try (WaitingTakes.Waiting waiting = this.waitingTakes.begin()) {
 			return onCallersThread(LeaseObservationDocumentation.TAKE, () -> this.target.take(key, holder, duration),
 					(result) -> taken(result, key, holder, duration, "unavailable"));
 		}
@@ -207,7 +206,7 @@ public final class ObservedLeaseHost implements LeaseHost {
 	public AsyncLeaseHost async() {
 		AsyncLeaseHost async = this.async;
 		if (async == null) {
-			async = new ObservedAsyncLeaseHost(this, AsyncLeaseHost.of(this.target));
+			async = new ObservedAsyncView(AsyncLeaseHost.of(this.target));
 			this.async = async;
 		}
 		return async;
@@ -224,11 +223,10 @@ public final class ObservedLeaseHost implements LeaseHost {
 	 */
 	@Override
 	public Optional<Instant> grantedAt(Lease grant) {
-		Optional<Instant> kept = this.target.grantedAt(grant);
-		return kept.isPresent() ? kept : this.grantsTakenHere.grantedAt(grant);
+		return this.target.grantedAt(grant).or(() -> this.grantsTakenHere.grantedAt(grant));
 	}
 
-	String taken(Object result, LeaseKey key, LeaseHolder holder, Duration duration, String otherwise) {
+	private String taken(Object result, LeaseKey key, LeaseHolder holder, Duration duration, String otherwise) {
 		if (!(result instanceof Taken taken)) {
 			return otherwise;
 		}
@@ -236,14 +234,10 @@ public final class ObservedLeaseHost implements LeaseHost {
 		return "taken";
 	}
 
-	String released(ReleaseResult result, LeaseKey key, LeaseHolder holder) {
+	private String released(ReleaseResult result, LeaseKey key, LeaseHolder holder) {
 		boolean overrun = result instanceof NotHeld;
 		this.grantsTakenHere.released(key, holder, overrun);
 		return overrun ? "not-held" : "released";
-	}
-
-	WaitingTakes.Waiting beginWaiting() {
-		return this.waitingTakes.begin();
 	}
 
 	// The observation is made before this returns, and what the host threw is thrown as
@@ -264,7 +258,7 @@ public final class ObservedLeaseHost implements LeaseHost {
 	// threw
 	// or failed with is its error. A grant made as its asker cancelled the answer is
 	// given back, through the observed view.
-	<T> CompletableFuture<T> observe(LeaseObservationDocumentation operation, @Nullable LeaseKey key,
+	private <T> CompletableFuture<T> observe(LeaseObservationDocumentation operation, @Nullable LeaseKey key,
 			@Nullable LeaseHolder holder, Callable<CompletableFuture<T>> question, Function<T, String> outcome) {
 		LeaseObservationContext context = new LeaseObservationContext(operation, this.hostName);
 		// Created by the operation's name, so that a predicate on names (Boot's
@@ -272,8 +266,7 @@ public final class ObservedLeaseHost implements LeaseHost {
 		// the operation.
 		Observation observation = Observation.createNotStarted(operation.getName(), () -> context, this.observations)
 			.contextualName(operation.getContextualName())
-			.observationConvention(
-					(this.convention != null) ? this.convention : DefaultLeaseObservationConvention.INSTANCE)
+			.observationConvention(this.convention)
 			.start();
 		CompletableFuture<T> asked;
 		try (Observation.Scope scope = observation.openScope()) {
@@ -312,6 +305,57 @@ public final class ObservedLeaseHost implements LeaseHost {
 		context.setOutcome(LeaseObservationContext.ERROR);
 		observation.error(failure);
 		observation.stop();
+	}
+
+	/**
+	 * The non-blocking view of an observed host: the observed host's own view, each
+	 * question observed from its asking to its answer, with the host's meters kept as for
+	 * its blocking questions. Cancelling an answer cancels the question it observes.
+	 */
+	private final class ObservedAsyncView implements AsyncLeaseHost {
+
+		private final AsyncLeaseHost target;
+
+		ObservedAsyncView(AsyncLeaseHost target) {
+			this.target = target;
+		}
+
+		@Override
+		public CompletableFuture<TakeResult> take(LeaseKey key, LeaseHolder holder, Duration duration) {
+			WaitingTakes.Waiting waiting = ObservedLeaseHost.this.waitingTakes.begin();
+			CompletableFuture<TakeResult> answer = observe(LeaseObservationDocumentation.TAKE, key, holder,
+					() -> this.target.take(key, holder, duration),
+					(result) -> taken(result, key, holder, duration, "unavailable"));
+			// answered, failed or cancelled by the asker: it waits no more
+			answer.whenComplete((result, failure) -> waiting.close());
+			return answer;
+		}
+
+		@Override
+		public CompletableFuture<TryTakeResult> tryTake(LeaseKey key, LeaseHolder holder, Duration duration) {
+			return observe(LeaseObservationDocumentation.TRY_TAKE, key, holder,
+					() -> this.target.tryTake(key, holder, duration),
+					(result) -> taken(result, key, holder, duration, "held"));
+		}
+
+		@Override
+		public CompletableFuture<Optional<Duration>> remaining(LeaseKey key, LeaseHolder holder) {
+			return observe(LeaseObservationDocumentation.REMAINING, key, holder,
+					() -> this.target.remaining(key, holder), (result) -> result.isPresent() ? "held" : "not-held");
+		}
+
+		@Override
+		public CompletableFuture<ReleaseResult> release(LeaseKey key, LeaseHolder holder) {
+			return observe(LeaseObservationDocumentation.RELEASE, key, holder, () -> this.target.release(key, holder),
+					(result) -> released(result, key, holder));
+		}
+
+		@Override
+		public CompletableFuture<GrantsPage> grants(@Nullable String cursor, int limit) {
+			return observe(LeaseObservationDocumentation.GRANTS, null, null, () -> this.target.grants(cursor, limit),
+					(result) -> "listed");
+		}
+
 	}
 
 }

@@ -44,7 +44,7 @@ final class WaitingTakes {
 	WaitingTakes(String hostName, MeterRegistry meters) {
 		this.clock = meters.config().clock();
 		String hostKey = LeaseObservationDocumentation.LowCardinalityKeyNames.HOST.asString();
-		Gauge.builder("lease.waiting", this, WaitingTakes::count)
+		Gauge.builder("lease.waiting", this.since, Map::size)
 			.description("Takes waiting now through this host, blocking or not")
 			.tag(hostKey, hostName)
 			.register(meters);
@@ -62,10 +62,6 @@ final class WaitingTakes {
 		Waiting waiting = new Waiting();
 		this.since.put(waiting, this.clock.monotonicTime());
 		return waiting;
-	}
-
-	private double count() {
-		return this.since.size();
 	}
 
 	private double oldestNanos() {

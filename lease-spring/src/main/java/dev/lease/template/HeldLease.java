@@ -16,8 +16,7 @@
 
 package dev.lease.template;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 import dev.lease.Lease;
 
@@ -33,16 +32,10 @@ import dev.lease.Lease;
  */
 public final class HeldLease {
 
-	private static final VarHandle FINISHED;
-
-	static {
-		try {
-			FINISHED = MethodHandles.lookup().findVarHandle(HeldLease.class, "finished", boolean.class);
-		}
-		catch (ReflectiveOperationException ex) {
-			throw new ExceptionInInitializerError(ex);
-		}
-	}
+	// A field of each grant rather than an AtomicBoolean beside it: nothing more to
+	// allocate per take.
+	private static final AtomicIntegerFieldUpdater<HeldLease> FINISHED = AtomicIntegerFieldUpdater
+		.newUpdater(HeldLease.class, "finished");
 
 	private final Lease lease;
 
@@ -51,7 +44,7 @@ public final class HeldLease {
 	private final long takenAtNanos;
 
 	@SuppressWarnings("unused") // through FINISHED
-	private volatile boolean finished;
+	private volatile int finished;
 
 	HeldLease(Lease lease, LeaseRequest request, long takenAtNanos) {
 		this.lease = lease;
@@ -78,7 +71,7 @@ public final class HeldLease {
 	// A grant is given back once, however many paths reach its end (a reactive
 	// pipeline's cancel and its discard, for instance).
 	boolean finish() {
-		return FINISHED.compareAndSet(this, false, true);
+		return FINISHED.compareAndSet(this, 0, 1);
 	}
 
 	@Override

@@ -17,6 +17,7 @@
 package dev.lease.template;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.util.Assert;
 
 import dev.lease.LeaseKey;
 import dev.lease.LeaseUnavailableException;
@@ -63,9 +64,7 @@ public final class LeaseOutcome<T> {
 	 * @return the outcome
 	 */
 	public static <T> LeaseOutcome<T> notTaken(LeaseKey key, String reason) {
-		if (reason == null) {
-			throw new IllegalArgumentException("'reason' must not be null");
-		}
+		Assert.notNull(reason, "'reason' must not be null");
 		return new LeaseOutcome<>(key, null, reason);
 	}
 

@@ -71,8 +71,7 @@ final class LeaseReleases implements AutoCloseable {
 		this.host = host;
 		this.async = AsyncLeaseHost.of(host);
 		this.onOverrun = onOverrun;
-		this.holds = new HeldGrants(clock, LogFactory.getLog(LeaseTemplate.class)::info, "template",
-				"lease-held-release");
+		this.holds = new HeldGrants(clock, logger::info, "template", "lease-held-release");
 	}
 
 	// Ends a grant whose work completed: releases it now, or keeps it until it is old
@@ -137,7 +136,15 @@ final class LeaseReleases implements AutoCloseable {
 					releaseFailed(held, failure);
 					return null;
 				}
-				return overrun(held, result);
+				// NotHeld right after the work: it outran its term (Non-goal 11)
+				if (!(result instanceof NotHeld)) {
+					return null;
+				}
+				logger.warn(held.request().describe() + " outran its lease: the grant on key '" + lease.key()
+						+ "' for holder '" + lease.holder() + "' ended at " + lease.expiresAt()
+						+ " before the call completed. Choose a longer duration than " + held.request().duration()
+						+ ", or shorter work");
+				return (this.onOverrun == OnOverrun.FAIL) ? new LeaseExpiredException(lease) : null;
 			});
 	}
 
@@ -167,13 +174,11 @@ final class LeaseReleases implements AutoCloseable {
 	private void keep(HeldLease held, long dueNanos, long asked, Duration remaining) {
 		// The host read the remaining term after this thread asked, so the instant is no
 		// earlier than 'asked + remaining' here, and no later than 'now + remaining'.
+		// A hold due within the margin of the instant releases nothing: the instant ends
+		// it.
 		long term = remaining.toNanos();
-		if (dueNanos - (asked + term - INSTANT_MARGIN_NANOS) >= 0) {
-			schedule(held, this.holds.now() + term + INSTANT_MARGIN_NANOS, false);
-		}
-		else {
-			schedule(held, dueNanos, true);
-		}
+		boolean instantEndsIt = dueNanos - (asked + term - INSTANT_MARGIN_NANOS) >= 0;
+		schedule(held, instantEndsIt ? this.holds.now() + term + INSTANT_MARGIN_NANOS : dueNanos, !instantEndsIt);
 	}
 
 	// Keeps the grant standing for its holder until 'atNanos', then releases it, or only
@@ -200,18 +205,6 @@ final class LeaseReleases implements AutoCloseable {
 		CompletableFuture<Void> released = new CompletableFuture<>();
 		finish(held, false).whenComplete((overrun, failure) -> settle(released, null, failure, overrun));
 		return released;
-	}
-
-	private @Nullable LeaseExpiredException overrun(HeldLease held, @Nullable ReleaseResult result) {
-		Lease lease = held.lease();
-		if (result instanceof NotHeld) {
-			logger.warn(held.request().describe() + " outran its lease: the grant on key '" + lease.key()
-					+ "' for holder '" + lease.holder() + "' ended at " + lease.expiresAt()
-					+ " before the call completed. Choose a longer duration than " + held.request().duration()
-					+ ", or shorter work");
-			return (this.onOverrun == OnOverrun.FAIL) ? new LeaseExpiredException(lease) : null;
-		}
-		return null;
 	}
 
 	// The work ended within its term (the host said so when it completed); a NotHeld now

@@ -19,6 +19,7 @@ package dev.lease.template;
 import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.util.Assert;
 
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
@@ -47,9 +48,8 @@ public record LeaseRequest(LeaseKey key, Duration duration, @Nullable LeaseHolde
 		@Nullable String description) {
 
 	public LeaseRequest {
-		if (key == null || duration == null || holdAtLeast == null) {
-			throw new IllegalArgumentException("'key', 'duration' and 'holdAtLeast' must not be null");
-		}
+		Assert.isTrue(key != null && duration != null && holdAtLeast != null,
+				"'key', 'duration' and 'holdAtLeast' must not be null");
 		if (duration.isZero() || duration.isNegative()) {
 			throw new IllegalArgumentException("'duration' must be positive; there is no default term: " + duration);
 		}

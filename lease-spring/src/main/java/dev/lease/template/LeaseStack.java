@@ -20,6 +20,7 @@ import java.util.ArrayDeque;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.util.Assert;
 
 import dev.lease.Lease;
 import dev.lease.LeaseKey;
@@ -51,9 +52,7 @@ public final class LeaseStack {
 	 * @return the scope to close when the work under the grant ends on this thread
 	 */
 	public static Scope bind(Lease lease) {
-		if (lease == null) {
-			throw new IllegalArgumentException("'lease' must not be null");
-		}
+		Assert.notNull(lease, "'lease' must not be null");
 		push(lease);
 		return new Scope(lease);
 	}

@@ -23,6 +23,7 @@ import kotlin.coroutines.AbstractCoroutineContextElement;
 import kotlin.coroutines.CoroutineContext;
 import kotlinx.coroutines.ThreadContextElement;
 import org.jspecify.annotations.Nullable;
+import org.springframework.util.Assert;
 
 import dev.lease.Lease;
 
@@ -61,9 +62,7 @@ public final class LeaseStackElement extends AbstractCoroutineContextElement
 	 * @return the element to add to the context the work under the grant runs in
 	 */
 	public static LeaseStackElement with(CoroutineContext context, Lease lease) {
-		if (lease == null) {
-			throw new IllegalArgumentException("'lease' must not be null");
-		}
+		Assert.notNull(lease, "'lease' must not be null");
 		LeaseStackElement outer = (context != null) ? context.get(KEY) : null;
 		List<Lease> leases = new ArrayList<>((outer != null) ? outer.leases : List.of());
 		leases.add(lease);

@@ -97,7 +97,8 @@ final class LeaseTakes {
 	private CompletableFuture<LeaseOutcome<HeldLease>> take(AsyncLeaseHost host, LeaseRequest request, LeaseMode mode,
 			LeaseReleases releases, UnaryOperator<CompletableFuture<Void>> standingEnds) {
 		LeaseKey key = request.key();
-		LeaseHolder holder = holder(request);
+		LeaseHolder holder = (request.holder() != null) ? request.holder()
+				: LeaseHolder.of(this.holderPrefix + "/" + freshId());
 		if (LeaseStack.holds(key)) {
 			return CompletableFuture.failedFuture(new ReentrantTakeException(key, holder));
 		}
@@ -115,11 +116,6 @@ final class LeaseTakes {
 			standingEnds.apply(standing).whenComplete((ended, failure) -> asking.ask());
 		}
 		return asking.answer;
-	}
-
-	private LeaseHolder holder(LeaseRequest request) {
-		LeaseHolder holder = request.holder();
-		return (holder != null) ? holder : LeaseHolder.of(this.holderPrefix + "/" + freshId());
 	}
 
 	// A grant is made no earlier than the take was asked and runs for the whole duration,
@@ -221,7 +217,12 @@ final class LeaseTakes {
 			CompletableFuture<?> question = tryTake
 					? LeaseReleases.ask(() -> this.host.tryTake(key, this.holder, duration))
 					: LeaseReleases.ask(() -> this.host.take(key, this.holder, duration));
-			withdrawable(question).whenComplete((result, failure) -> {
+			// an answer cancelled before the question was asked withdraws it now
+			this.asked.set(question);
+			if (this.answer.isCancelled()) {
+				question.cancel(false);
+			}
+			question.whenComplete((result, failure) -> {
 				if (failure != null) {
 					fail(failure);
 				}
@@ -236,14 +237,6 @@ final class LeaseTakes {
 					deliver(held(this.request, taken.lease()));
 				}
 			});
-		}
-
-		private <T> CompletableFuture<T> withdrawable(CompletableFuture<T> question) {
-			this.asked.set(question);
-			if (this.answer.isCancelled()) {
-				question.cancel(false);
-			}
-			return question;
 		}
 
 		// A grant handed over after its instant (a waiter answered only after it stalled

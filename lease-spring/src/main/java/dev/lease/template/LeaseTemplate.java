@@ -23,6 +23,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.LongSupplier;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.util.Assert;
 
 import dev.lease.LeaseExpiredException;
 import dev.lease.LeaseHost;
@@ -106,12 +107,8 @@ public final class LeaseTemplate implements AutoCloseable {
 	}
 
 	private LeaseTemplate(LeaseHost host, String holderPrefix, OnOverrun onOverrun, LongSupplier clock) {
-		if (host == null || onOverrun == null) {
-			throw new IllegalArgumentException("'host' and 'onOverrun' must not be null");
-		}
-		if (holderPrefix == null || holderPrefix.isBlank()) {
-			throw new IllegalArgumentException("'holderPrefix' must not be empty");
-		}
+		Assert.isTrue(host != null && onOverrun != null, "'host' and 'onOverrun' must not be null");
+		Assert.isTrue(holderPrefix != null && !holderPrefix.isBlank(), "'holderPrefix' must not be empty");
 		this.host = host;
 		this.holderPrefix = holderPrefix;
 		this.onOverrun = onOverrun;
@@ -254,12 +251,11 @@ public final class LeaseTemplate implements AutoCloseable {
 			return LeaseOutcome.notTaken(request.key(), taken.reasonNotTaken());
 		}
 		CompletionStage<T> stage = callBound(held, work);
-		CompletableFuture<T> completed = new CompletableFuture<>();
 		if (stage == null) {
 			release(held);
-			completed.complete(null);
-			return LeaseOutcome.taken(request.key(), completed);
+			return LeaseOutcome.taken(request.key(), CompletableFuture.completedFuture(null));
 		}
+		CompletableFuture<T> completed = new CompletableFuture<>();
 		stage.whenComplete((value, failure) -> {
 			LeaseExpiredException overrun;
 			try {
@@ -374,9 +370,7 @@ public final class LeaseTemplate implements AutoCloseable {
 	 * @param wait how long to wait at most for the releases still due
 	 */
 	public void close(Duration wait) {
-		if (wait == null || wait.isNegative()) {
-			throw new IllegalArgumentException("'wait' must not be null or negative");
-		}
+		Assert.isTrue(wait != null && !wait.isNegative(), "'wait' must not be null or negative");
 		this.releases.close(wait);
 	}
 
