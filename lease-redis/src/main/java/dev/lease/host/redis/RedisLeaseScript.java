@@ -29,7 +29,6 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.ReturnType;
-import org.springframework.util.ClassUtils;
 
 import dev.lease.host.KeyModel;
 
@@ -71,9 +70,6 @@ final class RedisLeaseScript {
 	private final byte[] source;
 
 	private final String sha;
-
-	private final boolean jedisPresent = ClassUtils.isPresent("redis.clients.jedis.Jedis",
-			RedisLeaseScript.class.getClassLoader());
 
 	// How long a Lettuce call waits for its answer: the command timeout of the factory.
 	private final long timeoutMillis;
@@ -202,7 +198,7 @@ final class RedisLeaseScript {
 	}
 
 	private List<Object> runOnce(RedisConnection connection, byte[][] keys, byte[][] args, long timeoutMillis) {
-		if (this.jedisPresent && timeoutMillis < this.timeoutMillis && JedisReads.handles(connection)) {
+		if (RedisLeaseStore.jedisPresent && timeoutMillis < this.timeoutMillis && JedisReads.handles(connection)) {
 			return JedisReads.bounded(connection, timeoutMillis,
 					() -> runOnceUnbounded(connection, keys, args, timeoutMillis));
 		}
