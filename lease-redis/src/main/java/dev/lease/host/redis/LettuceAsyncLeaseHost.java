@@ -16,7 +16,6 @@
 
 package dev.lease.host.redis;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -228,15 +227,8 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 	// Whether the holder's grant ended; the waiter of this JVM it was handed on to wakes
 	// at once, as at a blocking release made here.
 	CompletableFuture<Boolean> release(byte[] redisKey, LeaseHolder holder) {
-		return run("release", redisKey, RedisScriptArguments.releaseArguments(holder)).thenApply((answered) -> {
-			if (!(RedisScriptAnswer.release(answered) instanceof RedisScriptAnswer.Ended ended)) {
-				return false;
-			}
-			if (ended.handedOn() != null) {
-				this.wakeups.wake(new String(redisKey, StandardCharsets.US_ASCII), List.of(ended.handedOn()));
-			}
-			return true;
-		});
+		return run("release", redisKey, RedisScriptArguments.releaseArguments(holder))
+			.thenApply((answered) -> this.store.ended(redisKey, answered));
 	}
 
 	// Listing a page reads SCAN and then each key found: on a thread.
