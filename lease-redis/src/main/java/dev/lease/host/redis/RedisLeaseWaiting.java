@@ -97,42 +97,36 @@ final class RedisLeaseWaiting {
 			if (answer instanceof Granted granted) {
 				return new Taken(this.store.confirm(redisKey, new Lease(key, holder, granted.instant()), null));
 			}
-			if (answer instanceof Queued queued) {
-				return await(key, holder, duration, redisKey, ticket, signal, queued);
+			if (!(answer instanceof Queued queued)) {
+				throw new ReentrantTakeException(key, holder);
 			}
-			throw new ReentrantTakeException(key, holder);
+			WaiterStore questions = new WaiterStore() {
+
+				@Override
+				public dev.lease.host.TakeAnswer ask(boolean atBound, long answerBy) {
+					RedisLeaseStore store = RedisLeaseWaiting.this.store;
+					return kit(atBound ? store.settle(redisKey, ticket, false, answerBy)
+							: store.ask(redisKey, ticket, answerBy), RedisLeaseWaiting.this.wakeups, wakeKey);
+				}
+
+				@Override
+				public void withdraw() {
+					RedisLeaseWaiting.this.store.settle(redisKey, ticket, true);
+				}
+
+				@Override
+				public TakeResult taken(Instant expiresAt, boolean handed) {
+					return new Taken(
+							RedisLeaseWaiting.this.store.confirm(redisKey, new Lease(key, holder, expiresAt), ticket));
+				}
+
+			};
+			return BlockingWaiter.await(signal, new WaiterMachine(signal, duration, null), kit(queued), questions,
+					this.executor);
 		}
 		finally {
 			this.wakeups.unregister(wakeKey, signal);
 		}
-	}
-
-	private TakeResult await(LeaseKey key, LeaseHolder holder, Duration duration, byte[] redisKey, byte[] ticket,
-			Wakeups.Signal<String> signal, Queued first) throws InterruptedException {
-		String wakeKey = new String(redisKey, StandardCharsets.US_ASCII);
-		WaiterStore questions = new WaiterStore() {
-
-			@Override
-			public dev.lease.host.TakeAnswer ask(boolean atBound, long answerBy) {
-				RedisLeaseStore store = RedisLeaseWaiting.this.store;
-				return kit(atBound ? store.settle(redisKey, ticket, false, answerBy)
-						: store.ask(redisKey, ticket, answerBy), RedisLeaseWaiting.this.wakeups, wakeKey);
-			}
-
-			@Override
-			public void withdraw() {
-				RedisLeaseWaiting.this.store.settle(redisKey, ticket, true);
-			}
-
-			@Override
-			public TakeResult taken(Instant expiresAt, boolean handed) {
-				return new Taken(
-						RedisLeaseWaiting.this.store.confirm(redisKey, new Lease(key, holder, expiresAt), ticket));
-			}
-
-		};
-		return BlockingWaiter.await(signal, new WaiterMachine(signal, duration, null), kit(first), questions,
-				this.executor);
 	}
 
 	/**

@@ -105,22 +105,18 @@ final class ReplicaAcknowledgements {
 	long acknowledged(RedisConnection connection, byte[] redisKey, Predicate<RedisConnection> writes) {
 		// Through Lettuce, never on the native connection the factory shares.
 		AcknowledgementConnection own = this.lettuceConnection;
-		return acknowledgedBy((own != null && LettuceCommands.handles(connection)) ? own.get() : connection, redisKey,
-				writes);
-	}
-
-	private long acknowledgedBy(RedisConnection connection, byte[] redisKey, Predicate<RedisConnection> writes) {
-		if (RedisLeaseStore.lettucePresent && LettuceClusterAcknowledgements.handles(connection)) {
-			return LettuceClusterAcknowledgements.onMasterOf(connection, redisKey, this.commandTimeoutMillis,
+		RedisConnection on = (own != null && LettuceCommands.handles(connection)) ? own.get() : connection;
+		if (RedisLeaseStore.lettucePresent && LettuceClusterAcknowledgements.handles(on)) {
+			return LettuceClusterAcknowledgements.onMasterOf(on, redisKey, this.commandTimeoutMillis,
 					(node) -> acknowledged(node, writes,
 							() -> LettuceClusterAcknowledgements.cover(node, redisKey, this.commandTimeoutMillis)));
 		}
-		return acknowledged(connection, writes, () -> {
-			if (RedisLeaseStore.lettucePresent && LettuceCommands.handles(connection)) {
-				LettuceCommands.publish(connection, this.channel, this.commandTimeoutMillis);
+		return acknowledged(on, writes, () -> {
+			if (RedisLeaseStore.lettucePresent && LettuceCommands.handles(on)) {
+				LettuceCommands.publish(on, this.channel, this.commandTimeoutMillis);
 			}
 			else {
-				connection.execute("PUBLISH", this.channel, new byte[0]);
+				on.execute("PUBLISH", this.channel, new byte[0]);
 			}
 			return true;
 		});
