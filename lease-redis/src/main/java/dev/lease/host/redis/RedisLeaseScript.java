@@ -19,16 +19,14 @@ package dev.lease.host.redis;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.data.redis.core.script.DigestUtils;
 
 import dev.lease.host.KeyModel;
 
@@ -83,11 +81,11 @@ final class RedisLeaseScript {
 			if (in == null) {
 				throw new IllegalStateException("lease.lua is missing beside " + RedisLeaseScript.class.getName());
 			}
-			this.source = substitute(new String(in.readAllBytes(), StandardCharsets.UTF_8))
-				.getBytes(StandardCharsets.UTF_8);
-			this.sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(this.source));
+			String text = substitute(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+			this.source = text.getBytes(StandardCharsets.UTF_8);
+			this.sha = DigestUtils.sha1DigestAsHex(text);
 		}
-		catch (IOException | NoSuchAlgorithmException ex) {
+		catch (IOException ex) {
 			throw new IllegalStateException("Could not read lease.lua", ex);
 		}
 	}
