@@ -188,7 +188,7 @@ final class RedisCalls {
 	// The innermost message: the server's own words (such as "ERR unknown command"),
 	// which the clients' wrappers ("Error in execution") hide.
 	static String rootMessage(Throwable failure) {
-		Throwable root = root(failure);
+		Throwable root = NestedExceptionUtils.getMostSpecificCause(failure);
 		return (root.getMessage() != null) ? root.getMessage() : root.getClass().getSimpleName();
 	}
 
@@ -205,10 +205,6 @@ final class RedisCalls {
 			}
 		}
 		return false;
-	}
-
-	static Throwable root(Throwable failure) {
-		return NestedExceptionUtils.getMostSpecificCause(failure);
 	}
 
 	// Lettuce's and Jedis's factories answer the same getters, on no common type; read

@@ -26,6 +26,7 @@ import java.util.stream.Collectors;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -173,7 +174,7 @@ final class ReplicaAcknowledgements {
 			throw new RedisReplicasToAckUnsupportedException("Replicas to acknowledge each grant (replicasToAck "
 					+ this.replicas + ", lease.redis.replicas-to-ack) need " + command + ", which the server refuses ("
 					+ RedisCalls.rootMessage(ex) + "): it is renamed away or denied by an ACL, as managed services do,"
-					+ " so no grant could be confirmed", RedisCalls.root(ex));
+					+ " so no grant could be confirmed", NestedExceptionUtils.getMostSpecificCause(ex));
 		}
 	}
 
