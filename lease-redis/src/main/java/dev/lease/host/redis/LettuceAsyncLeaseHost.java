@@ -129,12 +129,13 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 
 	@Override
 	public CompletableFuture<TakeResult> take(LeaseKey key, LeaseHolder holder, Duration duration) {
+		RedisLeaseParts parts;
 		try {
 			RedisLeaseHost.ARGUMENTS.requireTake(key, holder, duration);
 			if (!this.host.readyWithoutBlocking(true)) {
 				return this.others.take(key, holder, duration);
 			}
-			this.host.beforeTake(key, holder, duration);
+			parts = this.host.beforeTake(key, holder, duration);
 		}
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
@@ -143,7 +144,7 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 		// Its first question is sent once a message about the key reaches this host (its
 		// slot's subscription, where handoffs are sharded), or after a second, when it
 		// asks on its own.
-		CompletableFuture<Void> subscribed = this.store.handoffsOf(this.store.redisKey(key));
+		CompletableFuture<Void> subscribed = parts.subscription().waiting(this.store.redisKey(key));
 		if (subscribed.isDone()) {
 			take.start();
 		}

@@ -43,9 +43,8 @@ record RedisLeaseParts(RedisHandoffSubscription subscription, RedisLeaseWaiting 
 			throw (ex instanceof LeaseHostException) ? ex
 					: new LeaseHostException("Could not subscribe to Redis for handoffs", ex);
 		}
-		store.subscribed(subscription);
 		return new RedisLeaseParts(subscription,
-				new RedisLeaseWaiting(store, wakeups, durability.threads().executor()));
+				new RedisLeaseWaiting(store, subscription, wakeups, durability.threads().executor()));
 	}
 
 	@Override

@@ -20,7 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -75,9 +74,6 @@ final class RedisLeaseStore {
 	private final String keyPrefix;
 
 	private volatile RedisHandoffChannels handoffChannels;
-
-	// Set once the host subscribed: a waiter's first question waits for its slot's.
-	private volatile @Nullable RedisHandoffSubscription subscription;
 
 	private final ReplicaAcknowledgements acknowledgements;
 
@@ -152,16 +148,6 @@ final class RedisLeaseStore {
 		return this.handoffChannels;
 	}
 
-	void subscribed(RedisHandoffSubscription subscription) {
-		this.subscription = subscription;
-	}
-
-	// Completes once the key's handoffs reach this host (at once on the plain channel).
-	CompletableFuture<Void> handoffsOf(byte[] redisKey) {
-		RedisHandoffSubscription current = this.subscription;
-		return (current != null) ? current.waiting(redisKey) : CompletableFuture.completedFuture(null);
-	}
-
 	byte[] redisKey(LeaseKey key) {
 		return this.keys.redisKey(key);
 	}
@@ -173,12 +159,14 @@ final class RedisLeaseStore {
 
 	// A take's first question, dropped at an interrupt before it is sent (GaveUp). Not
 	// queued, it has no bound: the client's timeout and its slot's subscription bound it.
-	TakeAnswer take(byte[] redisKey, LeaseHolder holder, Duration duration, byte[] ticket) {
+	TakeAnswer take(byte[] redisKey, LeaseHolder holder, Duration duration, byte[] ticket,
+			RedisHandoffSubscription subscription) {
 		long answerBy = System.nanoTime() + this.script.waiterRetryNanos();
 		// It waits for its key's handoffs, FIRST_QUESTION_WAIT_MILLIS at most; an
 		// interrupt meanwhile is left for the question to see.
 		try {
-			handoffsOf(redisKey).get(RedisHandoffSubscription.FIRST_QUESTION_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+			subscription.waiting(redisKey)
+				.get(RedisHandoffSubscription.FIRST_QUESTION_WAIT_MILLIS, TimeUnit.MILLISECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

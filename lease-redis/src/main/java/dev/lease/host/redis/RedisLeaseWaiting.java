@@ -67,14 +67,19 @@ final class RedisLeaseWaiting {
 
 	private final RedisLeaseStore store;
 
+	// a waiter's first question waits for its slot's
+	private final RedisHandoffSubscription subscription;
+
 	private final Wakeups<String, String> wakeups;
 
 	// runs the withdrawals of waiters that give up
 	private final Executor executor;
 
-	RedisLeaseWaiting(RedisLeaseStore store, Wakeups<String, String> wakeups, Executor executor) {
+	RedisLeaseWaiting(RedisLeaseStore store, RedisHandoffSubscription subscription, Wakeups<String, String> wakeups,
+			Executor executor) {
 		this.executor = executor;
 		this.store = store;
+		this.subscription = subscription;
 		this.wakeups = wakeups;
 	}
 
@@ -87,7 +92,7 @@ final class RedisLeaseWaiting {
 		try {
 			TakeAnswer answer;
 			try {
-				answer = this.store.take(redisKey, holder, duration, ticket);
+				answer = this.store.take(redisKey, holder, duration, ticket, this.subscription);
 			}
 			catch (GaveUp ex) {
 				// Interrupted before anything was sent: nothing stands for us.
