@@ -18,7 +18,6 @@ package dev.lease.fence.redis;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -26,6 +25,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.util.Assert;
+import org.springframework.util.StringUtils;
 
 import dev.lease.Fence;
 import dev.lease.FenceExpiredException;
@@ -197,11 +197,10 @@ public class FencedRedisWrites implements FencedParty {
 		BoundFence bound = FenceBinding.required(this.party);
 		Fence fence = bound.fence();
 		Instant instant = fence.instant();
-		List<String> argv = new ArrayList<>(args.length + 2);
-		argv.add(Long.toString(instant.getEpochSecond()));
-		argv.add(Long.toString(instant.getNano() / 1_000L));
-		argv.addAll(Arrays.asList(args));
-		List<Object> answer = this.redisTemplate.execute(script, keys, argv.toArray());
+		Object[] argv = StringUtils.concatenateStringArrays(
+				new String[] { Long.toString(instant.getEpochSecond()), Long.toString(instant.getNano() / 1_000L) },
+				args);
+		List<Object> answer = this.redisTemplate.execute(script, keys, argv);
 		Assert.state(answer != null && !answer.isEmpty(), "The fenced script answered nothing");
 		if (answer.get(0) instanceof Long admitted && admitted == 1L) {
 			return (answer.size() > 1) ? answer.get(1) : null;

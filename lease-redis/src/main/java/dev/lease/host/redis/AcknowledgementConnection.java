@@ -40,8 +40,6 @@ final class AcknowledgementConnection implements AutoCloseable {
 
 	private final RedisConnectionFactory connectionFactory;
 
-	private final Object lock = new Object();
-
 	private @Nullable RedisConnection connection;
 
 	private boolean closed;
@@ -51,35 +49,31 @@ final class AcknowledgementConnection implements AutoCloseable {
 	}
 
 	// The connection, opened if it is not yet; its native commands are safe to send from
-	// any thread, and it is published under the lock.
-	RedisConnection get() {
-		synchronized (this.lock) {
-			if (this.closed) {
-				throw new LeaseHostException("The Redis lease host is closed");
-			}
-			RedisConnection current = this.connection;
-			if (current == null || current.isClosed()) {
-				current = this.connectionFactory.getConnection();
-				current.openPipeline();
-				this.connection = current;
-			}
-			return current;
+	// any thread, and it is published under this object's lock.
+	synchronized RedisConnection get() {
+		if (this.closed) {
+			throw new LeaseHostException("The Redis lease host is closed");
 		}
+		RedisConnection current = this.connection;
+		if (current == null || current.isClosed()) {
+			current = this.connectionFactory.getConnection();
+			current.openPipeline();
+			this.connection = current;
+		}
+		return current;
 	}
 
 	@Override
-	public void close() {
-		synchronized (this.lock) {
-			this.closed = true;
-			RedisConnection current = this.connection;
-			this.connection = null;
-			if (current != null) {
-				try {
-					current.closePipeline();
-				}
-				finally {
-					current.close();
-				}
+	public synchronized void close() {
+		this.closed = true;
+		RedisConnection current = this.connection;
+		this.connection = null;
+		if (current != null) {
+			try {
+				current.closePipeline();
+			}
+			finally {
+				current.close();
 			}
 		}
 	}

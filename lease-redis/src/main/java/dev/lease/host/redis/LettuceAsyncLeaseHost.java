@@ -16,7 +16,6 @@
 
 package dev.lease.host.redis;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -130,12 +129,13 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 
 	@Override
 	public CompletableFuture<TakeResult> take(LeaseKey key, LeaseHolder holder, Duration duration) {
+		RedisLeaseParts parts;
 		try {
 			RedisLeaseHost.ARGUMENTS.requireTake(key, holder, duration);
 			if (!this.host.readyWithoutBlocking(true)) {
 				return this.others.take(key, holder, duration);
 			}
-			this.host.beforeTake(key, holder, duration);
+			parts = this.host.beforeTake(key, holder, duration);
 		}
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
@@ -144,7 +144,7 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 		// Its first question is sent once a message about the key reaches this host (its
 		// slot's subscription, where handoffs are sharded), or after a second, when it
 		// asks on its own.
-		CompletableFuture<Void> subscribed = this.store.handoffsOf(this.store.redisKey(key));
+		CompletableFuture<Void> subscribed = parts.subscription().waiting(this.store.redisKey(key));
 		if (subscribed.isDone()) {
 			take.start();
 		}
@@ -228,15 +228,8 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 	// Whether the holder's grant ended; the waiter of this JVM it was handed on to wakes
 	// at once, as at a blocking release made here.
 	CompletableFuture<Boolean> release(byte[] redisKey, LeaseHolder holder) {
-		return run("release", redisKey, RedisScriptArguments.releaseArguments(holder)).thenApply((answered) -> {
-			if (!(RedisScriptAnswer.release(answered) instanceof RedisScriptAnswer.Ended ended)) {
-				return false;
-			}
-			if (ended.handedOn() != null) {
-				this.wakeups.wake(new String(redisKey, StandardCharsets.US_ASCII), List.of(ended.handedOn()));
-			}
-			return true;
-		});
+		return run("release", redisKey, RedisScriptArguments.releaseArguments(holder))
+			.thenApply((answered) -> this.store.ended(redisKey, answered));
 	}
 
 	// Listing a page reads SCAN and then each key found: on a thread.

@@ -108,7 +108,6 @@ final class LettuceAsyncTake implements ScheduledWaiter.Questions {
 
 	@Override
 	public CompletionStage<TakeAnswer> ask(boolean atBound, long answerBy) {
-		RedisLeaseStore store = this.host.store();
 		byte[][] question = atBound ? RedisScriptArguments.settleArguments(this.ticket, false)
 				: RedisScriptArguments.askArguments(this.ticket);
 		return this.host.runWaiter("take", this.redisKey, question, answerBy)

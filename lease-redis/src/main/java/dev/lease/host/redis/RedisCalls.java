@@ -32,7 +32,6 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisNode;
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
-import org.springframework.util.ClassUtils;
 
 import dev.lease.LeaseHostException;
 import dev.lease.host.GaveUp;
@@ -62,9 +61,6 @@ import dev.lease.host.TimedBorrow;
  */
 final class RedisCalls {
 
-	private static final boolean JEDIS_PRESENT = ClassUtils.isPresent("redis.clients.jedis.Jedis",
-			RedisCalls.class.getClassLoader());
-
 	private final RedisConnectionFactory connectionFactory;
 
 	private final Runnable disturbed;
@@ -78,45 +74,32 @@ final class RedisCalls {
 	RedisCalls(RedisConnectionFactory connectionFactory, RedisDurabilityMonitor durability) {
 		this.connectionFactory = connectionFactory;
 		this.disturbed = durability::disturbed;
-		this.lender = (JEDIS_PRESENT && JedisReads.pooled(connectionFactory))
+		this.lender = (RedisLeaseStore.jedisPresent && JedisReads.pooled(connectionFactory))
 				? new TimedBorrow(durability.threads().executor()) : null;
 	}
 
-	<T> T call(String operation, boolean mayGiveUp, Function<RedisConnection, T> action) {
-		return call(operation, mayGiveUp, null, action);
-	}
-
-	// As above, a waiter's question, whose connection is had by answerBy (a
-	// System.nanoTime() reading) or the call failed.
+	// answerBy: for a waiter's question, the instant (a System.nanoTime() reading) by
+	// which its connection is had or the call failed; null for any other call.
 	<T> T call(String operation, boolean mayGiveUp, @Nullable Long answerBy, Function<RedisConnection, T> action) {
 		boolean interrupted = Thread.interrupted();
 		try {
 			while (true) {
-				RedisConnection connection;
+				RedisConnection connection = null;
 				try {
 					connection = connection(answerBy);
-				}
-				catch (RuntimeException ex) {
-					if (!(Thread.interrupted() | Interrupts.causedByInterrupt(ex))) {
-						throw failed(operation, ex);
-					}
-					interrupted = true;
-					if (mayGiveUp) {
-						throw new GaveUp("a Redis connection");
-					}
-					continue;
-				}
-				try {
 					return answer(connection, answerBy, action);
 				}
-				catch (LeaseHostException ex) {
-					throw ex;
-				}
 				catch (RuntimeException ex) {
-					if (!Interrupts.causedByInterrupt(ex)) {
+					if (connection != null && ex instanceof LeaseHostException) {
+						throw ex;
+					}
+					// Without a connection, an interrupt pending is what failed the wait
+					// for one; with one, a cluster client borrows a node's connection
+					// inside the command.
+					boolean pending = connection == null && Thread.interrupted();
+					if (!(pending | Interrupts.causedByInterrupt(ex))) {
 						throw failed(operation, ex);
 					}
-					// A cluster client borrows a node's connection inside the command.
 					Thread.interrupted();
 					interrupted = true;
 					if (mayGiveUp) {
@@ -205,7 +188,7 @@ final class RedisCalls {
 	// The innermost message: the server's own words (such as "ERR unknown command"),
 	// which the clients' wrappers ("Error in execution") hide.
 	static String rootMessage(Throwable failure) {
-		Throwable root = root(failure);
+		Throwable root = NestedExceptionUtils.getMostSpecificCause(failure);
 		return (root.getMessage() != null) ? root.getMessage() : root.getClass().getSimpleName();
 	}
 
@@ -222,10 +205,6 @@ final class RedisCalls {
 			}
 		}
 		return false;
-	}
-
-	static Throwable root(Throwable failure) {
-		return NestedExceptionUtils.getMostSpecificCause(failure);
 	}
 
 	// Lettuce's and Jedis's factories answer the same getters, on no common type; read

@@ -154,15 +154,14 @@ final class RedisHandoffSubscription implements MessageListener, SubscriptionLis
 	}
 
 	// Subscribed: at start, and again after the subscription's connection was lost
-	// (Lettuce subscribes again on its own, the container does for Jedis).
+	// (Lettuce subscribes again on its own, the container does for Jedis), which
+	// disturbs the durability check as subscribedAgain does.
 	@Override
 	public void onChannelSubscribed(byte[] channel, long count) {
 		if (this.subscribedOnce.getAndSet(true)) {
-			subscribedAgain();
+			this.disturbed.run();
 		}
-		else {
-			this.wakeups.wakeAll();
-		}
+		this.wakeups.wakeAll();
 	}
 
 	// Made again after a loss, or a sharded one after its slot moved: perhaps on another

@@ -19,17 +19,14 @@ package dev.lease.host.redis;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.ReturnType;
-import org.springframework.util.ClassUtils;
+import org.springframework.data.redis.core.script.DigestUtils;
 
 import dev.lease.host.KeyModel;
 
@@ -72,9 +69,6 @@ final class RedisLeaseScript {
 
 	private final String sha;
 
-	private final boolean jedisPresent = ClassUtils.isPresent("redis.clients.jedis.Jedis",
-			RedisLeaseScript.class.getClassLoader());
-
 	// How long a Lettuce call waits for its answer: the command timeout of the factory.
 	private final long timeoutMillis;
 
@@ -87,11 +81,11 @@ final class RedisLeaseScript {
 			if (in == null) {
 				throw new IllegalStateException("lease.lua is missing beside " + RedisLeaseScript.class.getName());
 			}
-			this.source = substitute(new String(in.readAllBytes(), StandardCharsets.UTF_8))
-				.getBytes(StandardCharsets.UTF_8);
-			this.sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(this.source));
+			String text = substitute(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+			this.source = text.getBytes(StandardCharsets.UTF_8);
+			this.sha = DigestUtils.sha1DigestAsHex(text);
 		}
-		catch (IOException | NoSuchAlgorithmException ex) {
+		catch (IOException ex) {
 			throw new IllegalStateException("Could not read lease.lua", ex);
 		}
 	}
@@ -202,7 +196,7 @@ final class RedisLeaseScript {
 	}
 
 	private List<Object> runOnce(RedisConnection connection, byte[][] keys, byte[][] args, long timeoutMillis) {
-		if (this.jedisPresent && timeoutMillis < this.timeoutMillis && JedisReads.handles(connection)) {
+		if (RedisLeaseStore.jedisPresent && timeoutMillis < this.timeoutMillis && JedisReads.handles(connection)) {
 			return JedisReads.bounded(connection, timeoutMillis,
 					() -> runOnceUnbounded(connection, keys, args, timeoutMillis));
 		}

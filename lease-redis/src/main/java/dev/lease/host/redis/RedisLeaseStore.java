@@ -20,7 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -65,6 +64,9 @@ final class RedisLeaseStore {
 	static final boolean lettucePresent = ClassUtils.isPresent("io.lettuce.core.RedisClient",
 			RedisLeaseStore.class.getClassLoader());
 
+	static final boolean jedisPresent = ClassUtils.isPresent("redis.clients.jedis.Jedis",
+			RedisLeaseStore.class.getClassLoader());
+
 	private final RedisConnectionFactory connectionFactory;
 
 	private final RedisKeyCodec keys;
@@ -72,9 +74,6 @@ final class RedisLeaseStore {
 	private final String keyPrefix;
 
 	private volatile RedisHandoffChannels handoffChannels;
-
-	// Set once the host subscribed: a waiter's first question waits for its slot's.
-	private volatile @Nullable RedisHandoffSubscription subscription;
 
 	private final ReplicaAcknowledgements acknowledgements;
 
@@ -149,30 +148,6 @@ final class RedisLeaseStore {
 		return this.handoffChannels;
 	}
 
-	void subscribed(RedisHandoffSubscription subscription) {
-		this.subscription = subscription;
-	}
-
-	// Completes once the key's handoffs reach this host (at once on the plain channel).
-	CompletableFuture<Void> handoffsOf(byte[] redisKey) {
-		RedisHandoffSubscription current = this.subscription;
-		return (current != null) ? current.waiting(redisKey) : CompletableFuture.completedFuture(null);
-	}
-
-	// A waiter's first question waits for its key's handoffs, FIRST_QUESTION_WAIT_MILLIS
-	// at most; an interrupt meanwhile is left for the question to see.
-	private void awaitHandoffsOf(byte[] redisKey) {
-		try {
-			handoffsOf(redisKey).get(RedisHandoffSubscription.FIRST_QUESTION_WAIT_MILLIS, TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		catch (ExecutionException | TimeoutException ex) {
-			// its waiters ask on their own
-		}
-	}
-
 	byte[] redisKey(LeaseKey key) {
 		return this.keys.redisKey(key);
 	}
@@ -184,19 +159,30 @@ final class RedisLeaseStore {
 
 	// A take's first question, dropped at an interrupt before it is sent (GaveUp). Not
 	// queued, it has no bound: the client's timeout and its slot's subscription bound it.
-	TakeAnswer take(byte[] redisKey, LeaseHolder holder, Duration duration, byte[] ticket) {
+	TakeAnswer take(byte[] redisKey, LeaseHolder holder, Duration duration, byte[] ticket,
+			RedisHandoffSubscription subscription) {
 		long answerBy = System.nanoTime() + this.script.waiterRetryNanos();
-		awaitHandoffsOf(redisKey);
-		return RedisScriptAnswer.take(
-				runOrGiveUp("take", redisKey, answerBy, RedisScriptArguments.takeArguments(holder, duration, ticket)));
+		// It waits for its key's handoffs, FIRST_QUESTION_WAIT_MILLIS at most; an
+		// interrupt meanwhile is left for the question to see.
+		try {
+			subscription.waiting(redisKey)
+				.get(RedisHandoffSubscription.FIRST_QUESTION_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			// its waiters ask on their own
+		}
+		return RedisScriptAnswer
+			.take(runWaiter(redisKey, true, answerBy, RedisScriptArguments.takeArguments(holder, duration, ticket)));
 	}
 
 	// "Where do I stand?": saves nothing of the waiter's own and, before its bound,
 	// withdraws nothing; the script saves what resolving handed on, so that the waiter
 	// it names is woken. Dropped at an interrupt before it is sent (GaveUp).
 	WaiterAnswer ask(byte[] redisKey, byte[] ticket, long answerBy) {
-		return RedisScriptAnswer
-			.waiter(runOrGiveUp("take", redisKey, answerBy, RedisScriptArguments.askArguments(ticket)));
+		return RedisScriptAnswer.waiter(runWaiter(redisKey, true, answerBy, RedisScriptArguments.askArguments(ticket)));
 	}
 
 	// "Withdraw me, or tell me I was granted": at the bound; or at an interrupt, where a
@@ -207,9 +193,8 @@ final class RedisLeaseStore {
 
 	// As above, answered by answerBy (a System.nanoTime() reading) or failed.
 	WaiterAnswer settle(byte[] redisKey, byte[] ticket, boolean interrupted, long answerBy) {
-		return RedisScriptAnswer.waiter(this.calls.call("take", false, answerBy,
-				(connection) -> this.script.run(connection, redisKey, this.script.waiterRetryNanos(), answerBy,
-						RedisScriptArguments.settleArguments(ticket, interrupted))));
+		return RedisScriptAnswer
+			.waiter(runWaiter(redisKey, false, answerBy, RedisScriptArguments.settleArguments(ticket, interrupted)));
 	}
 
 	Optional<Duration> remaining(byte[] redisKey, LeaseHolder holder) {
@@ -228,12 +213,8 @@ final class RedisLeaseStore {
 		return call("release", (connection) -> {
 			boolean[] ended = new boolean[1];
 			Predicate<RedisConnection> release = (on) -> {
-				ReleaseAnswer answer = RedisScriptAnswer
-					.release(this.script.run(on, redisKey, RedisScriptArguments.releaseArguments(holder)));
-				if (answer instanceof Ended end && end.handedOn() != null) {
-					this.handedOn.accept(new String(redisKey, StandardCharsets.US_ASCII), end.handedOn());
-				}
-				ended[0] = answer instanceof Ended;
+				ended[0] = ended(redisKey,
+						this.script.run(on, redisKey, RedisScriptArguments.releaseArguments(holder)));
 				return ended[0];
 			};
 			if (!acknowledged) {
@@ -248,6 +229,16 @@ final class RedisLeaseStore {
 			}
 			return ended[0];
 		});
+	}
+
+	// Whether the script's answer to a release is that the grant ended; a waiter of this
+	// JVM it was handed on to wakes at once, without waiting for its message.
+	boolean ended(byte[] redisKey, List<Object> answered) {
+		ReleaseAnswer answer = RedisScriptAnswer.release(answered);
+		if (answer instanceof Ended end && end.handedOn() != null) {
+			this.handedOn.accept(new String(redisKey, StandardCharsets.US_ASCII), end.handedOn());
+		}
+		return answer instanceof Ended;
 	}
 
 	// For a caller that sends the script's questions itself (LettuceAsyncTakes).
@@ -347,15 +338,16 @@ final class RedisLeaseStore {
 		return call(operation, (connection) -> this.script.run(connection, redisKey, args));
 	}
 
-	// A question a waiter may drop at an interrupt that comes before it is sent; asked
-	// again while the key's slot moves for as long as a waiter's question may be.
-	private List<Object> runOrGiveUp(String operation, byte[] redisKey, long answerBy, byte[]... args) {
-		return this.calls.call(operation, true, answerBy,
+	// A waiter's question (a take, ask or settle), asked again while the key's slot moves
+	// for as long as a waiter's question may be; mayGiveUp: dropped at an interrupt that
+	// comes before it is sent.
+	private List<Object> runWaiter(byte[] redisKey, boolean mayGiveUp, long answerBy, byte[]... args) {
+		return this.calls.call("take", mayGiveUp, answerBy,
 				(connection) -> this.script.run(connection, redisKey, this.script.waiterRetryNanos(), answerBy, args));
 	}
 
 	private <T> T call(String operation, Function<RedisConnection, T> action) {
-		return this.calls.call(operation, false, action);
+		return this.calls.call(operation, false, null, action);
 	}
 
 	static byte[] ascii(String text) {

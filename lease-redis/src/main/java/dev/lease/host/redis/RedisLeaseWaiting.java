@@ -67,14 +67,19 @@ final class RedisLeaseWaiting {
 
 	private final RedisLeaseStore store;
 
+	// a waiter's first question waits for its slot's
+	private final RedisHandoffSubscription subscription;
+
 	private final Wakeups<String, String> wakeups;
 
 	// runs the withdrawals of waiters that give up
 	private final Executor executor;
 
-	RedisLeaseWaiting(RedisLeaseStore store, Wakeups<String, String> wakeups, Executor executor) {
+	RedisLeaseWaiting(RedisLeaseStore store, RedisHandoffSubscription subscription, Wakeups<String, String> wakeups,
+			Executor executor) {
 		this.executor = executor;
 		this.store = store;
+		this.subscription = subscription;
 		this.wakeups = wakeups;
 	}
 
@@ -87,7 +92,7 @@ final class RedisLeaseWaiting {
 		try {
 			TakeAnswer answer;
 			try {
-				answer = this.store.take(redisKey, holder, duration, ticket);
+				answer = this.store.take(redisKey, holder, duration, ticket, this.subscription);
 			}
 			catch (GaveUp ex) {
 				// Interrupted before anything was sent: nothing stands for us.
@@ -97,42 +102,36 @@ final class RedisLeaseWaiting {
 			if (answer instanceof Granted granted) {
 				return new Taken(this.store.confirm(redisKey, new Lease(key, holder, granted.instant()), null));
 			}
-			if (answer instanceof Queued queued) {
-				return await(key, holder, duration, redisKey, ticket, signal, queued);
+			if (!(answer instanceof Queued queued)) {
+				throw new ReentrantTakeException(key, holder);
 			}
-			throw new ReentrantTakeException(key, holder);
+			WaiterStore questions = new WaiterStore() {
+
+				@Override
+				public dev.lease.host.TakeAnswer ask(boolean atBound, long answerBy) {
+					RedisLeaseStore store = RedisLeaseWaiting.this.store;
+					return kit(atBound ? store.settle(redisKey, ticket, false, answerBy)
+							: store.ask(redisKey, ticket, answerBy), RedisLeaseWaiting.this.wakeups, wakeKey);
+				}
+
+				@Override
+				public void withdraw() {
+					RedisLeaseWaiting.this.store.settle(redisKey, ticket, true);
+				}
+
+				@Override
+				public TakeResult taken(Instant expiresAt, boolean handed) {
+					return new Taken(
+							RedisLeaseWaiting.this.store.confirm(redisKey, new Lease(key, holder, expiresAt), ticket));
+				}
+
+			};
+			return BlockingWaiter.await(signal, new WaiterMachine(signal, duration, null), kit(queued), questions,
+					this.executor);
 		}
 		finally {
 			this.wakeups.unregister(wakeKey, signal);
 		}
-	}
-
-	private TakeResult await(LeaseKey key, LeaseHolder holder, Duration duration, byte[] redisKey, byte[] ticket,
-			Wakeups.Signal<String> signal, Queued first) throws InterruptedException {
-		String wakeKey = new String(redisKey, StandardCharsets.US_ASCII);
-		WaiterStore questions = new WaiterStore() {
-
-			@Override
-			public dev.lease.host.TakeAnswer ask(boolean atBound, long answerBy) {
-				RedisLeaseStore store = RedisLeaseWaiting.this.store;
-				return kit(atBound ? store.settle(redisKey, ticket, false, answerBy)
-						: store.ask(redisKey, ticket, answerBy), RedisLeaseWaiting.this.wakeups, wakeKey);
-			}
-
-			@Override
-			public void withdraw() {
-				RedisLeaseWaiting.this.store.settle(redisKey, ticket, true);
-			}
-
-			@Override
-			public TakeResult taken(Instant expiresAt, boolean handed) {
-				return new Taken(
-						RedisLeaseWaiting.this.store.confirm(redisKey, new Lease(key, holder, expiresAt), ticket));
-			}
-
-		};
-		return BlockingWaiter.await(signal, new WaiterMachine(signal, duration, null), kit(first), questions,
-				this.executor);
 	}
 
 	/**

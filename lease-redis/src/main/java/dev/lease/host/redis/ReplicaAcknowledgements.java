@@ -26,6 +26,7 @@ import java.util.stream.Collectors;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -105,22 +106,18 @@ final class ReplicaAcknowledgements {
 	long acknowledged(RedisConnection connection, byte[] redisKey, Predicate<RedisConnection> writes) {
 		// Through Lettuce, never on the native connection the factory shares.
 		AcknowledgementConnection own = this.lettuceConnection;
-		return acknowledgedBy((own != null && LettuceCommands.handles(connection)) ? own.get() : connection, redisKey,
-				writes);
-	}
-
-	private long acknowledgedBy(RedisConnection connection, byte[] redisKey, Predicate<RedisConnection> writes) {
-		if (RedisLeaseStore.lettucePresent && LettuceClusterAcknowledgements.handles(connection)) {
-			return LettuceClusterAcknowledgements.onMasterOf(connection, redisKey, this.commandTimeoutMillis,
+		RedisConnection on = (own != null && LettuceCommands.handles(connection)) ? own.get() : connection;
+		if (RedisLeaseStore.lettucePresent && LettuceClusterAcknowledgements.handles(on)) {
+			return LettuceClusterAcknowledgements.onMasterOf(on, redisKey, this.commandTimeoutMillis,
 					(node) -> acknowledged(node, writes,
 							() -> LettuceClusterAcknowledgements.cover(node, redisKey, this.commandTimeoutMillis)));
 		}
-		return acknowledged(connection, writes, () -> {
-			if (RedisLeaseStore.lettucePresent && LettuceCommands.handles(connection)) {
-				LettuceCommands.publish(connection, this.channel, this.commandTimeoutMillis);
+		return acknowledged(on, writes, () -> {
+			if (RedisLeaseStore.lettucePresent && LettuceCommands.handles(on)) {
+				LettuceCommands.publish(on, this.channel, this.commandTimeoutMillis);
 			}
 			else {
-				connection.execute("PUBLISH", this.channel, new byte[0]);
+				on.execute("PUBLISH", this.channel, new byte[0]);
 			}
 			return true;
 		});
@@ -177,7 +174,7 @@ final class ReplicaAcknowledgements {
 			throw new RedisReplicasToAckUnsupportedException("Replicas to acknowledge each grant (replicasToAck "
 					+ this.replicas + ", lease.redis.replicas-to-ack) need " + command + ", which the server refuses ("
 					+ RedisCalls.rootMessage(ex) + "): it is renamed away or denied by an ACL, as managed services do,"
-					+ " so no grant could be confirmed", RedisCalls.root(ex));
+					+ " so no grant could be confirmed", NestedExceptionUtils.getMostSpecificCause(ex));
 		}
 	}
 
