@@ -21,6 +21,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.sql.Types;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.stream.LongStream;
@@ -131,7 +132,9 @@ final class Transaction {
 			update(sql, rows.get(0));
 			return;
 		}
-		this.jdbc.batchUpdate(sql, rows.stream().map(Transaction::bindable).toList());
+		List<@Nullable Object[]> bindable = new ArrayList<>(rows.size());
+		rows.forEach((parameters) -> bindable.add(bindable(parameters)));
+		this.jdbc.batchUpdate(sql, bindable);
 	}
 
 	// A statement run for the value the database answers with its update count, as the
