@@ -16,14 +16,14 @@
 
 package dev.lease.host.jdbc;
 
+import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import javax.sql.DataSource;
-
-import org.springframework.dao.DataAccessException;
-import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.lease.host.Interrupts;
 
@@ -63,11 +63,12 @@ final class StoreInterrupts {
 		if (dialect != JdbcLeaseDialect.H2) {
 			return new StoreInterrupts(-1);
 		}
-		try {
-			Long lockTimeout = new JdbcTemplate(dataSource).queryForObject("SELECT LOCK_TIMEOUT()", Long.class);
-			return new StoreInterrupts((lockTimeout != null) ? TimeUnit.MILLISECONDS.toNanos(lockTimeout) : -1);
+		try (Connection connection = dataSource.getConnection();
+				Statement statement = connection.createStatement();
+				ResultSet lockTimeout = statement.executeQuery("SELECT LOCK_TIMEOUT()")) {
+			return new StoreInterrupts(lockTimeout.next() ? TimeUnit.MILLISECONDS.toNanos(lockTimeout.getLong(1)) : -1);
 		}
-		catch (DataAccessException ex) {
+		catch (SQLException ex) {
 			return new StoreInterrupts(-1);
 		}
 	}
