@@ -30,6 +30,7 @@ import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.util.Assert;
+import org.springframework.util.function.SingletonSupplier;
 
 import dev.lease.Fence;
 import dev.lease.FenceExpiredException;
@@ -70,7 +71,7 @@ public class FencedJdbcTemplate implements FencedParty {
 
 	private final @Nullable FenceRefusalListener listener;
 
-	private volatile @Nullable DatabaseClock clock;
+	private final SingletonSupplier<DatabaseClock> clock;
 
 	/**
 	 * Create a template writing to the given data source as the given fenced party; its
@@ -101,6 +102,8 @@ public class FencedJdbcTemplate implements FencedParty {
 		this.jdbcTemplate = new JdbcTemplate(dataSource);
 		this.transactionTemplate = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
 		this.listener = listener;
+		// Chosen at the first write: creating the template does not connect.
+		this.clock = SingletonSupplier.of(() -> DatabaseClock.of(dataSource));
 	}
 
 	/**
@@ -188,7 +191,7 @@ public class FencedJdbcTemplate implements FencedParty {
 	private <T> T write(Fence fence, @Nullable LeaseKey key, FenceRefusalListener listener,
 			Function<JdbcOperations, T> work) {
 		Assert.notNull(work, "'work' must not be null");
-		DatabaseClock clock = clock();
+		DatabaseClock clock = this.clock.obtain();
 		// The fence check of one write: run last in the write's transaction and, when
 		// that transaction was joined, again just before it commits.
 		Runnable check = () -> {
@@ -214,17 +217,6 @@ public class FencedJdbcTemplate implements FencedParty {
 			}
 			return written;
 		});
-	}
-
-	private DatabaseClock clock() {
-		DatabaseClock clock = this.clock;
-		if (clock == null) {
-			DataSource dataSource = this.jdbcTemplate.getDataSource();
-			Assert.state(dataSource != null, "No DataSource");
-			clock = DatabaseClock.of(dataSource);
-			this.clock = clock;
-		}
-		return clock;
 	}
 
 }

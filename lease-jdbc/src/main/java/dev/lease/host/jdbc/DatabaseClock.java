@@ -28,6 +28,8 @@ import org.springframework.jdbc.core.JdbcOperations;
 import org.springframework.jdbc.support.JdbcUtils;
 import org.springframework.jdbc.support.MetaDataAccessException;
 
+import dev.lease.host.Micros;
+
 /**
  * The one reading of a database's own clock, in microseconds since the epoch, shared by
  * the JDBC lease host and {@code FencedJdbcTemplate} so that a grant and a fence are
@@ -120,8 +122,7 @@ public enum DatabaseClock {
 	 * @return the reading
 	 */
 	public Instant read(JdbcOperations jdbc) {
-		long micros = readMicros(jdbc);
-		return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1_000L);
+		return Micros.toInstant(readMicros(jdbc));
 	}
 
 	/**

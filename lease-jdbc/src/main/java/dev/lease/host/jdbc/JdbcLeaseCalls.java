@@ -216,17 +216,16 @@ final class JdbcLeaseCalls {
 					pauseBeforeRetry(attempt);
 				}
 			}
+			// Every attempt that did not answer left its failure.
 			String operation = what + ((key != null) ? " for key '" + key + "'" : "");
-			LeaseHostException unreachable = (failure != null)
-					? UnreachableDatabase.of(this.database, operation, failure, false) : null;
+			LeaseHostException unreachable = UnreachableDatabase.of(this.database, operation, failure, false);
 			if (unreachable != null) {
 				throw unreachable;
 			}
 			String message = "Could not " + operation + " on " + this.dialect.displayName()
 					+ (keyLockHeld ? ": another session held the key's lock longer than "
 							+ JdbcLeaseStatements.KEY_LOCK_WAIT_MILLIS + " ms" : "");
-			throw (failure != null) ? new LeaseHostException(message + ": " + failure.getMessage(), failure)
-					: new LeaseHostException(message);
+			throw new LeaseHostException(message + ": " + failure.getMessage(), failure);
 		}
 		finally {
 			if (interrupted) {
@@ -271,7 +270,14 @@ final class JdbcLeaseCalls {
 	// The work on a connection of the host's own, had, and answered, by the instant
 	// where the call has one (AnswerDeadline).
 	private <T> T onOwnConnection(@Nullable Long answerBy, Supplier<T> work) {
-		Connection connection = connection(answerBy);
+		Connection connection;
+		try {
+			connection = (answerBy != null) ? this.deadline.connection(this.dataSource, answerBy)
+					: this.dataSource.getConnection();
+		}
+		catch (SQLException ex) {
+			throw new Transaction.NotConnected(ex);
+		}
 		int networkTimeout = (answerBy != null) ? AnswerDeadline.bound(connection, answerBy) : -1;
 		try {
 			return bound(connection, work);
@@ -299,16 +305,6 @@ final class JdbcLeaseCalls {
 		return this.deadline.answeringBy(answerByNanos, calls);
 	}
 
-	private Connection connection(@Nullable Long answerBy) {
-		try {
-			return (answerBy != null) ? this.deadline.connection(this.dataSource, answerBy)
-					: this.dataSource.getConnection();
-		}
-		catch (SQLException ex) {
-			throw new Transaction.NotConnected(ex);
-		}
-	}
-
 	// The one-statement questions: in auto-commit, on the bound connection.
 	private <T> T inAutoCommit(Supplier<T> work) {
 		return this.jdbc.execute((ConnectionCallback<T>) (bound) -> {
@@ -321,7 +317,12 @@ final class JdbcLeaseCalls {
 			}
 			finally {
 				if (!wasAutoCommit) {
-					restoreAutoCommit(bound);
+					try {
+						bound.setAutoCommit(false);
+					}
+					catch (SQLException ex) {
+						// the pool resets the connection, or discards it
+					}
 				}
 			}
 		});
@@ -336,15 +337,6 @@ final class JdbcLeaseCalls {
 			return inTransaction(work);
 		}
 		return withdrawals.use((connection) -> bound(connection, () -> inTransaction(work)), () -> inTransaction(work));
-	}
-
-	private static void restoreAutoCommit(Connection connection) {
-		try {
-			connection.setAutoCommit(false);
-		}
-		catch (SQLException ex) {
-			// the pool resets the connection, or discards it
-		}
 	}
 
 	// A deadlock or lock timeout undid the whole transaction: try again after a short,

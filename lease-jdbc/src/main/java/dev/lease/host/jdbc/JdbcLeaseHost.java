@@ -222,7 +222,8 @@ public final class JdbcLeaseHost implements LeaseHost, ProtocolRecordingHost, Au
 		long durationMicros = Micros.of(ARGUMENTS.requireTake(key, holder, duration));
 		JdbcLeaseParts parts = this.parts.get();
 		try {
-			TakeAnswer entered = parts.store().enter(key, holder, durationMicros, false);
+			// A try to take is refused rather than queued: it asks for no waiter id.
+			TakeAnswer entered = parts.store().enter(key, holder, durationMicros, false, () -> 0);
 			return (entered instanceof Granted granted) ? JdbcLeaseWaiting.taken(key, holder, granted) : new Held();
 		}
 		finally {

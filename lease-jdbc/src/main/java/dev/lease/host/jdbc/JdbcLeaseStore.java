@@ -16,7 +16,6 @@
 
 package dev.lease.host.jdbc;
 
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,8 +63,6 @@ class JdbcLeaseStore {
 	// Whether the host notifies other hosts of its handoffs (WrittenHandoffs).
 	final boolean notifying;
 
-	private final SecureRandom random = new SecureRandom();
-
 	JdbcLeaseStore(JdbcLeaseCalls calls, JdbcLeaseStatements statements, JdbcLeaseDialect dialect,
 			PickedUpWaiters pickedUp, String channel, boolean notifying) {
 		this.calls = calls;
@@ -85,11 +82,6 @@ class JdbcLeaseStore {
 			return new MysqlLeaseStore(calls, statements, dialect, pickedUp, channel, notifying);
 		}
 		return new JdbcLeaseStore(calls, statements, dialect, pickedUp, channel, notifying);
-	}
-
-	// Take the key if it is free; otherwise refuse, or queue the caller.
-	final TakeAnswer enter(LeaseKey key, LeaseHolder holder, long durationMicros, boolean queue) {
-		return enter(key, holder, durationMicros, queue, this.random::nextLong);
 	}
 
 	// Take the key if it is free; otherwise refuse, or queue the caller under an id it

@@ -176,7 +176,9 @@ final class KeyEntries {
 		long now = System.nanoTime();
 		List<Turn> waiting = new ArrayList<>(sent.size());
 		for (Turn turn : sent) {
-			if (turn.termPassed(now)) {
+			// A take whose term, counted from when it came, has passed stops waiting for
+			// a connection to enter.
+			if (now - turn.arrived >= TimeUnit.MICROSECONDS.toNanos(turn.entry.durationMicros())) {
 				turn.answered(failed);
 			}
 			else {
@@ -321,13 +323,6 @@ final class KeyEntries {
 
 		Turn(Entry entry) {
 			this.entry = entry;
-		}
-
-		// Whether its term, counted from when it came, has passed: it stops waiting for a
-		// connection to enter.
-		boolean termPassed(long now) {
-			long term = TimeUnit.MICROSECONDS.toNanos(this.entry.durationMicros());
-			return now - this.arrived >= term;
 		}
 
 		void answered(Answer answer) {

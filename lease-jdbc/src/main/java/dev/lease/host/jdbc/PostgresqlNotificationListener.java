@@ -20,7 +20,6 @@ import java.lang.reflect.Method;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.Statement;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
@@ -246,11 +245,8 @@ final class PostgresqlNotificationListener {
 		if (payload == null) {
 			return;
 		}
-		if (payload.namesNobody()) {
-			this.wakeups.wake(payload.key(), List.of());
-			return;
-		}
-		if (!payload.handed().isEmpty()) {
+		// A message naming nobody wakes every waiter of the key to ask.
+		if (payload.namesNobody() || !payload.handed().isEmpty()) {
 			this.wakeups.wake(payload.key(), payload.handed());
 		}
 		Wakeups.NextInLine<Long> next = payload.next();

@@ -70,16 +70,14 @@ final class StoredQueue implements WaiterQueue {
 		if (size == 0) {
 			return queue;
 		}
-		List<QueuedWaiter> page = new ArrayList<>();
 		for (KeyRow.QueueRow row : tx.queryRows(statements.selectQueuePageAndNow, 0, KeyRow.NOW_AND_WAITER, keyBytes,
 				Long.MIN_VALUE, FIRST_PAGE)) {
 			tx.clockRead(row.now());
 			if (row.waiter() != null) {
-				page.add(row.waiter());
+				queue.read.add(row.waiter());
 			}
 		}
-		queue.read.addAll(page);
-		queue.complete = page.size() < FIRST_PAGE;
+		queue.complete = queue.read.size() < FIRST_PAGE;
 		return queue;
 	}
 
