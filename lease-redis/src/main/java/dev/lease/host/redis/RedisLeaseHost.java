@@ -104,8 +104,7 @@ public final class RedisLeaseHost implements LeaseHost, ProtocolRecordingHost, A
 		this.store = new RedisLeaseStore(builder.connectionFactory, this.keyPrefix, builder.replicasToAck,
 				builder.replicaTimeout, this.durability,
 				(redisKey, handed) -> this.wakeups.wake(redisKey, List.of(handed)));
-		this.parts = new LazyStart<>(() -> RedisLeaseParts.start(this.store, this.durability, this.wakeups),
-				"The Redis lease host is closed");
+		this.parts = RedisLeaseParts.lazy(this.store, this.durability, this.wakeups);
 		this.async = LettuceAsyncLeaseHost.orOnThreads(this, builder.replicasToAck, this.store, this.wakeups,
 				this.durability.threads());
 		try {

@@ -17,13 +17,14 @@
 package dev.lease.host.redis;
 
 import dev.lease.LeaseHostException;
+import dev.lease.host.LazyStart;
 import dev.lease.host.Wakeups;
 
 /**
  * The parts of a {@link RedisLeaseHost} built once Redis has answered: its script loaded,
  * the server's durability read, and its subscription for handoffs. Built through the host
- * kit's {@link dev.lease.host.LazyStart}, so that a host built while Redis is down starts
- * at the first call that reaches it.
+ * kit's {@link LazyStart}, so that a host built while Redis is down starts at the first
+ * call that reaches it.
  *
  * @param subscription the subscription for handoffs, ended with the host
  * @param waiting the host's waiting takes
@@ -31,7 +32,12 @@ import dev.lease.host.Wakeups;
  */
 record RedisLeaseParts(RedisHandoffSubscription subscription, RedisLeaseWaiting waiting) implements AutoCloseable {
 
-	static RedisLeaseParts start(RedisLeaseStore store, RedisDurabilityMonitor durability,
+	static LazyStart<RedisLeaseParts> lazy(RedisLeaseStore store, RedisDurabilityMonitor durability,
+			Wakeups<String, String> wakeups) {
+		return new LazyStart<>(() -> start(store, durability, wakeups), "The Redis lease host is closed");
+	}
+
+	private static RedisLeaseParts start(RedisLeaseStore store, RedisDurabilityMonitor durability,
 			Wakeups<String, String> wakeups) {
 		store.start();
 		RedisHandoffSubscription subscription;
