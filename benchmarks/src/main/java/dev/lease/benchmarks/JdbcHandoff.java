@@ -129,13 +129,14 @@ final class JdbcHandoff {
 					Thread.currentThread().interrupt();
 				}
 			});
-			while (probe.queryForObject("SELECT COUNT(*) FROM LEASE_WAITERS WHERE LEASE_KEY = ?", Integer.class,
-					(Object) key.bytes()) == 0) {
+			// a take that failed never queues: stop spinning so that take.get reports it
+			while (!take.isDone() && probe.queryForObject("SELECT COUNT(*) FROM LEASE_WAITERS WHERE LEASE_KEY = ?",
+					Integer.class, (Object) key.bytes()) == 0) {
 				Thread.onSpinWait();
 			}
 			// The row is visible before the waiter has its commit's answer: start once it
 			// sleeps, so that its own entry is not counted as the handoff's.
-			while (!asleep(waiterThread[0])) {
+			while (!take.isDone() && !asleep(waiterThread[0])) {
 				Thread.onSpinWait();
 			}
 			logs.forEach(HandoffStatements::start);
