@@ -83,8 +83,6 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 
 	private final AsyncLeaseHost others;
 
-	private final RedisConnectionFactory connectionFactory;
-
 	private final RedisLeaseStore store;
 
 	private final Wakeups<String, String> wakeups;
@@ -97,11 +95,10 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 	// for the rare confirmation that blocks: a grant given back, or replicas awaited
 	private final Executor executor;
 
-	LettuceAsyncLeaseHost(RedisLeaseHost host, RedisConnectionFactory connectionFactory, RedisLeaseStore store,
-			Wakeups<String, String> wakeups, HostThreads threads) {
+	LettuceAsyncLeaseHost(RedisLeaseHost host, RedisLeaseStore store, Wakeups<String, String> wakeups,
+			HostThreads threads) {
 		this.host = host;
 		this.others = AsyncLeaseHost.onThreads(host, threads.executor());
-		this.connectionFactory = connectionFactory;
 		this.store = store;
 		this.wakeups = wakeups;
 		// one thread, of the host's own: each take's state is touched by it only
@@ -124,7 +121,7 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 					+ " a cancelled take relies on");
 			return AsyncLeaseHost.onThreads(host, threads.executor());
 		}
-		return new LettuceAsyncLeaseHost(host, connectionFactory, store, wakeups, threads);
+		return new LettuceAsyncLeaseHost(host, store, wakeups, threads);
 	}
 
 	@Override
@@ -258,33 +255,32 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 		return this.executor;
 	}
 
-	// One question of the script that is not a waiter's, sent without waiting.
-	CompletableFuture<List<Object>> run(String operation, byte[] redisKey, byte[][] args) {
-		return run(operation, redisKey, args, this.store.script().shortRetryNanos());
+	// One question of the script that is not a waiter's, sent without waiting, answered
+	// within the command timeout.
+	private CompletableFuture<List<Object>> run(String operation, byte[] redisKey, byte[][] args) {
+		return run(operation, redisKey, args, this.store.script().shortRetryNanos(),
+				System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(this.store.commandTimeoutMillis()));
 	}
 
 	// One question of a waiter (take, ask, settle), asked again while the slot moves for
-	// as long as a blocking waiter's.
+	// as long as a blocking waiter's, answered within the command timeout.
 	CompletableFuture<List<Object>> runWaiter(String operation, byte[] redisKey, byte[][] args) {
-		return run(operation, redisKey, args, this.store.script().waiterRetryNanos());
+		return runWaiter(operation, redisKey, args, System.nanoTime() + this.store.script().waiterRetryNanos());
 	}
 
 	// As above, answered by answerBy (a System.nanoTime() reading) or failed: a waiter's
 	// question gives up on a silent server at its bound plus the answer margin.
 	CompletableFuture<List<Object>> runWaiter(String operation, byte[] redisKey, byte[][] args, long answerBy) {
-		long left = Math.max(0, answerBy - System.nanoTime());
-		return send(operation, redisKey, args,
-				System.nanoTime() + Math.min(left, this.store.script().waiterRetryNanos()), answerBy,
-				RedisMigrations.FIRST_PAUSE_MILLIS, new CompletableFuture<>());
+		return run(operation, redisKey, args, this.store.script().waiterRetryNanos(), answerBy);
 	}
 
 	// Failures read as the blocking calls report them; a refusal while the key's slot
 	// moves is asked again after RedisMigrations' pauses, on the timer thread, until the
-	// window ends.
-	private CompletableFuture<List<Object>> run(String operation, byte[] redisKey, byte[][] args, long windowNanos) {
+	// window ends: windowNanos from now, or answerBy if that comes first.
+	private CompletableFuture<List<Object>> run(String operation, byte[] redisKey, byte[][] args, long windowNanos,
+			long answerBy) {
 		long now = System.nanoTime();
-		return send(operation, redisKey, args, now + windowNanos,
-				now + TimeUnit.MILLISECONDS.toNanos(this.store.commandTimeoutMillis()),
+		return send(operation, redisKey, args, now + Math.min(Math.max(0, answerBy - now), windowNanos), answerBy,
 				RedisMigrations.FIRST_PAUSE_MILLIS, new CompletableFuture<>());
 	}
 
@@ -293,7 +289,7 @@ final class LettuceAsyncLeaseHost implements AsyncLeaseHost {
 			long answerBy, long pauseMillis, CompletableFuture<List<Object>> answer) {
 		long timeoutMillis = Math.min(this.store.commandTimeoutMillis(),
 				Math.max(1, TimeUnit.NANOSECONDS.toMillis(answerBy - System.nanoTime())));
-		LettuceCommands.evalShaAsync(this.connectionFactory, this.store.script(), redisKey, args, timeoutMillis)
+		LettuceCommands.evalShaAsync(this.store.connectionFactory(), this.store.script(), redisKey, args, timeoutMillis)
 			.whenComplete((answered, failure) -> {
 				if (failure == null) {
 					answer.complete(answered);

@@ -17,7 +17,6 @@
 package dev.lease.host.redis;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
@@ -25,7 +24,6 @@ import java.util.function.Function;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
@@ -34,6 +32,7 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceClusterConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionProvider;
+import org.springframework.data.redis.util.ByteUtils;
 
 import dev.lease.LeaseHostException;
 
@@ -99,7 +98,7 @@ final class LettuceClusterAcknowledgements {
 	static <T> T onMasterOf(RedisConnection connection, byte[] redisKey, long timeoutMillis,
 			Function<RedisConnection, T> action) {
 		StatefulRedisClusterConnection<byte[], byte[]> cluster = cluster(connection);
-		RedisClusterNode master = cluster.getPartitions().getMasterBySlot(SlotHash.getSlot(redisKey));
+		RedisClusterNode master = cluster.getPartitions().getMasterBySlot(RedisHandoffChannels.slot(redisKey));
 		if (master == null) {
 			throw new LeaseHostException("No master serves the slot of Redis key '"
 					+ new String(redisKey, StandardCharsets.US_ASCII) + "' in the client's view of the cluster");
@@ -140,8 +139,7 @@ final class LettuceClusterAcknowledgements {
 	 * key's
 	 */
 	static boolean cover(RedisConnection node, byte[] redisKey, long timeoutMillis) {
-		byte[] key = Arrays.copyOf(redisKey, redisKey.length + SUFFIX.length);
-		System.arraycopy(SUFFIX, 0, key, redisKey.length, SUFFIX.length);
+		byte[] key = ByteUtils.concat(redisKey, SUFFIX);
 		try {
 			LettuceCommands.await(
 					((LettuceConnection) node).getNativeConnection().<Long>eval(COVER, ScriptOutputType.INTEGER, key),
