@@ -94,7 +94,6 @@ public class JdbcLeaseHostDataSourceScriptDatabaseInitializer
 					+ "): the database did not answer at start-up, and they are not created later. Restart the"
 					+ " application once the database answers, or run the schema scripts yourself: " + ex);
 			JdbcLeaseHostProperties none = new JdbcLeaseHostProperties();
-			none.setTablePrefix(properties.getTablePrefix());
 			// no script is run; Boot still resolves a location, and fails a pattern
 			// over a folder that is missing
 			none.setSchema("optional:classpath:dev/lease/host/jdbc/none.sql");
