@@ -81,10 +81,7 @@ public final class LeaseAutoConfiguration {
 	@ConditionalOnMissingBean
 	LeaseTemplate leaseTemplate(LeaseHostSelection selection, ObjectProvider<LeaseHostDecorator> decorators,
 			LeaseProperties properties, Environment environment) {
-		LeaseHost host = selection.host();
-		for (LeaseHostDecorator decorator : decorators.orderedStream().toList()) {
-			host = decorator.decorate(host);
-		}
+		LeaseHost host = selection.decoratedHost(decorators);
 		String holderPrefix = StringUtils.hasText(properties.holderPrefix()) ? properties.holderPrefix()
 				: defaultHolderPrefix(environment);
 		return new LeaseTemplate(host, holderPrefix, properties.onOverrun());

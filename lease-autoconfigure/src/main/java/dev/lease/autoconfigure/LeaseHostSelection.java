@@ -91,6 +91,22 @@ public final class LeaseHostSelection implements SmartInitializingSingleton {
 				"Mark the one leases should use @Primary, or define only one");
 	}
 
+	/**
+	 * Return the chosen host wrapped by the given decorators, in their order: the host
+	 * that {@code @Leased} calls and the ShedLock adapter use.
+	 * @param decorators the decorators to apply
+	 * @return the decorated host
+	 * @throws NoLeaseHostException when no host, or more than one, is available
+	 * @since 0.1.0
+	 */
+	public LeaseHost decoratedHost(ObjectProvider<LeaseHostDecorator> decorators) {
+		LeaseHost host = host();
+		for (LeaseHostDecorator decorator : decorators.orderedStream().toList()) {
+			host = decorator.decorate(host);
+		}
+		return host;
+	}
+
 	private static NoLeaseHostException missing(LeaseProperties.Host named) {
 		String name = named.name().toLowerCase(Locale.ROOT);
 		String description = "lease.host is '" + name + "' but no " + name + " lease host could be created";

@@ -92,17 +92,6 @@ public class LeaseHostHealthIndicator extends AbstractHealthIndicator {
 		this.details = details;
 	}
 
-	private static void protocol(StoreProtocolReading reading, Health.Builder builder) {
-		Map<String, Object> protocol = new LinkedHashMap<>();
-		protocol.put("speaks", reading.ours().toString());
-		protocol.put("recorded", Objects.toString(reading.recorded(), "none"));
-		protocol.put("record", reading.record());
-		builder.withDetail("protocol", protocol);
-		if (!reading.compatible()) {
-			builder.down(reading.refusal());
-		}
-	}
-
 	private static Supplier<Map<String, Object>> copy(Map<String, Object> details) {
 		Assert.notNull(details, "'details' must not be null");
 		Map<String, Object> copy = new LinkedHashMap<>(details);
@@ -115,7 +104,15 @@ public class LeaseHostHealthIndicator extends AbstractHealthIndicator {
 			this.host.remaining(PROBE_KEY, this.probe);
 			builder.up();
 			if (LeaseHostTarget.of(this.host) instanceof ProtocolRecordingHost recording) {
-				protocol(recording.protocol(), builder);
+				StoreProtocolReading reading = recording.protocol();
+				Map<String, Object> protocol = new LinkedHashMap<>();
+				protocol.put("speaks", reading.ours().toString());
+				protocol.put("recorded", Objects.toString(reading.recorded(), "none"));
+				protocol.put("record", reading.record());
+				builder.withDetail("protocol", protocol);
+				if (!reading.compatible()) {
+					builder.down(reading.refusal());
+				}
 			}
 		}
 		catch (RuntimeException ex) {

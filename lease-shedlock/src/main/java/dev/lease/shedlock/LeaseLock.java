@@ -83,8 +83,4 @@ final class LeaseLock extends AbstractSimpleLock {
 				+ " (Invariant 2). Choose a lockAtMostFor longer than the work");
 	}
 
-	Lease lease() {
-		return this.lease;
-	}
-
 }

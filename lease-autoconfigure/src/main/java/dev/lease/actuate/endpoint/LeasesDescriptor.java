@@ -23,8 +23,6 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 
-import dev.lease.QueuedTakes;
-
 /**
  * Description of one page of the grants that stand, as the {@link LeasesEndpoint} answers
  * them.
@@ -75,14 +73,6 @@ public record LeasesDescriptor(List<LeaseDescriptor> leases, Instant readAt, @Nu
 	public record LeaseDescriptor(String key, String holder, Instant expiresAt, @Nullable Instant grantedAt,
 			@Nullable Duration remaining, @Nullable Long remainingMillis, @Nullable Integer waiting,
 			@Nullable Instant waitingSince) implements OperationResponseBody {
-
-		static LeaseDescriptor of(String key, String holder, Instant expiresAt, @Nullable Instant grantedAt,
-				@Nullable Duration remaining, @Nullable QueuedTakes queuedTakes) {
-			return new LeaseDescriptor(key, holder, expiresAt, grantedAt, remaining,
-					(remaining != null) ? remaining.toMillis() : null,
-					(queuedTakes != null) ? queuedTakes.count() : null,
-					(queuedTakes != null) ? queuedTakes.since() : null);
-		}
 
 	}
 

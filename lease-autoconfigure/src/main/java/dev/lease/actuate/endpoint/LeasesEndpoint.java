@@ -158,7 +158,9 @@ public class LeasesEndpoint {
 	private LeaseDescriptor describe(Lease lease, boolean showHolder, @Nullable Instant grantedAt,
 			@Nullable Duration remaining, @Nullable QueuedTakes queuedTakes) {
 		String holder = (showHolder) ? display(lease.holder()) : "******";
-		return LeaseDescriptor.of(display(lease.key()), holder, lease.expiresAt(), grantedAt, remaining, queuedTakes);
+		return new LeaseDescriptor(display(lease.key()), holder, lease.expiresAt(), grantedAt, remaining,
+				(remaining != null) ? remaining.toMillis() : null, (queuedTakes != null) ? queuedTakes.count() : null,
+				(queuedTakes != null) ? queuedTakes.since() : null);
 	}
 
 	static LeaseKey parse(String key) {

@@ -20,8 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
 
-import org.springframework.util.ClassUtils;
-
 import dev.lease.LeaseHost;
 import dev.lease.autoconfigure.LeaseHostTarget;
 import dev.lease.host.redis.RedisDurability;
@@ -35,19 +33,16 @@ import dev.lease.host.redis.RedisLeaseHost;
  */
 final class RedisHealthDetails {
 
-	private static final boolean redisPresent = ClassUtils.isPresent(
-			"org.springframework.data.redis.connection.RedisConnectionFactory",
-			RedisHealthDetails.class.getClassLoader());
-
 	private RedisHealthDetails() {
 	}
 
-	// Empty for any host but Redis; RedisLeaseHost is loaded only when Spring Data Redis
-	// is. Read at every health check, so the details follow the host's latest check.
-	// The bean may be the observed host around it: its target is the Redis host.
+	// Empty for any host but Redis. The host's class is compared by name, so that
+	// RedisLeaseHost is loaded only when the host is one, and so Spring Data Redis is
+	// present. Read at every health check, so the details follow the host's latest
+	// check. The bean may be the observed host around it: its target is the Redis host.
 	static Supplier<Map<String, Object>> of(LeaseHost host) {
 		LeaseHost target = LeaseHostTarget.of(host);
-		if (!redisPresent || !target.getClass().getName().equals("dev.lease.host.redis.RedisLeaseHost")) {
+		if (!target.getClass().getName().equals("dev.lease.host.redis.RedisLeaseHost")) {
 			return Map::of;
 		}
 		RedisLeaseHost redis = (RedisLeaseHost) target;

@@ -39,7 +39,6 @@ import org.springframework.boot.jdbc.init.PropertiesBasedDataSourceScriptDatabas
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.core.io.ByteArrayResource;
 import org.springframework.core.io.Resource;
-import org.springframework.util.StreamUtils;
 
 import dev.lease.host.jdbc.JdbcLeaseHost;
 import dev.lease.host.jdbc.JdbcLeaseSchema;
@@ -95,7 +94,6 @@ public class JdbcLeaseHostDataSourceScriptDatabaseInitializer
 					+ "): the database did not answer at start-up, and they are not created later. Restart the"
 					+ " application once the database answers, or run the schema scripts yourself: " + ex);
 			JdbcLeaseHostProperties none = new JdbcLeaseHostProperties();
-			none.setTablePrefix(properties.getTablePrefix());
 			// no script is run; Boot still resolves a location, and fails a pattern
 			// over a folder that is missing
 			none.setSchema("optional:classpath:dev/lease/host/jdbc/none.sql");
@@ -113,18 +111,23 @@ public class JdbcLeaseHostDataSourceScriptDatabaseInitializer
 		scripts.forEach(ordered::add);
 		ordered.sort(JdbcLeaseSchema.VERSION_ORDER);
 		if (!JdbcLeaseHost.DEFAULT_TABLE_PREFIX.equals(this.tablePrefix)) {
-			ordered.replaceAll((script) -> prefixed(script, encoding));
+			ordered.replaceAll((script) -> new ByteArrayResource(
+					prefixed(read(script, encoding), this.tablePrefix).getBytes(encoding), script.getDescription()));
 		}
 		super.runScripts(new Scripts(ordered).continueOnError(scripts.isContinueOnError())
 			.separator(scripts.getSeparator())
 			.encoding(scripts.getEncoding()));
 	}
 
-	private Resource prefixed(Resource script, Charset encoding) {
+	// The scripts' text with the given table prefix on the table, key and index names,
+	// as the initializer runs them and JdbcLeaseSchemaCheck expects them.
+	static String prefixed(String sql, String tablePrefix) {
+		return TABLE_NAMES.matcher(sql).replaceAll(Matcher.quoteReplacement(tablePrefix) + "$1");
+	}
+
+	static String read(Resource script, Charset encoding) {
 		try {
-			String sql = StreamUtils.copyToString(script.getInputStream(), encoding);
-			String renamed = TABLE_NAMES.matcher(sql).replaceAll(Matcher.quoteReplacement(this.tablePrefix) + "$1");
-			return new ByteArrayResource(renamed.getBytes(encoding), script.getDescription());
+			return script.getContentAsString(encoding);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not read " + script.getDescription(), ex);

@@ -16,8 +16,6 @@
 
 package dev.lease.autoconfigure.jdbc;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
@@ -44,7 +42,6 @@ import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.NonTransientDataAccessException;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.util.StreamUtils;
 
 import dev.lease.LeaseHostException;
 import dev.lease.autoconfigure.LeaseConfigurationException;
@@ -118,20 +115,19 @@ final class JdbcLeaseSchemaCheck {
 	// Table name (with the prefix) to its column names, upper case, from the schema
 	// scripts.
 	static Map<String, Set<String>> expected(String platform, String tablePrefix) {
-		String sql = read(platform);
+		String sql = read(platform, tablePrefix);
 		Map<String, Set<String>> tables = new LinkedHashMap<>();
 		Matcher table = CREATE_TABLE.matcher(sql);
 		while (table.find()) {
-			tables.put(prefixed(table.group(1), tablePrefix),
+			tables.put(table.group(1),
 					Arrays.stream(table.group(2).split(",\\s*\\n"))
-						.map((line) -> line.trim().split("\\s+")[0].toUpperCase(Locale.ROOT))
+						.map((line) -> line.trim().split("\\s+")[0])
 						.filter((first) -> !first.isEmpty() && !NOT_COLUMNS.contains(first))
 						.collect(Collectors.toCollection(TreeSet::new)));
 		}
 		Matcher added = ADD_COLUMN.matcher(sql);
 		while (added.find()) {
-			tables.computeIfAbsent(prefixed(added.group(1), tablePrefix), (name) -> new TreeSet<>())
-				.add(added.group(2).toUpperCase(Locale.ROOT));
+			tables.computeIfAbsent(added.group(1), (name) -> new TreeSet<>()).add(added.group(2));
 		}
 		return tables;
 	}
@@ -139,19 +135,17 @@ final class JdbcLeaseSchemaCheck {
 	// Table name (with the prefix) to the names (with the prefix) of the indexes the
 	// schema scripts create on it, upper case.
 	static Map<String, Set<String>> expectedIndexes(String platform, String tablePrefix) {
-		String sql = read(platform);
+		String sql = read(platform, tablePrefix);
 		Map<String, Set<String>> indexes = new LinkedHashMap<>();
 		Matcher index = CREATE_INDEX.matcher(sql);
 		while (index.find()) {
-			indexes.computeIfAbsent(prefixed(index.group(2), tablePrefix), (table) -> new TreeSet<>())
-				.add(prefixed(index.group(1), tablePrefix));
+			indexes.computeIfAbsent(index.group(2), (table) -> new TreeSet<>()).add(index.group(1));
 		}
 		Matcher table = CREATE_TABLE.matcher(sql);
 		while (table.find()) {
 			Matcher inline = INLINE_INDEX.matcher(table.group(2));
 			while (inline.find()) {
-				indexes.computeIfAbsent(prefixed(table.group(1), tablePrefix), (name) -> new TreeSet<>())
-					.add(prefixed(inline.group(1), tablePrefix));
+				indexes.computeIfAbsent(table.group(1), (name) -> new TreeSet<>()).add(inline.group(1));
 			}
 		}
 		return indexes;
@@ -178,31 +172,20 @@ final class JdbcLeaseSchemaCheck {
 		return Optional.empty();
 	}
 
-	// The platform's scripts, in version order, as one.
-	private static String read(String platform) {
-		return JdbcLeaseSchema.scripts(platform)
+	// The platform's scripts, in version order, as one, with the table prefix the
+	// initializer gives them, upper case.
+	private static String read(String platform, String tablePrefix) {
+		String sql = JdbcLeaseSchema.scripts(platform)
 			.stream()
 			.map((script) -> read(script) + "\n")
 			.collect(Collectors.joining());
+		return JdbcLeaseHostDataSourceScriptDatabaseInitializer.prefixed(sql, tablePrefix).toUpperCase(Locale.ROOT);
 	}
 
 	// A script without its comments, which may hold commas and words the parsing reads.
 	private static String read(Resource script) {
-		try {
-			return COMMENT.matcher(StreamUtils.copyToString(script.getInputStream(), StandardCharsets.UTF_8))
-				.replaceAll("");
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Could not read " + script.getDescription(), ex);
-		}
-	}
-
-	private static String prefixed(String name, String tablePrefix) {
-		String upper = name.toUpperCase(Locale.ROOT);
-		if (upper.startsWith(JdbcLeaseHost.DEFAULT_TABLE_PREFIX)) {
-			return tablePrefix.toUpperCase(Locale.ROOT) + upper.substring(JdbcLeaseHost.DEFAULT_TABLE_PREFIX.length());
-		}
-		return upper;
+		return COMMENT.matcher(JdbcLeaseHostDataSourceScriptDatabaseInitializer.read(script, StandardCharsets.UTF_8))
+			.replaceAll("");
 	}
 
 	private static List<String> problems(JdbcTemplate jdbc, String platform, String prefix) {

@@ -63,10 +63,7 @@ public final class ShedLockAutoConfiguration {
 	@ConditionalOnMissingBean(type = "net.javacrumbs.shedlock.core.LockProvider")
 	LeaseLockProvider leaseLockProvider(LeaseHostSelection selection, ObjectProvider<LeaseHostDecorator> decorators,
 			LeaseProperties properties) {
-		LeaseHost host = selection.host();
-		for (LeaseHostDecorator decorator : decorators.orderedStream().toList()) {
-			host = decorator.decorate(host);
-		}
+		LeaseHost host = selection.decoratedHost(decorators);
 		String holderPrefix = properties.holderPrefix();
 		return StringUtils.hasText(holderPrefix) ? new LeaseLockProvider(host, "", holderPrefix)
 				: new LeaseLockProvider(host);
