@@ -51,6 +51,22 @@ public record StoreProtocol(int version, int worksBesideSince) {
 	}
 
 	/**
+	 * Return the protocol a store's record names in the given numbers. A record no
+	 * release writes (a number below 1 or beyond an {@code int}, or a version below the
+	 * oldest it works beside) is judged as an unknown newer protocol that works beside
+	 * none of its own.
+	 * @param version the recorded version
+	 * @param worksBesideSince the recorded oldest version it works beside
+	 * @return the recorded protocol
+	 */
+	public static StoreProtocol recorded(long version, long worksBesideSince) {
+		if (version < 1 || worksBesideSince < 1 || version > Integer.MAX_VALUE || worksBesideSince > version) {
+			return new StoreProtocol(Integer.MAX_VALUE, Integer.MAX_VALUE);
+		}
+		return new StoreProtocol((int) version, (int) worksBesideSince);
+	}
+
+	/**
 	 * Return whether instances of this protocol work beside those of the recorded one on
 	 * one store: the older of the two is one the newer works beside.
 	 * @param recorded the protocol the store records

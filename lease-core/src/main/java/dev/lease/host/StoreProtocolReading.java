@@ -16,6 +16,8 @@
 
 package dev.lease.host;
 
+import java.util.function.Consumer;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -39,6 +41,37 @@ public record StoreProtocolReading(String record, String reset, StoreProtocol ou
 	 */
 	public boolean compatible() {
 		return this.recorded == null || this.ours.worksBeside(this.recorded);
+	}
+
+	/**
+	 * Judge this reading as a host's start does, each host telling it in its own words on
+	 * its own log: a protocol this instance cannot work beside is refused, its message
+	 * given to {@code refused} (logged as an error) and the refusal thrown; a record this
+	 * start wrote where there was none is told to {@code wroteRecord} (logged as
+	 * information), and instances of another protocol this one works beside to
+	 * {@code workingBeside} (logged as a warning, as in a rolling deploy).
+	 * @param refused told the refusal's message
+	 * @param wroteRecord told that the store recorded no protocol before this start,
+	 * which recorded its own
+	 * @param workingBeside told the other protocol the store records
+	 * @return this reading
+	 * @throws IncompatibleStoreProtocolException if this instance cannot work beside the
+	 * recorded protocol
+	 */
+	public StoreProtocolReading atStart(Consumer<String> refused, Runnable wroteRecord,
+			Consumer<StoreProtocol> workingBeside) {
+		if (!compatible()) {
+			IncompatibleStoreProtocolException refusal = refusal();
+			refused.accept(refusal.getMessage());
+			throw refusal;
+		}
+		if (this.recorded == null) {
+			wroteRecord.run();
+		}
+		else if (this.recorded.version() != this.ours.version()) {
+			workingBeside.accept(this.recorded);
+		}
+		return this;
 	}
 
 	/**

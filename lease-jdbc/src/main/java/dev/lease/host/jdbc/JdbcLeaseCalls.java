@@ -202,7 +202,14 @@ final class JdbcLeaseCalls {
 						attempt--;
 						continue;
 					}
-					if (lockWaitTimedOut(ex)) {
+					// PostgreSQL's lock_timeout passed (lock_not_available): on the
+					// key's lock, or a row lock after it, which the host's own
+					// questions hold for a few statements only. Not run again: the
+					// session that holds it is no question of the host, and a take or
+					// try take must not wait for it past the bound (a failure of the
+					// store, never a wrong answer).
+					if (ex instanceof CannotAcquireLockException && ex.getCause() instanceof SQLException cause
+							&& "55P03".equals(cause.getSQLState())) {
 						keyLockHeld = true;
 						break;
 					}
@@ -213,7 +220,10 @@ final class JdbcLeaseCalls {
 					if (!(ex instanceof PessimisticLockingFailureException)) {
 						break;
 					}
-					pauseBeforeRetry(attempt);
+					// After a short, random pause, so that the racers do not meet again
+					// in the same order.
+					long pauseMicros = ThreadLocalRandom.current().nextLong(100, 1_000L << Math.min(attempt, 6));
+					LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(pauseMicros));
 				}
 			}
 			// Every attempt that did not answer left its failure.
@@ -249,16 +259,6 @@ final class JdbcLeaseCalls {
 			link = (link.getCause() != link) ? link.getCause() : null;
 		}
 		return false;
-	}
-
-	// PostgreSQL's lock_timeout passed (lock_not_available): on the key's lock, or a row
-	// lock after it, which the host's own questions hold for a few statements only.
-	// Not run again: the session that holds it is no question of the host, and a take
-	// or try take must not wait for it past the bound (a failure of the store, never a
-	// wrong answer).
-	static boolean lockWaitTimedOut(RuntimeException ex) {
-		return ex instanceof CannotAcquireLockException && ex.getCause() instanceof SQLException cause
-				&& "55P03".equals(cause.getSQLState());
 	}
 
 	// Committed when the work returns, rolled back when it throws, so that a failed
@@ -337,13 +337,6 @@ final class JdbcLeaseCalls {
 			return inTransaction(work);
 		}
 		return withdrawals.use((connection) -> bound(connection, () -> inTransaction(work)), () -> inTransaction(work));
-	}
-
-	// A deadlock or lock timeout undid the whole transaction: try again after a short,
-	// random pause so that the racers do not meet again in the same order.
-	private static void pauseBeforeRetry(int attempt) {
-		long micros = ThreadLocalRandom.current().nextLong(100, 1_000L << Math.min(attempt, 6));
-		LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(micros));
 	}
 
 	/**

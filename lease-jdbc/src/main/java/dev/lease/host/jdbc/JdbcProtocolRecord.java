@@ -30,7 +30,6 @@ import org.springframework.jdbc.BadSqlGrammarException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.lease.LeaseHostException;
-import dev.lease.host.IncompatibleStoreProtocolException;
 import dev.lease.host.StoreProtocol;
 import dev.lease.host.StoreProtocolReading;
 
@@ -106,21 +105,11 @@ final class JdbcProtocolRecord {
 			throw new LeaseHostException("The JDBC lease host could not read its protocol record in " + this.table
 					+ ": " + cause.getMessage(), (cause instanceof SQLException) ? cause : ex);
 		}
-		StoreProtocolReading reading = reading(recorded);
-		if (!reading.compatible()) {
-			IncompatibleStoreProtocolException refusal = reading.refusal();
-			logger.error(refusal.getMessage());
-			throw refusal;
-		}
-		if (recorded == null) {
-			logger.info("The JDBC lease host recorded protocol " + PROTOCOL + " in " + this.table
-					+ "; instances of releases before 0.1.0 record none, and cannot work beside this one");
-		}
-		else if (recorded.version() != PROTOCOL.version()) {
-			logger.warn("The JDBC lease host is working beside instances of protocol " + recorded + " on " + this.table
-					+ " (this instance speaks " + PROTOCOL + "), as in a rolling deploy");
-		}
-		return reading;
+		return reading(recorded).atStart(logger::error,
+				() -> logger.info("The JDBC lease host recorded protocol " + PROTOCOL + " in " + this.table
+						+ "; instances of releases before 0.1.0 record none, and cannot work beside this one"),
+				(other) -> logger.warn("The JDBC lease host is working beside instances of protocol " + other + " on "
+						+ this.table + " (this instance speaks " + PROTOCOL + "), as in a rolling deploy"));
 	}
 
 	// Health: the record as it stands, writing nothing; none without the table.
@@ -135,14 +124,7 @@ final class JdbcProtocolRecord {
 
 	private @Nullable StoreProtocol recorded(JdbcTemplate jdbc) {
 		return jdbc.query("SELECT PROTOCOL_VERSION, WORKS_BESIDE_SINCE FROM " + this.table + " WHERE RECORD_ID = ?",
-				(ResultSet rs) -> rs.next() ? protocol(rs.getInt(1), rs.getInt(2)) : null, RECORD_ID);
-	}
-
-	// A row no release writes is judged as an unknown newer protocol.
-	private static StoreProtocol protocol(int version, int worksBesideSince) {
-		return (version >= 1 && worksBesideSince >= 1 && worksBesideSince <= version)
-				? new StoreProtocol(version, worksBesideSince)
-				: new StoreProtocol(Integer.MAX_VALUE, Integer.MAX_VALUE);
+				(ResultSet rs) -> rs.next() ? StoreProtocol.recorded(rs.getInt(1), rs.getInt(2)) : null, RECORD_ID);
 	}
 
 	private StoreProtocolReading reading(@Nullable StoreProtocol recorded) {

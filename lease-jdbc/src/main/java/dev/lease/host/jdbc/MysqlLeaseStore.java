@@ -21,7 +21,6 @@ import java.util.OptionalLong;
 import dev.lease.LeaseKey;
 import dev.lease.host.HandedGrant;
 import dev.lease.host.KeyModel;
-import dev.lease.host.WaiterQueue;
 
 /**
  * The store on MySQL and MariaDB, which takes the common cases in one round trip each, in
@@ -36,7 +35,7 @@ import dev.lease.host.WaiterQueue;
  *
  * @author Lease contributors
  */
-final class MysqlLeaseStore extends JdbcLeaseStore {
+final class MysqlLeaseStore extends OneStatementLeaseStore {
 
 	// The answer of the one-statement take when the key is not free: the transaction
 	// decides. Any larger answer is the grant's instant.
@@ -44,7 +43,7 @@ final class MysqlLeaseStore extends JdbcLeaseStore {
 
 	MysqlLeaseStore(JdbcLeaseCalls calls, JdbcLeaseStatements statements, JdbcLeaseDialect dialect,
 			PickedUpWaiters pickedUp, String channel, boolean notifying) {
-		super(calls, statements, dialect, pickedUp, channel, notifying);
+		super(calls, statements, dialect, pickedUp, channel, notifying, statements.mysqlReleaseInOneStatement);
 	}
 
 	// Whether the server reads SYSDATE(6) where it is evaluated, as the one-statement
@@ -76,11 +75,6 @@ final class MysqlLeaseStore extends JdbcLeaseStore {
 	}
 
 	@Override
-	WaiterQueue loadQueue(Transaction tx, byte[] keyBytes, int queued) {
-		return StoredQueue.readWithClock(tx, this.statements, keyBytes, queued);
-	}
-
-	@Override
 	void save(Transaction tx, KeyModel state, long now) {
 		if (!state.added().isEmpty() || state.handed().size() != 1 || state.isFree(now)) {
 			super.save(tx, state, now);
@@ -100,13 +94,6 @@ final class MysqlLeaseStore extends JdbcLeaseStore {
 		}
 		// Notes the handoff, to wake this host's waiter after the commit.
 		WrittenHandoffs.note(tx, state, this.notifying, this.calls);
-	}
-
-	@Override
-	boolean releaseWithNobodyQueued(LeaseKey key, byte[] holderBytes) {
-		byte[] keyBytes = key.bytes();
-		return this.calls.statement("release", key,
-				(tx) -> tx.update(this.statements.mysqlReleaseInOneStatement, keyBytes, holderBytes)) == 1;
 	}
 
 }

@@ -27,7 +27,6 @@ import dev.lease.host.KeyModel;
 import dev.lease.host.QueuedWaiter;
 import dev.lease.host.TakeAnswer.Granted;
 import dev.lease.host.TakeAnswer.Queued;
-import dev.lease.host.WaiterQueue;
 
 /**
  * The store on PostgreSQL, which takes the common cases in fewer round trips: a take of a
@@ -38,11 +37,11 @@ import dev.lease.host.WaiterQueue;
  *
  * @author Lease contributors
  */
-final class PostgresqlLeaseStore extends JdbcLeaseStore {
+final class PostgresqlLeaseStore extends OneStatementLeaseStore {
 
 	PostgresqlLeaseStore(JdbcLeaseCalls calls, JdbcLeaseStatements statements, JdbcLeaseDialect dialect,
 			PickedUpWaiters pickedUp, String channel, boolean notifying) {
-		super(calls, statements, dialect, pickedUp, channel, notifying);
+		super(calls, statements, dialect, pickedUp, channel, notifying, statements.releaseInOneStatement);
 	}
 
 	@Override
@@ -54,13 +53,6 @@ final class PostgresqlLeaseStore extends JdbcLeaseStore {
 	}
 
 	@Override
-	boolean releaseWithNobodyQueued(LeaseKey key, byte[] holderBytes) {
-		byte[] keyBytes = key.bytes();
-		return this.calls.statement("release", key,
-				(tx) -> tx.update(this.statements.releaseInOneStatement, keyBytes, holderBytes)) == 1;
-	}
-
-	@Override
 	@Nullable Granted pickUp(LeaseKey key, Queued queued) {
 		// The grant itself was made durable by the release; losing this delete in a crash
 		// only leaves the row to the clean-up, so it need not wait for a flush.
@@ -69,11 +61,6 @@ final class PostgresqlLeaseStore extends JdbcLeaseStore {
 			return tx.queryRow(this.statements.pickUpGrant, KeyRow.NUMBER, queued.waiterId());
 		});
 		return (picked != null) ? new Granted(picked) : null;
-	}
-
-	@Override
-	WaiterQueue loadQueue(Transaction tx, byte[] keyBytes, int queued) {
-		return StoredQueue.readWithClock(tx, this.statements, keyBytes, queued);
 	}
 
 	@Override

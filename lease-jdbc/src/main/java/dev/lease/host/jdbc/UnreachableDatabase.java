@@ -65,23 +65,11 @@ final class UnreachableDatabase {
 	}
 
 	// "<database> is unreachable (<cause>): check ...", or null when the database was
-	// reached.
+	// reached. The cause is the deepest SQLException of the chain that Spring translates
+	// as a failure of the resource, where that means the database was not reached: a
+	// pool's timeout answers the failure of its last attempt to connect as its cause.
 	static @Nullable String message(String database, Throwable failure, String settings, boolean connecting) {
-		SQLException unreachable = connectionFailure(failure, connecting);
-		if (unreachable == null) {
-			return null;
-		}
-		String cause = (unreachable.getMessage() != null) ? unreachable.getMessage()
-				: unreachable.getClass().getSimpleName();
-		return database + " is unreachable (" + cause + "): check that it is running and that " + settings
-				+ " points to it";
-	}
-
-	// The deepest SQLException of the chain that Spring translates as a failure of the
-	// resource, where that means the database was not reached: a pool's timeout answers
-	// the failure of its last attempt to connect as its cause.
-	static @Nullable SQLException connectionFailure(Throwable failure, boolean connecting) {
-		SQLException found = null;
+		SQLException unreachable = null;
 		boolean gettingConnection = connecting;
 		Throwable link = failure;
 		for (int i = 0; link != null && i < MAXIMUM_CAUSES; i++) {
@@ -89,11 +77,17 @@ final class UnreachableDatabase {
 					|| link instanceof Transaction.NotConnected || link instanceof CannotCreateTransactionException;
 			if (link instanceof SQLException sql && (gettingConnection || isConnection(sql))
 					&& TRANSLATOR.translate("connect", null, sql) instanceof DataAccessResourceFailureException) {
-				found = sql;
+				unreachable = sql;
 			}
 			link = (link.getCause() != link) ? link.getCause() : null;
 		}
-		return found;
+		if (unreachable == null) {
+			return null;
+		}
+		String cause = (unreachable.getMessage() != null) ? unreachable.getMessage()
+				: unreachable.getClass().getSimpleName();
+		return database + " is unreachable (" + cause + "): check that it is running and that " + settings
+				+ " points to it";
 	}
 
 	// JDBC's class of connection failures: a statement on a connection the database

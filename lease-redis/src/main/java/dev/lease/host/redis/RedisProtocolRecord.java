@@ -25,7 +25,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.ReturnType;
 
-import dev.lease.host.IncompatibleStoreProtocolException;
 import dev.lease.host.StoreProtocol;
 import dev.lease.host.StoreProtocolReading;
 
@@ -78,22 +77,13 @@ final class RedisProtocolRecord {
 					RedisLeaseStore.ascii(Integer.toString(PROTOCOL.version())),
 					RedisLeaseStore.ascii(Integer.toString(PROTOCOL.worksBesideSince())));
 		StoreProtocolReading reading = reading(recorded(answer.get(0), answer.get(1)));
-		if (!reading.compatible()) {
-			IncompatibleStoreProtocolException refusal = reading.refusal();
-			logger.error(refusal.getMessage());
-			throw refusal;
-		}
-		StoreProtocol recorded = reading.recorded();
-		if (recorded == null) {
-			logger.info("Redis lease host (key prefix " + prefix() + "): recorded protocol " + PROTOCOL + " in "
-					+ reading.record() + "; instances of releases before 0.1.0 record none, and cannot work beside"
-					+ " this one");
-		}
-		else if (recorded.version() != PROTOCOL.version()) {
-			logger.warn("Redis lease host (key prefix " + prefix() + "): working beside instances of protocol "
-					+ recorded + " (this instance speaks " + PROTOCOL + "), as in a rolling deploy");
-		}
-		return reading;
+		return reading.atStart(logger::error,
+				() -> logger.info("Redis lease host (key prefix " + prefix() + "): recorded protocol " + PROTOCOL
+						+ " in " + reading.record() + "; instances of releases before 0.1.0 record none, and cannot"
+						+ " work beside this one"),
+				(other) -> logger
+					.warn("Redis lease host (key prefix " + prefix() + "): working beside instances of protocol "
+							+ other + " (this instance speaks " + PROTOCOL + "), as in a rolling deploy"));
 	}
 
 	// Health: the record as it stands, writing nothing.
@@ -119,11 +109,7 @@ final class RedisProtocolRecord {
 		if (v <= 0 && s <= 0) {
 			return null;
 		}
-		if (v <= 0 || s <= 0 || v > Integer.MAX_VALUE || s > v) {
-			// a record no release writes: judged as an unknown newer protocol
-			return new StoreProtocol(Integer.MAX_VALUE, Integer.MAX_VALUE);
-		}
-		return new StoreProtocol((int) v, (int) s);
+		return StoreProtocol.recorded(v, s);
 	}
 
 	private static @Nullable Long number(byte @Nullable [] field) {
