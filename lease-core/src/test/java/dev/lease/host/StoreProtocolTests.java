@@ -16,9 +16,13 @@
 
 package dev.lease.host;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
@@ -66,6 +70,37 @@ class StoreProtocolTests {
 			.hasMessageContaining("DEL lease:protocol");
 		assertThat(new StoreProtocolReading("r", "reset", this.two, new StoreProtocol(1, 1)).refusal())
 			.hasMessageContaining("stop or upgrade all of them first");
+	}
+
+	@Test
+	void aRecordedPairNoReleaseWritesIsAnUnknownNewerProtocol() {
+		StoreProtocol unknown = new StoreProtocol(Integer.MAX_VALUE, Integer.MAX_VALUE);
+		assertThat(StoreProtocol.recorded(3, 2)).isEqualTo(new StoreProtocol(3, 2));
+		assertThat(StoreProtocol.recorded(0, 1)).isEqualTo(unknown);
+		assertThat(StoreProtocol.recorded(2, 0)).isEqualTo(unknown);
+		assertThat(StoreProtocol.recorded(2, 3)).isEqualTo(unknown);
+		assertThat(StoreProtocol.recorded(Integer.MAX_VALUE + 1L, 1)).isEqualTo(unknown);
+		assertThat(this.two.worksBeside(StoreProtocol.recorded(-1, -1))).isFalse();
+	}
+
+	@Test
+	void atStartTellsWhatTheStartFoundAndThrowsTheRefusal() {
+		List<String> told = new ArrayList<>();
+		StoreProtocolReading none = new StoreProtocolReading("r", "reset", this.two, null);
+		assertThat(none.atStart((message) -> told.add("refused"), () -> told.add("wrote"),
+				(other) -> told.add("beside " + other.version())))
+			.isSameAs(none);
+		new StoreProtocolReading("r", "reset", this.two, this.two).atStart((message) -> told.add("refused"),
+				() -> told.add("wrote"), (other) -> told.add("beside " + other.version()));
+		new StoreProtocolReading("r", "reset", this.two, new StoreProtocol(3, 2)).atStart(
+				(message) -> told.add("refused"), () -> told.add("wrote"),
+				(other) -> told.add("beside " + other.version()));
+		StoreProtocolReading newer = new StoreProtocolReading("r", "reset", this.two, new StoreProtocol(3, 3));
+		assertThatExceptionOfType(IncompatibleStoreProtocolException.class)
+			.isThrownBy(() -> newer.atStart(told::add, () -> told.add("wrote"),
+					(other) -> told.add("beside " + other.version())))
+			.withMessage(newer.refusal().getMessage());
+		assertThat(told).containsExactly("wrote", "beside 3", newer.refusal().getMessage());
 	}
 
 	@Test
