@@ -131,14 +131,21 @@ public final class WaiterMachine {
 			if (reask && this.polling != null) {
 				// A wake-up may have been lost: wake whom the committed handoffs name.
 				this.afterPoll = ask;
-				return new Poll(answerBy());
+				return poll(now);
 			}
 			return ask;
 		}
 		if (delegate && pollingNow() && now >= this.polled + this.backoff) {
-			return new Poll(answerBy());
+			return poll(now);
 		}
 		return new Sleep(wakeAt());
+	}
+
+	// The backoff counts from when a poll begins, as a poll's own time would otherwise
+	// delay every later one and the handoff it would find.
+	private Poll poll(long now) {
+		this.polled = now;
+		return new Poll(answerBy());
 	}
 
 	/**
@@ -165,7 +172,6 @@ public final class WaiterMachine {
 	 * @return what to do next
 	 */
 	public Action polled(boolean wokeSomeone, long nanoTime) {
-		this.polled = nanoTime;
 		this.backoff = wokeSomeone ? FIRST_BACKOFF_NANOS : Math.min(this.backoff * 2, LONGEST_BACKOFF_NANOS);
 		Ask ask = this.afterPoll;
 		this.afterPoll = null;

@@ -172,13 +172,26 @@ class WaiterMachineTests {
 		polled += 2 * first;
 		assertThat(machine.polled(true, polled)).isEqualTo(new Sleep(polled + first));
 		for (int i = 0; i < 20; i++) {
-			machine.woken(polled + SECOND);
+			polled += WaiterMachine.LONGEST_BACKOFF_NANOS;
+			assertThat(machine.woken(polled)).isEqualTo(new Poll(machine.answerBy()));
 			machine.polled(false, polled);
 		}
 		assertThat(machine.woken(polled)).isEqualTo(new Sleep(polled + WaiterMachine.LONGEST_BACKOFF_NANOS));
 		this.polling.set(false);
 		assertThat(machine.woken(polled)).as("not while the host hears notifications")
 			.isEqualTo(new Sleep(T0 + 5 * SECOND + LATE_NANOS));
+	}
+
+	@Test
+	@DisplayName("On a host that polls, the delegate's polls keep their cadence from when each began, however long one took")
+	void theDelegatesPollsKeepTheirCadence() {
+		WaiterMachine machine = new WaiterMachine(delegate(), DURATION, this.polling::get);
+		this.polling.set(true);
+		long first = WaiterMachine.FIRST_BACKOFF_NANOS;
+		long slowPoll = 3_000_000;
+		machine.entered(queued(10, 5, false), T0);
+		assertThat(machine.woken(T0 + first)).isEqualTo(new Poll(machine.answerBy()));
+		assertThat(machine.polled(false, T0 + first + slowPoll)).isEqualTo(new Sleep(T0 + first + 2 * first));
 	}
 
 	@Test

@@ -22,6 +22,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
@@ -52,6 +54,8 @@ public final class RecordingLeaseHost implements LeaseHost {
 
 	private final long originNanos;
 
+	private final LongSupplier nanos;
+
 	private final ConcurrentLinkedQueue<Event> events;
 
 	/**
@@ -59,13 +63,23 @@ public final class RecordingLeaseHost implements LeaseHost {
 	 * @param host the host
 	 */
 	public RecordingLeaseHost(LeaseHost host) {
-		this(host, Instant.now(), System.nanoTime(), new ConcurrentLinkedQueue<>());
+		this(host, Instant::now, System::nanoTime);
 	}
 
-	private RecordingLeaseHost(LeaseHost host, Instant origin, long originNanos, ConcurrentLinkedQueue<Event> events) {
+	RecordingLeaseHost(LeaseHost host, Supplier<Instant> system, LongSupplier nanos) {
+		this(host, new Anchor(system, nanos), nanos);
+	}
+
+	private RecordingLeaseHost(LeaseHost host, Anchor anchor, LongSupplier nanos) {
+		this(host, anchor.origin, anchor.originNanos, nanos, new ConcurrentLinkedQueue<>());
+	}
+
+	private RecordingLeaseHost(LeaseHost host, Instant origin, long originNanos, LongSupplier nanos,
+			ConcurrentLinkedQueue<Event> events) {
 		this.host = host;
 		this.origin = origin;
 		this.originNanos = originNanos;
+		this.nanos = nanos;
 		this.events = events;
 	}
 
@@ -77,7 +91,7 @@ public final class RecordingLeaseHost implements LeaseHost {
 	 * @return a host recording into this history
 	 */
 	public RecordingLeaseHost alongside(LeaseHost other) {
-		return new RecordingLeaseHost(other, this.origin, this.originNanos, this.events);
+		return new RecordingLeaseHost(other, this.origin, this.originNanos, this.nanos, this.events);
 	}
 
 	/**
@@ -103,7 +117,7 @@ public final class RecordingLeaseHost implements LeaseHost {
 	 * @return the reading
 	 */
 	public Instant now() {
-		return this.origin.plusNanos(System.nanoTime() - this.originNanos);
+		return this.origin.plusNanos(this.nanos.getAsLong() - this.originNanos);
 	}
 
 	/**
@@ -211,6 +225,43 @@ public final class RecordingLeaseHost implements LeaseHost {
 	private void record(Call call, LeaseKey key, LeaseHolder holder, @Nullable Duration duration, Instant invoked,
 			@Nullable Object answer, @Nullable Throwable failure) {
 		this.events.add(new Event(call, key, holder, duration, invoked, now(), answer, failure));
+	}
+
+	/**
+	 * The system clock's reading that the monotonic clock is mapped from. A pause between
+	 * the two readings (a collection, a preempted thread) would put every recorded time
+	 * off by its length, beyond the checker's skew: the system clock is read between two
+	 * monotonic readings, a few times, and the closest pair is kept.
+	 */
+	private static final class Anchor {
+
+		private static final int TRIES = 5;
+
+		private static final long CLOSE_NANOS = 50_000;
+
+		private final Instant origin;
+
+		private final long originNanos;
+
+		Anchor(Supplier<Instant> system, LongSupplier nanos) {
+			long before = nanos.getAsLong();
+			Instant origin = system.get();
+			long closest = nanos.getAsLong() - before;
+			long originNanos = before + closest / 2;
+			for (int i = 1; i < TRIES && closest > CLOSE_NANOS; i++) {
+				before = nanos.getAsLong();
+				Instant reading = system.get();
+				long gap = nanos.getAsLong() - before;
+				if (gap < closest) {
+					closest = gap;
+					origin = reading;
+					originNanos = before + gap / 2;
+				}
+			}
+			this.origin = origin;
+			this.originNanos = originNanos;
+		}
+
 	}
 
 }
