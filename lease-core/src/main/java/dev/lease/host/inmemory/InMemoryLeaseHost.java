@@ -341,14 +341,19 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 	}
 
 	// The question just read the clock and saved its reading: no second reading is
-	// needed to see that the key is free. The waiters its saves named are woken.
+	// needed to see that the key is free. The waiters its saves named are woken once the
+	// lock is let go.
 	void unlock(KeyState state) {
+		Runnable wakeUps;
 		try {
 			retireIfFree(state, Long.MIN_VALUE);
-			state.wake(this.sleepers);
+			wakeUps = state.wakeUps(this.sleepers);
 		}
 		finally {
 			state.lock.unlock();
+		}
+		if (wakeUps != null) {
+			wakeUps.run();
 		}
 	}
 

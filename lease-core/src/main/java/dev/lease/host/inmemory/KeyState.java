@@ -16,6 +16,7 @@
 
 package dev.lease.host.inmemory;
 
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -57,8 +58,9 @@ final class KeyState {
 	final ReentrantLock lock = new ReentrantLock();
 
 	/**
-	 * What the saves since the last {@link #wake} tell the sleeping waiters: the grants
-	 * handed to them, and whether the head of the queue or the standing grant changed.
+	 * What the saves since the last {@link #wakeUps} tell the sleeping waiters: the
+	 * grants handed to them, and whether the head of the queue or the standing grant
+	 * changed.
 	 */
 	private @Nullable List<Wakeups.Handoff<Long>> toWake;
 
@@ -146,21 +148,32 @@ final class KeyState {
 		this.headMoved |= grantChanged || model.changed();
 	}
 
-	// Wake the sleeping waiters the saves named, and tell the head of the queue when the
-	// standing grant ends, on the host's clock as this key last read it; the key's lock
-	// is held.
-	void wake(Wakeups<KeyState, Long> sleepers) {
+	// What the saves named, read with the key's lock held, to be told once it is let go:
+	// the sleeping waiters handed a grant, and the head of the queue when the standing
+	// grant ends, on the host's clock as this key last read it. A waiter woken while the
+	// lock is held would only wake to wait for it. Null when there is nothing to tell.
+	@Nullable Runnable wakeUps(Wakeups<KeyState, Long> sleepers) {
 		List<Wakeups.Handoff<Long>> handoffs = this.toWake;
 		this.toWake = null;
-		if (handoffs != null) {
-			sleepers.wake(this, handoffs);
-		}
 		QueuedWaiter head = (this.queue != null) ? this.queue.peekFirst() : null;
-		if (this.headMoved && head != null && this.holder != null) {
-			sleepers.timer().answered(this.latest, System.nanoTime());
-			sleepers.nextInLine(this, head.id(), Micros.toInstant(this.expiresAt));
-		}
+		boolean headMoved = this.headMoved && head != null && this.holder != null;
 		this.headMoved = false;
+		if (handoffs == null && !headMoved) {
+			return null;
+		}
+		long headId = headMoved ? head.id() : 0;
+		long latest = this.latest;
+		long readAt = System.nanoTime();
+		Instant standingExpiresAt = Micros.toInstant(this.expiresAt);
+		return () -> {
+			if (handoffs != null) {
+				sleepers.wake(this, handoffs);
+			}
+			if (headMoved) {
+				sleepers.timer().answered(latest, readAt);
+				sleepers.nextInLine(this, headId, standingExpiresAt);
+			}
+		};
 	}
 
 	// For operators: the waiters of the queue as the model derives it at now whose bound
