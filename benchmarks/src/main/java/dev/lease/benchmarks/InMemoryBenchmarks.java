@@ -17,19 +17,13 @@
 package dev.lease.benchmarks;
 
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
 import dev.lease.QueuedTakes;
-import dev.lease.Taken;
 import dev.lease.host.inmemory.InMemoryLeaseHost;
 
 /**
@@ -83,43 +77,16 @@ final class InMemoryBenchmarks {
 	private static void handoff(BenchmarkTable table)
 			throws InterruptedException, ExecutionException, TimeoutException {
 		InMemoryLeaseHost host = new InMemoryLeaseHost();
-		Thread[] waiterThread = new Thread[1];
-		ExecutorService executor = Executors.newSingleThreadExecutor((task) -> {
-			waiterThread[0] = new Thread(task, "memory-handoff-waiter");
-			return waiterThread[0];
-		});
-		LeaseHolder holder = LeaseHolder.of("holder");
-		LeaseHolder waiter = LeaseHolder.of("waiter");
-		long[] latencies = new long[HANDOFFS];
+		long[] latencies;
 		try {
-			for (int i = -WARM_UP; i < HANDOFFS; i++) {
-				LeaseKey key = LeaseKey.of("handoff:" + i);
-				host.tryTake(key, holder, TERM);
-				Future<Long> returned = executor.submit(() -> {
-					if (!(host.take(key, waiter, TERM) instanceof Taken)) {
-						throw new IllegalStateException("The waiter was not handed the key");
-					}
-					return System.nanoTime();
-				});
-				// released once the waiter is queued and asleep, not while it queues
-				while (!returned.isDone() && (host.waiting(key).orElse(QueuedTakes.NONE).count() == 0
-						|| waiterThread[0].getState() != Thread.State.TIMED_WAITING)) {
-					Thread.onSpinWait();
-				}
-				long released = System.nanoTime();
-				host.release(key, holder);
-				long latency = returned.get(10, TimeUnit.SECONDS) - released;
-				host.release(key, waiter);
-				if (i >= 0) {
-					latencies[i] = latency;
-				}
-			}
+			// released once the waiter is queued and asleep, not while it queues
+			latencies = HandoffLatency.measure(host, WARM_UP, HANDOFFS,
+					(key, waiter) -> () -> host.waiting(key).orElse(QueuedTakes.NONE).count() > 0
+							&& waiter.get().getState() == Thread.State.TIMED_WAITING);
 		}
 		finally {
-			executor.shutdownNow();
 			host.close();
 		}
-		Arrays.sort(latencies);
 		table.add("memory handoff latency p50 (release -> waiter's take returns)", "ms", latencies[HANDOFFS / 2] / 1e6,
 				Double.NaN);
 		table.add("memory handoff latency p99", "ms", latencies[HANDOFFS * 99 / 100] / 1e6, Double.NaN);

@@ -23,7 +23,6 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Properties;
@@ -32,8 +31,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.IntConsumer;
 
@@ -47,8 +44,6 @@ import redis.embedded.RedisServer;
 
 import dev.lease.LeaseHolder;
 import dev.lease.LeaseKey;
-import dev.lease.TakeResult;
-import dev.lease.Taken;
 import dev.lease.host.redis.RedisLeaseHost;
 
 /**
@@ -177,40 +172,11 @@ final class RedisBenchmarks {
 
 	private static void handoff(BenchmarkTable table, RedisLeaseHost host, LettuceConnectionFactory factory,
 			String prefix) throws InterruptedException, ExecutionException, TimeoutException {
-		ExecutorService executor = Executors.newSingleThreadExecutor();
-		long[] latencies = new long[HANDOFFS];
-		try {
-			for (int i = -WARM_UP; i < HANDOFFS; i++) {
-				LeaseKey key = LeaseKey.of("handoff:" + UUID.randomUUID());
-				LeaseHolder holder = LeaseHolder.of("holder");
-				LeaseHolder waiter = LeaseHolder.of("waiter");
-				host.tryTake(key, holder, TERM);
-				int grantOnly = stateLength(factory, prefix, key);
-				Future<Long> returned = executor.submit(() -> {
-					TakeResult result = host.take(key, waiter, TERM);
-					long at = System.nanoTime();
-					if (!(result instanceof Taken)) {
-						throw new IllegalStateException("The waiter was not handed the key: " + result);
-					}
-					return at;
-				});
-				long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-				while (stateLength(factory, prefix, key) <= grantOnly && System.nanoTime() < deadline) {
-					Thread.onSpinWait();
-				}
-				long released = System.nanoTime();
-				host.release(key, holder);
-				long latency = returned.get(10, TimeUnit.SECONDS) - released;
-				host.release(key, waiter);
-				if (i >= 0) {
-					latencies[i] = latency;
-				}
-			}
-		}
-		finally {
-			executor.shutdownNow();
-		}
-		Arrays.sort(latencies);
+		// the waiter waits once its entry has grown the key's state
+		long[] latencies = HandoffLatency.measure(host, WARM_UP, HANDOFFS, (key, waiter) -> {
+			int grantOnly = stateLength(factory, prefix, key);
+			return () -> stateLength(factory, prefix, key) > grantOnly;
+		});
 		table.add("redis handoff latency p50 (release -> waiter's take returns)", "ms", latencies[HANDOFFS / 2] / 1e6,
 				Double.NaN);
 		table.add("redis handoff latency p99", "ms", latencies[HANDOFFS * 99 / 100] / 1e6, Double.NaN);
