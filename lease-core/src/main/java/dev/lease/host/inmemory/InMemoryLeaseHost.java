@@ -25,7 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiFunction;
 import java.util.function.Predicate;
 
@@ -76,17 +75,9 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 
 	static final HostArguments ARGUMENTS = HostArguments.of(Duration.ofNanos(1000), HostArguments.DEFAULT_MAXIMUM);
 
-	/**
-	 * How many steps of the clean-up walk each take runs: each looks at one stored key or
-	 * moves on to the next stripe.
-	 */
-	private static final int CLEAN_UP_STEPS = 4;
-
 	private final KeyTable states = new KeyTable();
 
 	private final InstantSource clock;
-
-	private final ReentrantLock cleanUpLock = new ReentrantLock();
 
 	private final InMemoryAsyncLeaseHost async;
 
@@ -324,7 +315,7 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 		}
 		finally {
 			unlock(state);
-			cleanUpSome(reading);
+			this.states.cleanUpSome(reading);
 		}
 	}
 
@@ -346,7 +337,7 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 	void unlock(KeyState state) {
 		Runnable wakeUps;
 		try {
-			retireIfFree(state, Long.MIN_VALUE);
+			this.states.retireIfFree(state, Long.MIN_VALUE);
 			wakeUps = state.wakeUps(this.sleepers);
 		}
 		finally {
@@ -359,38 +350,6 @@ public final class InMemoryLeaseHost implements LeaseHost, AutoCloseable {
 
 	Wakeups<KeyState, Long> sleepers() {
 		return this.sleepers;
-	}
-
-	private void retireIfFree(KeyState state, long reading) {
-		if (!state.retired && state.isFree(reading)) {
-			state.retired = true;
-			this.states.remove(state);
-		}
-	}
-
-	// Look at a few stored keys and remove those whose grant passed with nobody waiting.
-	// Removing them changes no answer: a passed grant is read as free either way. The
-	// reading is the take's own, so the clean-up reads no clock of its own.
-	private void cleanUpSome(long reading) {
-		if (!this.cleanUpLock.tryLock()) {
-			return;
-		}
-		try {
-			for (int i = 0; i < CLEAN_UP_STEPS; i++) {
-				KeyState state = this.states.walk();
-				if (state != null && state.lock.tryLock()) {
-					try {
-						retireIfFree(state, reading);
-					}
-					finally {
-						state.lock.unlock();
-					}
-				}
-			}
-		}
-		finally {
-			this.cleanUpLock.unlock();
-		}
 	}
 
 	// A take's step under the key's lock: the key's state, the state model's answer, and

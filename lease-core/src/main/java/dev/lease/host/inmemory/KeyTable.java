@@ -22,6 +22,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
@@ -32,9 +33,10 @@ import dev.lease.LeaseKey;
 /**
  * The in-memory host's stored keys: hash maps for the questions, in a fixed number of
  * stripes chosen by the key's hash so that a page can be read in one order without
- * keeping every key sorted. A released key is removed at once, so a take and a release on
- * a free key insert and remove an entry each time: in a hash map that is a few stores, in
- * a sorted map a search and relinking among every stored key, contended by every thread.
+ * keeping every key sorted. Free keys leave it: a released one at once, so a take and a
+ * release on a free key insert and remove an entry each time (in a hash map a few stores,
+ * in a sorted map a search and relinking among every stored key, contended by every
+ * thread); one whose grant passed, on the takes' clean-up walk.
  * <p>
  * The order of a pass is by stripe, then by key within a stripe. A page sorts only the
  * stripes it reaches, so a page of {@code limit} costs the sort of about
@@ -53,7 +55,13 @@ final class KeyTable {
 		.limit(STRIPES)
 		.toList();
 
-	// The clean-up walk, guarded by the caller's clean-up lock.
+	// How many steps of the clean-up walk each take runs: each looks at one stored key or
+	// moves on to the next stripe.
+	private static final int CLEAN_UP_STEPS = 4;
+
+	private final ReentrantLock cleanUpLock = new ReentrantLock();
+
+	// The clean-up walk, guarded by the clean-up lock.
 	private int walkStripe;
 
 	private @Nullable Iterator<KeyState> walk;
@@ -68,8 +76,39 @@ final class KeyTable {
 		return this.stripes.get(stripe(key));
 	}
 
-	void remove(KeyState state) {
-		stripeOf(state.key).remove(state.key, state);
+	// Remove the key's state if it is free at the reading; its lock is held. A thread
+	// that
+	// locks it afterwards looks the key up again.
+	void retireIfFree(KeyState state, long reading) {
+		if (!state.retired && state.isFree(reading)) {
+			state.retired = true;
+			stripeOf(state.key).remove(state.key, state);
+		}
+	}
+
+	// Look at a few stored keys and remove those whose grant passed with nobody waiting.
+	// Removing them changes no answer: a passed grant is read as free either way. The
+	// reading is the take's own, so the clean-up reads no clock of its own.
+	void cleanUpSome(long reading) {
+		if (!this.cleanUpLock.tryLock()) {
+			return;
+		}
+		try {
+			for (int i = 0; i < CLEAN_UP_STEPS; i++) {
+				KeyState state = walk();
+				if (state != null && state.lock.tryLock()) {
+					try {
+						retireIfFree(state, reading);
+					}
+					finally {
+						state.lock.unlock();
+					}
+				}
+			}
+		}
+		finally {
+			this.cleanUpLock.unlock();
+		}
 	}
 
 	// Every stored key, in no order; a key stored or removed meanwhile may be missed.
@@ -105,13 +144,9 @@ final class KeyTable {
 		return page;
 	}
 
-	/**
-	 * Take one step of the clean-up walk, which goes round every stored key: the next
-	 * key, or {@code null} when the step moved on to the next stripe. The caller holds
-	 * the clean-up lock.
-	 * @return the next key's state, or {@code null}
-	 */
-	@Nullable KeyState walk() {
+	// One step of the clean-up walk, which goes round every stored key: the next key, or
+	// null when the step moved on to the next stripe; the clean-up lock is held.
+	private @Nullable KeyState walk() {
 		if (this.walk != null && this.walk.hasNext()) {
 			return this.walk.next();
 		}
